@@ -1,0 +1,16 @@
+// Astro build: static pages plus on-demand list/history endpoints (node adapter, middleware mode);
+// the rtp-registry integration validates data/ and writes the per-game API and widget files.
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import rtpRegistry from './src/build/integration.ts';
+
+export default defineConfig({
+  // RTP_OUT_DIR lets tests and benchmarks build a fixture registry without touching dist/.
+  outDir: process.env.RTP_OUT_DIR ?? './dist',
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  session: false,
+  trailingSlash: 'never',
+  build: { format: 'file' },
+  integrations: [rtpRegistry()],
+});

@@ -1,0 +1,31 @@
+// The registry bundle: the build's hand-off to the Node server (dist/server/registry-bundle.json).
+import { z } from 'zod';
+import { HistoryEntrySchema, ProviderFileSchema, RegistryFileSchema } from '../schemas/authoring.ts';
+import { GameRecordSchema } from '../schemas/game-record.ts';
+import { toGameRecord } from './derive.ts';
+import type { Registry } from './load.ts';
+
+export const BUNDLE_FILE = 'registry-bundle.json';
+
+export const RegistryBundleSchema = z.strictObject({
+  format: z.literal(1),
+  meta: RegistryFileSchema,
+  providers: z.array(ProviderFileSchema),
+  /** Public game records, sorted by slug. */
+  records: z.array(GameRecordSchema),
+  /** The history log in file order (oldest first). */
+  history: z.array(HistoryEntrySchema),
+});
+export type RegistryBundle = z.output<typeof RegistryBundleSchema>;
+
+/** Derives the bundle (public records and all) from a validated registry. */
+export function makeBundle(registry: Registry): RegistryBundle {
+  const providers = new Map(registry.providers.map((p) => [p.provider, p]));
+  return {
+    format: 1,
+    meta: registry.meta,
+    providers: registry.providers,
+    records: registry.games.map((g) => toGameRecord(g, providers.get(g.provider)!)),
+    history: registry.history,
+  };
+}

@@ -1,0 +1,90 @@
+// Authoring schemas: the shape of the files a person edits under data/ (strict: unknown keys are rejected).
+import { z } from 'zod';
+
+/** Lowercase ASCII words joined by single hyphens: the form of every slug and provider key. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Slugs that would collide with a route under /api/rtp/ or /widget/rtp/ (public-api.md, Endpoints). */
+export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index'] as const;
+
+export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno'] as const;
+export const GameTypeSchema = z.enum(GAME_TYPES);
+export type GameType = z.output<typeof GameTypeSchema>;
+
+export const VOLATILITIES = ['low', 'medium', 'high', 'very-high'] as const;
+export const VolatilitySchema = z.enum(VOLATILITIES);
+export type Volatility = z.output<typeof VolatilitySchema>;
+
+/**
+ * What a variant is: `standard` is the provider's default (stated) build; `operator_ladder` a lower
+ * build an operator may choose; `bonus_buy` the RTP of a bought feature; `jurisdiction` a build made
+ * for one market (with its ISO 3166-1 alpha-2 code); `unknown` where the source does not say.
+ */
+export const VARIANT_KINDS = ['standard', 'operator_ladder', 'bonus_buy', 'jurisdiction', 'unknown'] as const;
+export const VariantKindSchema = z.enum(VARIANT_KINDS);
+export type VariantKind = z.output<typeof VariantKindSchema>;
+
+export const SlugSchema = z.string().regex(SLUG_PATTERN, 'must be lowercase ASCII letters and digits joined by single hyphens');
+
+/** An RTP percentage: greater than 0 and at most 100. */
+export const RtpSchema = z.number().gt(0, 'must be greater than 0').lte(100, 'must be at most 100');
+
+export const HttpUrlSchema = z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'must be an absolute http(s) URL' });
+export const TimestampSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-21T00:00:00Z' });
+export const VersionSchema = z.string().regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/, 'must be a dotted three-part version such as 1.0.0');
+
+export const VariantSchema = z.strictObject({
+  rtp: RtpSchema,
+  kind: VariantKindSchema,
+  jurisdiction: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE').optional(),
+});
+export type Variant = z.output<typeof VariantSchema>;
+
+/** data/games/<provider>/<slug>.json */
+export const GameFileSchema = z.strictObject({
+  canonical_slug: SlugSchema,
+  canonical_name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  provider: SlugSchema,
+  game_type: GameTypeSchema,
+  stated_rtp: RtpSchema,
+  rtp_variants: z.array(VariantSchema).min(1, 'must list at least the stated RTP'),
+  volatility: VolatilitySchema.nullable(),
+  /** Highest published win as a multiple of the stake; null where no cap is published. */
+  max_win_x: z.number().positive('must be greater than 0').nullable(),
+  release_year: z.int('must be a four-digit year').min(1000, 'must be a four-digit year').max(9999, 'must be a four-digit year').nullable(),
+  source_url: HttpUrlSchema,
+  evidence_url: HttpUrlSchema,
+  last_verified: TimestampSchema,
+  notes: z.string(),
+});
+export type GameFile = z.output<typeof GameFileSchema>;
+
+/** data/providers/<provider>.json */
+export const ProviderFileSchema = z.strictObject({
+  provider: SlugSchema,
+  display: z.string().trim().min(1, 'must not be empty'),
+  website: HttpUrlSchema,
+});
+export type ProviderFile = z.output<typeof ProviderFileSchema>;
+
+/** data/registry.json: the snapshot's version and licence. */
+export const RegistryFileSchema = z.strictObject({
+  data_version: VersionSchema,
+  frozen_at: TimestampSchema,
+  license: z.literal('CC-BY-4.0'),
+  license_url: HttpUrlSchema,
+  attribution: z.string().min(1, 'must not be empty'),
+});
+export type RegistryFile = z.output<typeof RegistryFileSchema>;
+
+/** One line of data/history.jsonl, written only by `npm run data:freeze`. */
+export const HistoryEntrySchema = z.strictObject({
+  data_version: VersionSchema,
+  frozen_at: TimestampSchema,
+  slug: SlugSchema,
+  provider: SlugSchema,
+  field: z.enum(['stated_rtp', 'rtp_variants']),
+  from: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
+  to: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
+});
+export type HistoryEntry = z.output<typeof HistoryEntrySchema>;

@@ -1,0 +1,38 @@
+// Public game record: the element of the list route's `items` (public-api.md, "Game record").
+import { z } from 'zod';
+import { GameTypeSchema, VariantKindSchema, VolatilitySchema } from './authoring.ts';
+
+export const BADGES = ['verified_rtp', 'variants_tracked'] as const;
+export const BadgeSchema = z.enum(BADGES);
+export type Badge = z.output<typeof BadgeSchema>;
+
+export const SOURCE_KINDS = ['provider_page', 'third_party'] as const;
+export const SourceKindSchema = z.enum(SOURCE_KINDS);
+export type SourceKind = z.output<typeof SourceKindSchema>;
+
+/** The spec's fields first, in the spec's order, then the documented further fields. */
+export const GameRecordSchema = z.strictObject({
+  canonical_slug: z.string(),
+  canonical_name: z.string(),
+  provider: z.string(),
+  provider_display: z.string(),
+  stated_rtp: z.number(),
+  rtp_variants: z.array(z.number()),
+  rtp_min: z.number(),
+  rtp_max: z.number(),
+  variants_count: z.int(),
+  volatility: VolatilitySchema.nullable(),
+  max_win: z.number().nullable(),
+  release_year: z.int().nullable(),
+  game_type: GameTypeSchema,
+  last_verified: z.string(),
+  snapshot_id: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  source_url: z.string(),
+  badges: z.array(BadgeSchema),
+  // Further fields (documented in docs/data-model.md).
+  variants: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema, jurisdiction: z.string().nullable() })),
+  source_kind: SourceKindSchema,
+  evidence_url: z.string(),
+  notes: z.string(),
+});
+export type GameRecord = z.output<typeof GameRecordSchema>;
