@@ -4,11 +4,10 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'csv-parse/sync';
 import { RegistryFileSchema } from '../src/schemas/authoring.ts';
 import { formatProblems, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
 import { toDataJson, writeFileAtomic } from '../src/registry/write.ts';
-import { convertRows, type CsvRow } from '../src/registry/import.ts';
+import { convertRows, parseCsv, type CsvRow } from '../src/registry/import.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,8 +21,7 @@ if (!gamesCsv) {
 const providersCsv = values.providers ?? path.join(path.dirname(gamesCsv), 'providers.csv');
 const out = path.resolve(values.out);
 
-const readCsv = async (file: string): Promise<CsvRow[]> =>
-  parse(await readFile(file, 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as CsvRow[];
+const readCsv = async (file: string): Promise<CsvRow[]> => parseCsv(await readFile(file, 'utf8'));
 
 const result = convertRows(await readCsv(gamesCsv), await readCsv(providersCsv));
 if (result.problems.length > 0) {

@@ -1,8 +1,14 @@
 // Pure conversion of the seed CSV rows (shared/data) into authoring records; used by scripts/import-csv.ts.
+import { parse } from 'csv-parse/sync';
 import { GameFileSchema, ProviderFileSchema, type GameFile, type ProviderFile, type RegistryFile, type Variant } from '../schemas/authoring.ts';
 import type { Problem } from './load.ts';
 
 export type CsvRow = Record<string, string>;
+
+/** Parses CSV text with a header row (RFC 4180 quoting, CRLF or LF, optional BOM) into rows keyed by column. */
+export function parseCsv(text: string): CsvRow[] {
+  return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as CsvRow[];
+}
 
 const optional = (s: string | undefined): string | null => (s === undefined || s.trim() === '' ? null : s.trim());
 

@@ -4,16 +4,20 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { z } from 'zod';
 import {
+  FrozenFileSchema,
   GameFileSchema,
   HistoryEntrySchema,
   ProviderFileSchema,
   RegistryFileSchema,
   RESERVED_SLUGS,
+  SLUG_PATTERN,
+  type FrozenFile,
   type GameFile,
   type HistoryEntry,
   type ProviderFile,
   type RegistryFile,
 } from '../schemas/authoring.ts';
+import { compareVersions } from './freeze.ts';
 
 /** One problem found in the data folder: which file, which field, and why. */
 export interface Problem {
@@ -29,6 +33,8 @@ export interface Registry {
   providers: ProviderFile[];
   games: GameFile[];
   history: HistoryEntry[];
+  /** The state recorded by the last `data:freeze` (data/frozen.json); absent before the first freeze. */
+  frozen?: FrozenFile;
 }
 
 export type LoadResult = { ok: true; registry: Registry } | { ok: false; problems: Problem[] };
@@ -42,6 +48,24 @@ export const REGISTRY_FILE = 'registry.json';
 export const HISTORY_FILE = 'history.jsonl';
 export const PROVIDERS_GLOB = 'providers/*.json';
 export const GAMES_GLOB = 'games/*/*.json';
+export const FROZEN_FILE = 'frozen.json';
+
+/** How many files are read or written at once: enough to hide disk latency, few enough for file-handle limits. */
+export const IO_CONCURRENCY = 64;
+
+/** Maps `items` through async `fn` with at most `limit` calls in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
 
 function fieldPath(issuePath: PropertyKey[]): string {
   return issuePath.length === 0 ? '(file)' : issuePath.map(String).join('.');
@@ -50,25 +74,44 @@ function fieldPath(issuePath: PropertyKey[]): string {
 function zodProblems(file: string, error: z.ZodError): Problem[] {
   return error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return { file, field: fieldPath([...issue.path, ...(issue.keys.length === 1 ? issue.keys : [])]) , reason: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+      return { file, field: fieldPath([...issue.path, ...(issue.keys.length === 1 ? issue.keys : [])]), reason: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+    }
+    if (issue.code === 'invalid_key') {
+      // A record key (a slug in frozen.json) failed its own schema: say why.
+      return { file, field: fieldPath(issue.path), reason: `key ${issue.issues.map((i) => i.message).join('; ')}` };
     }
     return { file, field: fieldPath(issue.path), reason: issue.message };
   });
 }
 
-async function readJson(dir: string, file: string, problems: Problem[]): Promise<unknown> {
-  let text: string;
+/** Marks a file whose problems were already recorded. */
+const FAILED = Symbol('failed');
+
+/** Reads a file as text; `null` when it does not exist. */
+async function readText(dir: string, file: string): Promise<string | null | Error> {
   try {
-    text = await readFile(path.join(dir, file), 'utf8');
-  } catch {
-    problems.push({ file, field: '(file)', reason: 'cannot be read' });
-    return undefined;
+    return await readFile(path.join(dir, file), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return err as Error;
+  }
+}
+
+/** Parses a file's JSON text, recording a problem when it is missing, unreadable or not JSON. */
+function parseJson(file: string, text: string | null | Error | undefined, problems: Problem[]): unknown {
+  if (text === null || text === undefined) {
+    problems.push({ file, field: '(file)', reason: 'is missing' });
+    return FAILED;
+  }
+  if (text instanceof Error) {
+    problems.push({ file, field: '(file)', reason: `cannot be read (${(text as NodeJS.ErrnoException).code ?? text.message})` });
+    return FAILED;
   }
   try {
     return JSON.parse(text);
   } catch (err) {
     problems.push({ file, field: '(file)', reason: `is not valid JSON (${(err as Error).message})` });
-    return undefined;
+    return FAILED;
   }
 }
 
@@ -99,24 +142,32 @@ function variantProblems(file: string, game: GameFile): Problem[] {
 /**
  * Loads and validates the registry in `dir`: every file against its authoring schema, then the
  * rules across files (duplicate or reserved slugs, paths that disagree with the content, unknown
- * providers). Returns all problems at once, sorted by file, or the registry.
+ * providers, history order, the frozen state against registry.json). Returns every problem at once,
+ * in a fixed order (registry.json, providers, games, history.jsonl, frozen.json; files sorted by
+ * path), or the registry.
  */
 export async function loadRegistry(dir: string): Promise<LoadResult> {
   const problems: Problem[] = [];
 
-  const metaRaw = await readJson(dir, REGISTRY_FILE, problems);
+  const providerFiles = (await fg(PROVIDERS_GLOB, { cwd: dir })).sort();
+  const gameFiles = (await fg(GAMES_GLOB, { cwd: dir })).sort();
+  const stray = (await fg(['games/**/*', `!${GAMES_GLOB}`], { cwd: dir })).sort();
+  const jsonFiles = [REGISTRY_FILE, ...providerFiles, ...gameFiles];
+  const texts = new Map<string, string | null | Error>();
+  (await mapLimit(jsonFiles, IO_CONCURRENCY, (file) => readText(dir, file))).forEach((t, i) => texts.set(jsonFiles[i]!, t));
+
+  const metaRaw = parseJson(REGISTRY_FILE, texts.get(REGISTRY_FILE), problems);
   let meta: RegistryFile | undefined;
-  if (metaRaw !== undefined) {
+  if (metaRaw !== FAILED) {
     const parsed = RegistryFileSchema.safeParse(metaRaw);
     if (parsed.success) meta = parsed.data;
     else problems.push(...zodProblems(REGISTRY_FILE, parsed.error));
   }
 
-  const providerFiles = (await fg(PROVIDERS_GLOB, { cwd: dir })).sort();
   const providers = new Map<string, ProviderFile>();
   for (const file of providerFiles) {
-    const raw = await readJson(dir, file, problems);
-    if (raw === undefined) continue;
+    const raw = parseJson(file, texts.get(file), problems);
+    if (raw === FAILED) continue;
     const parsed = ProviderFileSchema.safeParse(raw);
     if (!parsed.success) {
       problems.push(...zodProblems(file, parsed.error));
@@ -131,78 +182,143 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
   }
   if (providerFiles.length === 0) problems.push({ file: 'providers/', field: '(folder)', reason: 'holds no provider files' });
 
-  const gameFiles = (await fg(GAMES_GLOB, { cwd: dir })).sort();
-  const stray = (await fg(['games/**/*', `!${GAMES_GLOB}`], { cwd: dir })).sort();
   for (const file of stray) problems.push({ file, field: '(file)', reason: 'is not at games/<provider>/<slug>.json' });
+
+  // Provider files that exist but are invalid: already reported, so their games are not also "unknown provider".
+  const brokenProviders = new Set(providerFiles.map((f) => path.posix.basename(f, '.json')).filter((key) => !providers.has(key)));
+  const asSlug = (v: unknown): string | undefined => (typeof v === 'string' && SLUG_PATTERN.test(v) ? v : undefined);
 
   const games: GameFile[] = [];
   const slugOwner = new Map<string, string>();
   for (const file of gameFiles) {
-    const raw = await readJson(dir, file, problems);
-    if (raw === undefined) continue;
+    const raw = parseJson(file, texts.get(file), problems);
+    if (raw === FAILED) continue;
     const parsed = GameFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      problems.push(...zodProblems(file, parsed.error));
-      continue;
-    }
-    const game = parsed.data;
+    if (!parsed.success) problems.push(...zodProblems(file, parsed.error));
+    // The rules across files run on whatever well-formed slug and provider the file states, even when
+    // other fields are invalid, so one run shows every problem.
+    const fields = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+    const slug = asSlug(fields.canonical_slug);
+    const provider = asSlug(fields.provider);
     const before = problems.length;
     const [, dirProvider, base] = file.split('/') as [string, string, string];
     const slugFromPath = base.slice(0, -'.json'.length);
-    if ((RESERVED_SLUGS as readonly string[]).includes(game.canonical_slug)) {
-      problems.push({ file, field: 'canonical_slug', reason: `"${game.canonical_slug}" is reserved (it collides with a route)` });
+    if (slug !== undefined) {
+      if ((RESERVED_SLUGS as readonly string[]).includes(slug)) {
+        problems.push({ file, field: 'canonical_slug', reason: `"${slug}" is reserved (it collides with a route)` });
+      }
+      if (slug !== slugFromPath) {
+        problems.push({ file, field: 'canonical_slug', reason: `"${slug}" does not match the file name (expected "${slugFromPath}")` });
+      }
+      const owner = slugOwner.get(slug);
+      if (owner !== undefined) {
+        problems.push({ file, field: 'canonical_slug', reason: `duplicate slug "${slug}" (also in ${owner})` });
+      } else {
+        slugOwner.set(slug, file);
+      }
     }
-    if (game.canonical_slug !== slugFromPath) {
-      problems.push({ file, field: 'canonical_slug', reason: `"${game.canonical_slug}" does not match the file name (expected "${slugFromPath}")` });
+    if (provider !== undefined) {
+      if (provider !== dirProvider) {
+        problems.push({ file, field: 'provider', reason: `"${provider}" does not match the folder (expected "${dirProvider}")` });
+      }
+      if (!providers.has(provider) && !brokenProviders.has(provider)) {
+        problems.push({ file, field: 'provider', reason: `unknown provider "${provider}" (no providers/${provider}.json)` });
+      }
     }
-    if (game.provider !== dirProvider) {
-      problems.push({ file, field: 'provider', reason: `"${game.provider}" does not match the folder (expected "${dirProvider}")` });
-    }
-    if (!providers.has(game.provider)) {
-      problems.push({ file, field: 'provider', reason: `unknown provider "${game.provider}" (no providers/${game.provider}.json)` });
-    }
-    const owner = slugOwner.get(game.canonical_slug);
-    if (owner !== undefined) {
-      problems.push({ file, field: 'canonical_slug', reason: `duplicate slug "${game.canonical_slug}" (also in ${owner})` });
-    } else {
-      slugOwner.set(game.canonical_slug, file);
-    }
-    problems.push(...variantProblems(file, game));
-    if (problems.length === before) games.push(game);
+    if (!parsed.success) continue;
+    problems.push(...variantProblems(file, parsed.data));
+    if (problems.length === before) games.push(parsed.data);
   }
 
-  const history: HistoryEntry[] = [];
-  let historyText: string | undefined;
-  try {
-    historyText = await readFile(path.join(dir, HISTORY_FILE), 'utf8');
-  } catch {
-    historyText = undefined; // no history yet: nothing frozen before this snapshot
-  }
-  if (historyText !== undefined) {
-    historyText.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      const file = `${HISTORY_FILE}:${i + 1}`;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch (err) {
-        problems.push({ file, field: '(line)', reason: `is not valid JSON (${(err as Error).message})` });
-        return;
+  const historyText = await readText(dir, HISTORY_FILE);
+  if (historyText instanceof Error) problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });
+  // No history.jsonl means nothing was frozen before this snapshot.
+  const history = typeof historyText === 'string' ? historyProblems(historyText, meta, problems) : [];
+
+  const frozenText = await readText(dir, FROZEN_FILE);
+  let frozen: FrozenFile | undefined;
+  if (frozenText === null) {
+    if (history.length > 0) problems.push({ file: FROZEN_FILE, field: '(file)', reason: `is missing although ${HISTORY_FILE} has entries (npm run data:freeze writes both)` });
+  } else {
+    const raw = parseJson(FROZEN_FILE, frozenText, problems);
+    if (raw !== FAILED) {
+      const parsed = FrozenFileSchema.safeParse(raw);
+      if (!parsed.success) problems.push(...zodProblems(FROZEN_FILE, parsed.error));
+      else {
+        frozen = parsed.data;
+        if (meta !== undefined) {
+          if (frozen.data_version !== meta.data_version) {
+            problems.push({ file: FROZEN_FILE, field: 'data_version', reason: `"${frozen.data_version}" does not match ${REGISTRY_FILE} data_version "${meta.data_version}" (only npm run data:freeze changes versions)` });
+          }
+          if (frozen.frozen_at !== meta.frozen_at) {
+            problems.push({ file: FROZEN_FILE, field: 'frozen_at', reason: `"${frozen.frozen_at}" does not match ${REGISTRY_FILE} frozen_at "${meta.frozen_at}" (only npm run data:freeze changes it)` });
+          }
+        }
       }
-      const parsed = HistoryEntrySchema.safeParse(raw);
-      if (parsed.success) history.push(parsed.data);
-      else problems.push(...zodProblems(file, parsed.error));
-    });
+    }
   }
 
   if (problems.length > 0 || meta === undefined) {
     return { ok: false, problems };
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : a.canonical_slug > b.canonical_slug ? 1 : 0));
-  return {
-    ok: true,
-    registry: { dir, meta, providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)), games, history },
-  };
+  const registry: Registry = { dir, meta, providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)), games, history };
+  if (frozen !== undefined) registry.frozen = frozen;
+  return { ok: true, registry };
+}
+
+/**
+ * Parses history.jsonl line by line and checks the log's own rules: entries in version order (one
+ * frozen_at per version), none newer than registry.json, `from`/`to` shaped for their field and
+ * actually different.
+ */
+function historyProblems(text: string, meta: RegistryFile | undefined, problems: Problem[]): HistoryEntry[] {
+  const history: HistoryEntry[] = [];
+  let latest: HistoryEntry | undefined;
+  let newerReported = false;
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const file = `${HISTORY_FILE}:${i + 1}`;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (err) {
+      problems.push({ file, field: '(line)', reason: `is not valid JSON (${(err as Error).message})` });
+      return;
+    }
+    const parsed = HistoryEntrySchema.safeParse(raw);
+    if (!parsed.success) {
+      problems.push(...zodProblems(file, parsed.error));
+      return;
+    }
+    const e = parsed.data;
+    history.push(e);
+    const wantArray = e.field === 'rtp_variants';
+    for (const side of ['from', 'to'] as const) {
+      const v = e[side];
+      if (v !== null && Array.isArray(v) !== wantArray) {
+        problems.push({ file, field: side, reason: `must be ${wantArray ? 'an array of RTPs' : 'a number'} or null for field "${e.field}"` });
+      }
+    }
+    if (e.from === null && e.to === null) problems.push({ file, field: 'to', reason: 'from and to are both null' });
+    else if (JSON.stringify(e.from) === JSON.stringify(e.to)) problems.push({ file, field: 'to', reason: 'equals from (not a change)' });
+    if (latest !== undefined) {
+      const order = compareVersions(e.data_version, latest.data_version);
+      if (order < 0) {
+        problems.push({ file, field: 'data_version', reason: `"${e.data_version}" follows "${latest.data_version}" (entries must be in version order)` });
+        return;
+      }
+      if (order === 0 && e.frozen_at !== latest.frozen_at) {
+        problems.push({ file, field: 'frozen_at', reason: `"${e.frozen_at}" differs from "${latest.frozen_at}" given earlier for ${e.data_version}` });
+      }
+    }
+    latest = e;
+    if (meta !== undefined && !newerReported && compareVersions(e.data_version, meta.data_version) > 0) {
+      newerReported = true;
+      problems.push({ file, field: 'data_version', reason: `"${e.data_version}" is newer than ${REGISTRY_FILE} data_version "${meta.data_version}"` });
+    }
+  });
+  return history;
 }
 
 /** One problem per line: `file: field: reason`. */

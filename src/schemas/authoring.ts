@@ -88,3 +88,26 @@ export const HistoryEntrySchema = z.strictObject({
   to: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
 });
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
+
+/** `sha256:` followed by 64 lowercase hex digits (the form of every snapshot_id). */
+export const SnapshotIdSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lowercase hex digits');
+
+/** One game's RTP facts as they stood at the last freeze (an entry of data/frozen.json). */
+export const FrozenGameSchema = z.strictObject({
+  provider: SlugSchema,
+  stated_rtp: RtpSchema,
+  rtp_variants: z.array(RtpSchema).min(1, 'must list at least the stated RTP'),
+  snapshot_id: SnapshotIdSchema,
+});
+export type FrozenGame = z.output<typeof FrozenGameSchema>;
+
+/**
+ * data/frozen.json, written only by `npm run data:freeze`: the state of the last frozen version,
+ * which the next freeze diffs against to append history. `games` is keyed by slug, sorted.
+ */
+export const FrozenFileSchema = z.strictObject({
+  data_version: VersionSchema,
+  frozen_at: TimestampSchema,
+  games: z.record(SlugSchema, FrozenGameSchema),
+});
+export type FrozenFile = z.output<typeof FrozenFileSchema>;
