@@ -3,6 +3,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import rtpRegistry from './src/build/integration.ts';
+import rtpPages from './src/build/pages-integration.ts';
 
 export default defineConfig({
   // RTP_OUT_DIR lets tests and benchmarks build a fixture registry without touching dist/.
@@ -12,5 +13,8 @@ export default defineConfig({
   session: false,
   trailingSlash: 'never',
   build: { format: 'file' },
-  integrations: [rtpRegistry()],
+  integrations: [rtpRegistry(), rtpPages()],
+  // Bundle dependencies into the server and prerender output so a dist built anywhere (RTP_OUT_DIR
+  // outside the project, a release folder) runs without a node_modules beside it.
+  vite: { ssr: { noExternal: true }, environments: { prerender: { resolve: { noExternal: true } } } },
 });

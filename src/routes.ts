@@ -9,6 +9,7 @@
 //   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
 //   anything else under dist/client    static pages and assets, rate limited
+import { WIDGET_CSP } from './build/widget-assets.ts';
 
 export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'page' | 'asset';
 
@@ -19,7 +20,11 @@ export interface RoutePolicy {
   cacheControl: string;
   /** Exempt routes are never counted or blocked by the rate limiter (public-api.md, Limits rule 2). */
   rateLimited: boolean;
+  /** Further response headers of the family (the widget's Content-Security-Policy), sent by the server and in _headers. */
+  headers?: Readonly<Record<string, string>>;
 }
+
+const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
@@ -36,10 +41,11 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true },
   history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false },
-  slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true },
-  provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false },
-  widget_data: { family: 'widget_data', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false },
-  widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true },
+  slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  widget_data: { family: 'widget_data', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
+  widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
   openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true },
   page: { family: 'page', contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true },
   asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: true },

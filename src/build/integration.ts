@@ -1,14 +1,47 @@
-// Astro integration: validates the registry before the build and writes the per-game files after it.
+// Astro integration: validates the registry and every response before the build writes anything,
+// then writes the per-game, per-provider and server files next to Astro's own output (src/build/emit.ts).
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
+import { sharePreparedBuild } from '../site/registry.ts';
+import { assertValidBuild, prepareBuild, writeBuild, type PreparedBuild } from './emit.ts';
+import { siteUrl } from './site.ts';
 
-/** The rtp-registry integration (see docs/architecture.md). */
+/** The rtp-registry integration (docs/api-static.md). */
 export default function rtpRegistry(): AstroIntegration {
+  let prepared: PreparedBuild | undefined;
+  let serverDir: string | undefined;
   return {
     name: 'rtp-registry',
     hooks: {
-      'astro:build:start': async () => {
-        await loadRegistryOrThrow(dataDir());
+      // Runs before Astro empties or writes outDir, so invalid data leaves the output untouched.
+      'astro:config:setup': async ({ command, logger }) => {
+        if (command !== 'build') return;
+        const dir = dataDir();
+        const started = performance.now();
+        let registry;
+        try {
+          registry = await loadRegistryOrThrow(dir);
+          prepared = prepareBuild(registry, siteUrl());
+          assertValidBuild(prepared);
+          sharePreparedBuild(dir, prepared); // the registry pages reuse it instead of loading the data again
+        } catch (err) {
+          // The message lists every problem; a stack trace would only bury it.
+          (err as Error).stack = '';
+          throw err;
+        }
+        logger.info(
+          `${dir}: ${registry.games.length} games, ${registry.providers.length} providers, data ${registry.meta.data_version}, site ${prepared.site}: valid (${Math.round(performance.now() - started)} ms)`,
+        );
+      },
+      'astro:config:done': ({ config }) => {
+        serverDir = fileURLToPath(config.build.server);
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        if (prepared === undefined || serverDir === undefined) throw new Error('rtp-registry: the registry was not loaded before the build');
+        const started = performance.now();
+        const count = await writeBuild(prepared, fileURLToPath(dir), serverDir);
+        logger.info(`wrote ${count} files in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

@@ -1,0 +1,133 @@
+// Reads a built dist and checks it against the registry it must have been built from (rules in ./rules.ts).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUILD_INFO_FILE, BuildInfoSchema, FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/build/emit.ts';
+import { HEADERS_FILE } from '../src/build/headers.ts';
+import { siteUrl } from '../src/build/site.ts';
+import { BUNDLE_FILE, RegistryBundleSchema } from '../src/registry/bundle.ts';
+import { formatProblems, loadRegistry } from '../src/registry/load.ts';
+import { checkCounts, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
+
+export interface CheckOptions {
+  /** The build output folder (holds client/ and server/). */
+  outDir: string;
+  /** The registry folder the dist must match. */
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CheckResult {
+  problems: DistProblem[];
+  /** Set when the data itself is invalid (then the dist is not checked). */
+  dataProblems?: string;
+  games: number;
+  providers: number;
+  files: number;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Files directly in `dir` (relative to the client dir as `rel/name`), and names of its subfolders. */
+function listDir(clientDir: string, rel: string): { files: string[]; dirs: string[] } | undefined {
+  const abs = path.join(clientDir, rel);
+  if (!existsSync(abs)) return undefined;
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (const e of readdirSync(abs, { withFileTypes: true })) (e.isDirectory() ? dirs : files).push(e.name);
+  return { files: files.map((f) => `${rel}/${f}`), dirs };
+}
+
+/** Checks the dist in `outDir` against the data in `dataDir`; collects every problem. */
+export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
+  const env = opts.env ?? process.env;
+  const loaded = await loadRegistry(opts.dataDir);
+  if (!loaded.ok) return { problems: [], dataProblems: formatProblems(loaded.problems), games: 0, providers: 0, files: 0 };
+  const registry = loaded.registry;
+  const clientDir = path.join(opts.outDir, 'client');
+  const serverDir = path.join(opts.outDir, 'server');
+  const problems: DistProblem[] = [];
+
+  // The site the dist was built for (absolute links depend on it).
+  const infoText = readText(path.join(serverDir, BUILD_INFO_FILE));
+  let site: string | undefined;
+  if (infoText === undefined) {
+    problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is missing' });
+  } else {
+    const info = (() => {
+      try {
+        return BuildInfoSchema.safeParse(JSON.parse(infoText));
+      } catch {
+        return undefined;
+      }
+    })();
+    if (info === undefined || !info.success) problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is not a valid build record' });
+    else site = info.data.site;
+  }
+  if (env.RTP_SITE !== undefined && env.RTP_SITE.trim() !== '') {
+    const wanted = siteUrl(env);
+    if (site !== undefined && site !== wanted) problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: `was built for site ${site}, but RTP_SITE is ${wanted}` });
+    site ??= wanted;
+  }
+  site ??= siteUrl(env);
+
+  const prep = prepareBuild(registry, site);
+  if (infoText !== undefined && serialise(buildInfo(prep)) !== infoText && !problems.some((p) => p.file === `server/${BUILD_INFO_FILE}`)) {
+    problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is stale: its data version or counts differ from the data' });
+  }
+
+  // Every family directory: present files vs expected files.
+  const present = new Map<EmitFamily, Set<string>>();
+  const missingDir = new Set<EmitFamily>();
+  for (const [family, rel] of Object.entries(FAMILY_DIRS) as Array<[EmitFamily, string]>) {
+    const listing = listDir(clientDir, rel);
+    if (listing === undefined) {
+      missingDir.add(family);
+      problems.push({ file: `client/${rel}/`, problem: 'is missing' });
+      present.set(family, new Set());
+      continue;
+    }
+    present.set(family, new Set(listing.files));
+    // The provider folder lives inside api/rtp/; any other subfolder is stray.
+    for (const d of listing.dirs) if (`${rel}/${d}` !== FAMILY_DIRS.provider) problems.push({ file: `client/${rel}/${d}/`, problem: 'is a stray folder' });
+  }
+
+  const expected = new Map<EmitFamily, Set<string>>(Object.keys(FAMILY_DIRS).map((f) => [f as EmitFamily, new Set<string>()]));
+  let files = 0;
+  for (const out of renderAll(prep)) {
+    expected.get(out.family)!.add(out.file);
+    files++;
+    if (missingDir.has(out.family)) continue; // one problem for the whole folder
+    const actual = present.get(out.family)!.has(out.file) ? readText(path.join(clientDir, out.file)) : undefined;
+    problems.push(...checkFile(out, actual));
+  }
+  const counts = new Map<EmitFamily, number>();
+  for (const [family, set] of present) {
+    problems.push(...strayFiles(expected.get(family)!, [...set]));
+    if (!missingDir.has(family)) counts.set(family, set.size);
+  }
+  problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS));
+
+  problems.push(...checkHeadersFile(readText(path.join(clientDir, HEADERS_FILE))));
+
+  const bundleText = readText(path.join(serverDir, BUNDLE_FILE));
+  if (bundleText === undefined) {
+    problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'is missing' });
+  } else {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bundleText);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || !RegistryBundleSchema.safeParse(parsed).success) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'does not parse as a registry bundle' });
+    else if (bundleText !== serialise(prep.bundle)) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'is stale: it differs from the data' });
+  }
+
+  return { problems, games: registry.games.length, providers: registry.providers.length, files };
+}

@@ -1,0 +1,177 @@
+// Renders every per-game and per-provider response, validates it against its public schema, and writes
+// the files into the build output (paths from src/routes.ts `files`):
+//
+//   dist/client/api/rtp/{slug}                 single-slot record (JSON, no extension)
+//   dist/client/api/widget/rtp/{slug}          widget data (JSON, no extension)
+//   dist/client/widget/rtp/{slug}.html         widget page (GET /widget/rtp/{slug})
+//   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
+//   dist/client/_headers                       CDN headers (src/build/headers.ts)
+//   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
+//   dist/server/build-info.json                site and counts of this build (dist-check reads it)
+import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { BUNDLE_FILE, makeBundle, type RegistryBundle } from '../registry/bundle.ts';
+import type { Problem, Registry } from '../registry/load.ts';
+import { files } from '../routes.ts';
+import type { GameRecord } from '../schemas/game-record.ts';
+import { ProviderRecordSchema } from '../schemas/provider.ts';
+import { SlotRecordSchema } from '../schemas/slot.ts';
+import { WidgetDataSchema } from '../schemas/widget.ts';
+import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
+import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from './shape.ts';
+import { renderWidget } from './widget.ts';
+
+/** The emitted file families checked by dist-check (each one directory under dist/client). */
+export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'provider';
+
+/** One file to write: its family and path under dist/client, and its exact text. */
+export interface OutputFile {
+  family: EmitFamily;
+  file: string;
+  text: string;
+}
+
+export const BUILD_INFO_FILE = 'build-info.json';
+
+/** What a build recorded about itself (dist/server/build-info.json). */
+export const BuildInfoSchema = z.strictObject({
+  format: z.literal(1),
+  /** The base URL of absolute links in this build (RTP_SITE at build time). */
+  site: z.string(),
+  data_version: z.string(),
+  frozen_at: z.string(),
+  games: z.int().min(0),
+  providers: z.int().min(0),
+});
+export type BuildInfo = z.output<typeof BuildInfoSchema>;
+
+/** A registry made ready to render: the server bundle (public records) and the shaping context. */
+export interface PreparedBuild {
+  site: string;
+  bundle: RegistryBundle;
+  ctx: ShapeContext;
+}
+
+/** Derives the public records once and builds the shaping context. */
+export function prepareBuild(registry: Registry, site: string): PreparedBuild {
+  const bundle = makeBundle(registry);
+  return { site, bundle, ctx: makeContext(bundle, site) };
+}
+
+/** Compact JSON in the value's own key order, no trailing newline: the bytes of every static JSON file. */
+export function serialise(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+function issueProblems(file: string, error: z.ZodError): Problem[] {
+  return error.issues.map((i) => ({ file, field: i.path.length === 0 ? '(response)' : i.path.map(String).join('.'), reason: i.message }));
+}
+
+/**
+ * Shapes every response and validates it against its public schema; returns every problem, each
+ * naming the response file (which carries the slug or provider key) and the field.
+ */
+export function validateBuild(prep: PreparedBuild): Problem[] {
+  const problems: Problem[] = [];
+  const { ctx } = prep;
+  for (const record of prep.bundle.records) {
+    const slug = record.canonical_slug;
+    let slot: unknown;
+    try {
+      slot = shapeSlot(ctx, record);
+    } catch (err) {
+      problems.push({ file: files.slot(slug), field: '(response)', reason: (err as Error).message });
+      continue;
+    }
+    const s = SlotRecordSchema.safeParse(slot);
+    if (!s.success) problems.push(...issueProblems(files.slot(slug), s.error));
+    const w = WidgetDataSchema.safeParse(shapeWidgetData(ctx, record));
+    if (!w.success) problems.push(...issueProblems(files.widgetData(slug), w.error));
+  }
+  for (const p of prep.bundle.providers) {
+    const r = ProviderRecordSchema.safeParse(shapeProvider(ctx, p.provider));
+    if (!r.success) problems.push(...issueProblems(files.provider(p.provider), r.error));
+  }
+  return problems;
+}
+
+/** Throws one error listing every problem of `validateBuild` (stable name `BuildOutputError`). */
+export function assertValidBuild(prep: PreparedBuild): void {
+  const problems = validateBuild(prep);
+  if (problems.length === 0) return;
+  const err = new Error(
+    `Invalid build output (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+      problems.map((p) => `${p.file}: ${p.field}: ${p.reason}`).join('\n'),
+  );
+  err.name = 'BuildOutputError';
+  throw err;
+}
+
+/** The three files of one game. */
+export function renderGame(ctx: ShapeContext, record: GameRecord): [OutputFile, OutputFile, OutputFile] {
+  const slug = record.canonical_slug;
+  const widget = shapeWidgetData(ctx, record);
+  return [
+    { family: 'slot', file: files.slot(slug), text: serialise(shapeSlot(ctx, record)) },
+    { family: 'widget_data', file: files.widgetData(slug), text: serialise(widget) },
+    { family: 'widget', file: files.widget(slug), text: renderWidget(widget) },
+  ];
+}
+
+/** Every emitted file of the families, games in slug order then providers in key order (lazily, to bound memory). */
+export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
+  for (const record of prep.bundle.records) yield* renderGame(prep.ctx, record);
+  for (const p of prep.bundle.providers) {
+    yield { family: 'provider', file: files.provider(p.provider), text: serialise(shapeProvider(prep.ctx, p.provider)) };
+  }
+}
+
+/** The directories under dist/client that hold the emitted families. */
+export const FAMILY_DIRS: Record<EmitFamily, string> = {
+  slot: path.posix.dirname(files.slot('x')),
+  widget_data: path.posix.dirname(files.widgetData('x')),
+  widget: path.posix.dirname(files.widget('x')),
+  provider: path.posix.dirname(files.provider('x')),
+};
+
+/** The build's record of itself. */
+export function buildInfo(prep: PreparedBuild): BuildInfo {
+  const { meta, records, providers } = prep.bundle;
+  return { format: 1, site: prep.site, data_version: meta.data_version, frozen_at: meta.frozen_at, games: records.length, providers: providers.length };
+}
+
+/** Writes all of `items` with at most `limit` writes in flight (the directories must exist). */
+export async function writeAll(root: string, items: Iterable<{ file: string; text: string }>, limit = 64): Promise<number> {
+  const it = items[Symbol.iterator]();
+  let count = 0;
+  const worker = async (): Promise<void> => {
+    for (let next = it.next(); !next.done; next = it.next()) {
+      await writeFile(path.join(root, next.value.file), next.value.text);
+      count++;
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return count;
+}
+
+/** Writes every file of the families (the per-game and per-provider files); returns how many. */
+export async function writeFamilies(prep: PreparedBuild, clientDir: string): Promise<number> {
+  for (const dir of Object.values(FAMILY_DIRS)) mkdirSync(path.join(clientDir, dir), { recursive: true });
+  return writeAll(clientDir, renderAll(prep));
+}
+
+/** Writes `_headers`, the registry bundle and build-info; returns how many files. */
+export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
+  mkdirSync(serverDir, { recursive: true });
+  await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile());
+  await writeFile(path.join(serverDir, BUNDLE_FILE), serialise(prep.bundle));
+  await writeFile(path.join(serverDir, BUILD_INFO_FILE), serialise(buildInfo(prep)));
+  return 3;
+}
+
+/** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */
+export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
+  return (await writeFamilies(prep, clientDir)) + (await writeExtras(prep, clientDir, serverDir));
+}

@@ -1,0 +1,39 @@
+// The public base URL (RTP_SITE) and the absolute links built from it.
+//
+//   {site}/widget/rtp/{slug}   widget page (embed src)
+//   {site}/rtp/{slug}          the registry's page for a game (attribution target)
+import { paths } from '../routes.ts';
+
+/** The registry's name as shown in attributions and citations. */
+export const REGISTRY_NAME = 'RTP Registry';
+
+/** Base URL used when RTP_SITE is not set: the local server's default address. */
+export const DEFAULT_SITE = 'http://127.0.0.1:4321';
+
+/**
+ * The base URL for absolute links: env `RTP_SITE` (an http(s) origin with an optional path),
+ * without trailing slash; `DEFAULT_SITE` when unset or empty. Throws on anything else.
+ */
+export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env.RTP_SITE?.trim() || DEFAULT_SITE;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`RTP_SITE must be an absolute http(s) URL such as https://rtp.example.org (got "${raw}")`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error(`RTP_SITE must be an absolute http(s) URL such as https://rtp.example.org (got "${raw}")`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Absolute URL of a game's widget page. */
+export function widgetUrl(site: string, slug: string): string {
+  return `${site}${paths.widget(slug)}`;
+}
+
+/** Absolute URL of the registry's page for a game. */
+export function pageUrl(site: string, slug: string): string {
+  return `${site}/rtp/${slug}`;
+}

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertValidBuild, BUILD_INFO_FILE, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
+import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
+import { BUNDLE_FILE, RegistryBundleSchema } from '../../src/registry/bundle.ts';
+import type { Registry } from '../../src/registry/load.ts';
+import { CACHE_HOUR, classify, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes.ts';
+import { SlotRecordSchema } from '../../src/schemas/slot.ts';
+import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
+
+const SITE = 'https://rtp.example.org';
+const registry = (): Registry => ({
+  dir: '/nowhere',
+  meta: FIXTURE_META,
+  providers: FIXTURE_PROVIDERS,
+  games: [...FIXTURE_GAMES].sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : 1)),
+  history: [],
+});
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(path.join(os.tmpdir(), 'rtp-emit-'));
+  temps.push(d);
+  return d;
+}
+afterAll(async () => {
+  for (const d of temps) await rm(d, { recursive: true, force: true });
+});
+
+/** Every file under `dir`, relative, sorted, with its bytes. */
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else out.set(r, readFileSync(path.join(dir, r), 'utf8'));
+    }
+  };
+  walk('');
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+describe('validateBuild', () => {
+  it('passes valid data', () => {
+    expect(validateBuild(prepareBuild(registry(), SITE))).toEqual([]);
+  });
+
+  it('names the file (slug) and field of every failing response and throws once with all of them', () => {
+    const prep = prepareBuild(registry(), SITE);
+    prep.bundle.records[0]!.snapshot_id = 'sha256:nope';
+    prep.bundle.records[1]!.rtp_variants = [];
+    const problems = validateBuild(prep);
+    expect(problems).toEqual([
+      { file: 'api/rtp/blackjack-classic', field: 'snapshot_id', reason: expect.stringMatching(/Invalid string/) },
+      { file: 'api/widget/rtp/book-of-aurora', field: 'rtp_variants', reason: expect.stringMatching(/>=1 items/) },
+    ]);
+    expect(() => assertValidBuild(prep)).toThrow(/^Invalid build output \(2 problems\):\napi\/rtp\/blackjack-classic: snapshot_id: .*\napi\/widget\/rtp\/book-of-aurora: rtp_variants: /);
+    try {
+      assertValidBuild(prep);
+    } catch (err) {
+      expect((err as Error).name).toBe('BuildOutputError');
+    }
+  });
+});
+
+describe('renderAll', () => {
+  it('emits three files per game and one per provider, compact JSON in record key order without trailing newline', () => {
+    const prep = prepareBuild(registry(), SITE);
+    const out = [...renderAll(prep)];
+    expect(out).toHaveLength(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);
+    expect(out.slice(0, 3).map((f) => f.file)).toEqual(['api/rtp/blackjack-classic', 'api/widget/rtp/blackjack-classic', 'widget/rtp/blackjack-classic.html']);
+    expect(out.at(-1)!.file).toBe('api/rtp/provider/copper-reel');
+    const slot = out[0]!.text;
+    expect(slot.startsWith('{"canonical_slug":"blackjack-classic","canonical_name":"Blackjack Classic",')).toBe(true);
+    expect(slot).not.toMatch(/\n|": /);
+    expect(SlotRecordSchema.parse(JSON.parse(slot))).toEqual(JSON.parse(slot));
+    expect(serialise({ b: 1, a: [1.5, null] })).toBe('{"b":1,"a":[1.5,null]}');
+  });
+});
+
+describe('_headers', () => {
+  const rules = parseHeadersFile(renderHeadersFile());
+
+  it('gives every static family its Content-Type, CORS and Cache-Control from src/routes.ts', () => {
+    expect([...rules.keys()]).toEqual(HEADER_RULES.map((r) => r.pattern));
+    expect(Object.fromEntries(rules.get('/api/rtp/:slug')!)).toEqual({
+      'content-type': JSON_TYPE,
+      'access-control-allow-origin': '*',
+      'cache-control': CACHE_HOUR,
+      'x-content-type-options': 'nosniff',
+    });
+    expect(rules.get('/widget/rtp/:slug')!.get('content-type')).toBe(HTML_TYPE);
+    expect(rules.get('/widget/rtp/:slug')!.get('content-security-policy')).toBe(POLICIES.widget.headers!['Content-Security-Policy']);
+    for (const pattern of ['/api/rtp/provider/:provider', '/api/widget/rtp/:slug']) {
+      expect(rules.get(pattern)!.get('content-type')).toBe(JSON_TYPE);
+      expect(rules.get(pattern)!.get('cache-control')).toBe(CACHE_HOUR);
+    }
+    expect(rules.get('/_astro/*')!.has('content-type')).toBe(false);
+    expect(staticHeaders('slot')[0]).toEqual(['Content-Type', JSON_TYPE]);
+  });
+
+  it('never matches one URL with two rules (CDNs would join duplicate values)', () => {
+    const toRegex = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css'];
+    for (const url of urls) {
+      const matching = HEADER_RULES.filter((r) => toRegex(r.pattern).test(url));
+      expect(matching, url).toHaveLength(1);
+      expect(matching[0]!.family, url).toBe(classify(url));
+    }
+  });
+});
+
+describe('writeBuild', () => {
+  it('writes the families, _headers, the registry bundle and build-info; twice gives identical bytes', async () => {
+    const [a, b] = [await tempDir(), await tempDir()];
+    for (const dir of [a, b]) {
+      const count = await writeBuild(prepareBuild(registry(), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
+      expect(count).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length + 3);
+    }
+    const ta = tree(a);
+    expect(ta).toEqual(tree(b));
+    expect([...ta.keys()].filter((f) => f.startsWith('client/widget/'))).toHaveLength(FIXTURE_GAMES.length);
+    expect(ta.get(`client/${HEADERS_FILE}`)).toBe(renderHeadersFile());
+    expect(existsSync(path.join(a, 'client/api/rtp/provider/aurora-games'))).toBe(true);
+    const bundle = RegistryBundleSchema.parse(JSON.parse(ta.get(`server/${BUNDLE_FILE}`)!));
+    expect(bundle.records.map((r) => r.canonical_slug)).toEqual(registry().games.map((g) => g.canonical_slug));
+    expect(JSON.parse(ta.get(`server/${BUILD_INFO_FILE}`)!)).toEqual({ format: 1, site: SITE, data_version: '1.0.0', frozen_at: '2026-11-21T00:00:00Z', games: 6, providers: 3 });
+  });
+});
