@@ -1,0 +1,335 @@
+// The OpenAPI 3.1 document of the public API, generated from the public zod schemas (zod 4's
+// JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
+//
+// Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/{slug}, /api/rtp/provider/{provider},
+// /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json).
+import { z } from 'zod';
+import { ErrorBodySchema, SLOT_NOT_FOUND } from '../schemas/errors.ts';
+import { GameRecordSchema } from '../schemas/game-record.ts';
+import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
+import { GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema } from '../schemas/list.ts';
+import { ProviderRecordSchema } from '../schemas/provider.ts';
+import { RATE_LIMITED_MESSAGE, RateLimitedBodySchema } from '../schemas/rate-limit.ts';
+import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
+import { WidgetAttributionSchema, WidgetDataSchema } from '../schemas/widget.ts';
+import { FIELD_DESCRIPTIONS } from './fields.ts';
+
+/** The server's 404 body for unknown paths under /api/ outside /api/rtp/ (src/server/app.ts). */
+const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
+
+/** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
+export const API_VERSION = '1.0.0';
+
+type Json = Record<string, unknown>;
+
+/** Every component schema, by name, in document order. */
+export const COMPONENT_SCHEMAS = {
+  GameRecord: GameRecordSchema,
+  ListQuery: ListQuerySchema,
+  ListMeta: ListMetaSchema,
+  ProviderFacet: ProviderFacetSchema,
+  GameTypeFacet: GameTypeFacetSchema,
+  ListFacets: ListFacetsSchema,
+  ListResponse: ListResponseSchema,
+  ProviderMeta: ProviderMetaSchema,
+  SlotHistoryEntry: SlotHistoryEntrySchema,
+  License: LicenseSchema,
+  SlotRecord: SlotRecordSchema,
+  WidgetAttribution: WidgetAttributionSchema,
+  WidgetData: WidgetDataSchema,
+  ProviderRecord: ProviderRecordSchema,
+  HistoryQuery: HistoryQuerySchema,
+  HistoryMeta: HistoryResponseSchema.shape.meta,
+  HistoryItem: HistoryItemSchema,
+  HistoryResponse: HistoryResponseSchema,
+  ErrorBody: ErrorBodySchema,
+  RateLimitedBody: RateLimitedBodySchema,
+} as const;
+
+export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
+
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+/** JSON Schema options shared by components and parameters. */
+const JSON_SCHEMA_OPTIONS = {
+  target: 'draft-2020-12',
+  io: 'output',
+  unrepresentable: 'throw',
+  // z.int() carries the safe-integer range as bounds; they say nothing to a reader, so drop them.
+  override: ({ jsonSchema }: { jsonSchema: Json }) => {
+    if (jsonSchema.minimum === -SAFE_INT) delete jsonSchema.minimum;
+    if (jsonSchema.maximum === SAFE_INT) delete jsonSchema.maximum;
+  },
+} as const;
+
+/** The inline object a property holds, directly or as the non-null branch of an `anyOf`. */
+function inlineObject(prop: Json): Json | undefined {
+  if (prop.type === 'object' && prop.properties !== undefined) return prop;
+  const branches = prop.anyOf as Json[] | undefined;
+  return branches?.find((b) => b.type === 'object' && b.properties !== undefined);
+}
+
+/** Walks a schema's properties (into inline objects, nullable or not, and arrays of them) and yields `path, schema`. */
+export function* propertyPaths(schema: Json, prefix = ''): Generator<[string, Json]> {
+  const props = schema.properties as Record<string, Json> | undefined;
+  if (props === undefined) return;
+  for (const [name, prop] of Object.entries(props)) {
+    const path = `${prefix}${name}`;
+    yield [path, prop];
+    const obj = inlineObject(prop);
+    if (obj !== undefined) yield* propertyPaths(obj, `${path}.`);
+    const items = prop.items as Json | undefined;
+    const itemObj = prop.type === 'array' && items !== undefined ? inlineObject(items) : undefined;
+    if (itemObj !== undefined) yield* propertyPaths(itemObj, `${path}[].`);
+  }
+}
+
+function describe(name: string, schema: Json): void {
+  const docs = FIELD_DESCRIPTIONS[name] ?? {};
+  for (const [path, prop] of propertyPaths(schema)) {
+    const text = docs[path];
+    if (text !== undefined) prop.description = text;
+  }
+}
+
+/** The component schemas as JSON Schema (draft 2020-12), cross-references as `#/components/schemas/<Name>`. */
+export function componentSchemas(): Record<ComponentName, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.add(schema as z.ZodType, { id });
+  const out = z.toJSONSchema(registry, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const result = {} as Record<ComponentName, Json>;
+  for (const id of Object.keys(COMPONENT_SCHEMAS) as ComponentName[]) {
+    // `$schema` is the document's dialect already, and a `$id` holding a fragment is not allowed in 2020-12.
+    const { $schema: _s, $id: _i, ...schema } = out.schemas[id]!;
+    describe(id, schema);
+    result[id] = schema;
+  }
+  return result;
+}
+
+/** JSON Schema of one query parameter, from the (non-null part of the) zod schema of its echoed value. */
+function paramSchema(schema: z.ZodType): Json {
+  const inner = schema instanceof z.ZodNullable ? (schema.unwrap() as z.ZodType) : schema;
+  const { $schema: _s, ...json } = z.toJSONSchema(inner, JSON_SCHEMA_OPTIONS) as Json;
+  return json;
+}
+
+const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
+
+function queryParam(name: string, description: string, schema: Json, example?: unknown): Json {
+  return { name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) };
+}
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': ref('X-RateLimit-Limit', 'headers'),
+  'X-RateLimit-Remaining': ref('X-RateLimit-Remaining', 'headers'),
+  'X-RateLimit-Reset': ref('X-RateLimit-Reset', 'headers'),
+  RateLimit: ref('RateLimit', 'headers'),
+  'RateLimit-Policy': ref('RateLimit-Policy', 'headers'),
+};
+const CACHE_HEADERS = {
+  'Cache-Control': ref('Cache-Control', 'headers'),
+  ETag: ref('ETag', 'headers'),
+  'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin', 'headers'),
+};
+
+function jsonOk(description: string, schema: ComponentName | Json, limited: boolean): Json {
+  return {
+    description,
+    headers: { ...CACHE_HEADERS, ...(limited ? RATE_HEADERS : {}) },
+    content: { 'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema } },
+  };
+}
+
+function jsonError(description: string, example: unknown): Json {
+  return { description, content: { 'application/json': { schema: ref('ErrorBody'), example } } };
+}
+
+function operation(op: { id: string; summary: string; description: string; tags: string[]; limited: boolean; parameters?: Json[]; responses: Json }): Json {
+  const responses: Json = { ...op.responses, '304': ref('NotModified', 'responses') };
+  if (op.limited) responses['429'] = ref('RateLimited', 'responses');
+  return {
+    get: {
+      operationId: op.id,
+      summary: op.summary,
+      description: op.description,
+      tags: op.tags,
+      ...(op.parameters ? { parameters: op.parameters } : {}),
+      responses,
+      'x-rate-limited': op.limited,
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the whole public API. */
+export function openApiDocument(): Json {
+  const list = ListQuerySchema.shape;
+  const hist = HistoryQuerySchema.shape;
+  const slugParam = ref('slug', 'parameters');
+  const invalidExample = { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'limit', message: 'must be an integer from 1 to 200' }] };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'RTP Registry API',
+      version: API_VERSION,
+      summary: 'Read-only JSON API and embeddable widget over provider-stated RTP of casino games.',
+      description:
+        'A public, read-only registry of casino games with their provider-stated RTP, known RTP variants, provider and a source URL to cite. ' +
+        'Stated RTP is the theoretical figure the provider declares for its highest default build, not a live or measured return. ' +
+        'No authentication. CORS is open (`Access-Control-Allow-Origin: *`). Rate-limited routes allow 1,000 requests per 24 hours per IP address; ' +
+        '`/api/rtp/provider/{provider}`, `/api/rtp/history` and `/api/widget/rtp/{slug}` are exempt (`x-rate-limited: false`). ' +
+        'Every response carries an `ETag`; send it back in `If-None-Match` to get `304 Not Modified`. ' +
+        'Paths carry no version; the dataset version is `data_version` (dotted three-part). Data licence: CC BY 4.0, attribution required.',
+      license: { name: 'CC BY 4.0 (data)', url: 'https://creativecommons.org/licenses/by/4.0/' },
+    },
+    servers: [{ url: '/', description: 'The registry serving this document' }],
+    tags: [
+      { name: 'registry', description: 'Search and single-game records.' },
+      { name: 'widget', description: 'Embeddable widget and its data.' },
+      { name: 'meta', description: 'This document.' },
+    ],
+    paths: {
+      '/api/rtp/list': operation({
+        id: 'listGames',
+        summary: 'Search, filter, sort and page through the registry',
+        description:
+          'All parameters are optional and combinable. Unknown parameters are ignored; an empty value counts as absent. ' +
+          'Each bad parameter (including a repeated one) is listed in a 400 answer; nothing is clamped. ' +
+          'An unknown provider or a query without matches is a 200 with `filtered: 0`. Ordering is total (ties by slug), so paging never repeats or skips a record. Cached 5 minutes at the edge.',
+        tags: ['registry'],
+        limited: true,
+        parameters: [
+          queryParam('q', 'Free text over name, slug and provider (key and display name): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
+          queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
+          queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
+          queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
+          queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
+          queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
+          queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
+        ],
+        responses: {
+          '200': jsonOk('A page of results with totals and facets.', 'ListResponse', true),
+          '400': jsonError('One or more query parameters are invalid.', invalidExample),
+        },
+      }),
+      '/api/rtp/history': operation({
+        id: 'listHistory',
+        summary: 'Time series of RTP changes, newest first',
+        description: 'Changes of stated RTP and variants between frozen data versions, from the history log. Not rate limited.',
+        tags: ['registry'],
+        limited: false,
+        parameters: [
+          queryParam('slug', 'Only this game.', paramSchema(hist.slug), 'book-of-dead'),
+          queryParam('provider', 'Only games of this provider.', paramSchema(hist.provider)),
+          queryParam('since', 'Only changes frozen at or after this time: an ISO 8601 date (midnight UTC) or timestamp with a time zone.', { type: 'string' }, '2026-01-01'),
+          queryParam('limit', 'Page size.', { ...paramSchema(hist.limit), default: 50 }),
+          queryParam('offset', 'Entries to skip.', { ...paramSchema(hist.offset), default: 0 }),
+        ],
+        responses: {
+          '200': jsonOk('A page of history entries.', 'HistoryResponse', false),
+          '400': jsonError('One or more query parameters are invalid.', { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'since', message: 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)' }] }),
+        },
+      }),
+      '/api/rtp/{slug}': operation({
+        id: 'getGame',
+        summary: 'One game: the single-slot record',
+        description: 'The public game record plus provider figures, derived fields, its RTP history, widget URL, embed code and citation. Cached 1 hour.',
+        tags: ['registry'],
+        limited: true,
+        parameters: [slugParam],
+        responses: {
+          '200': jsonOk('The single-slot record.', 'SlotRecord', true),
+          '404': jsonError('The slug is not in the registry (also with a trailing slash).', SLOT_NOT_FOUND),
+        },
+      }),
+      '/api/rtp/provider/{provider}': operation({
+        id: 'getProvider',
+        summary: "A provider's figures and games",
+        description: 'Provider meta, counts per game type, stated-RTP statistics and its games. Not rate limited. Cached 1 hour.',
+        tags: ['registry'],
+        limited: false,
+        parameters: [{ name: 'provider', in: 'path', required: true, description: 'Provider key.', schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, example: 'playngo' }],
+        responses: {
+          '200': jsonOk('The provider record.', 'ProviderRecord', false),
+          '404': jsonError('The provider is not in the registry (the answer of every unknown path under /api/rtp/).', SLOT_NOT_FOUND),
+        },
+      }),
+      '/api/widget/rtp/{slug}': operation({
+        id: 'getWidgetData',
+        summary: 'What the widget shows, as JSON',
+        description: 'For sites that render their own widget. Not rate limited. Cached 1 hour.',
+        tags: ['widget'],
+        limited: false,
+        parameters: [slugParam],
+        responses: {
+          '200': jsonOk('The widget data.', 'WidgetData', false),
+          '404': jsonError('The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/).', ROUTE_NOT_FOUND),
+        },
+      }),
+      '/widget/rtp/{slug}': operation({
+        id: 'getWidget',
+        summary: 'The embeddable HTML widget',
+        description:
+          'A self-contained HTML page for an iframe (width 100%, height 220, frameborder 0, loading lazy), with a short attribution link to the game\'s registry page. ' +
+          'Options are applied in the browser; invalid values fall back to the defaults. No external requests; a Content-Security-Policy allows only its own inline style and script. Cached 1 hour.',
+        tags: ['widget'],
+        limited: true,
+        parameters: [
+          slugParam,
+          queryParam('theme', '`dark` for the dark theme; anything else is light.', { type: 'string', enum: ['light', 'dark'], default: 'light' }, 'dark'),
+          queryParam('border', 'Border colour: 3 or 6 hex digits with or without `#` (URL-encode `#` as `%23`), or `none` for no border.', { type: 'string', pattern: '^(none|#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6}))$' }, 'none'),
+          queryParam('radius', 'Corner radius in CSS pixels.', { type: 'integer', minimum: 0, maximum: 32, default: 12 }, 0),
+          queryParam('v', 'Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.', { type: 'string' }, '1.0.0'),
+        ],
+        responses: {
+          '200': {
+            description: 'The widget page.',
+            headers: { ...CACHE_HEADERS, 'Content-Security-Policy': ref('Content-Security-Policy', 'headers'), ...RATE_HEADERS },
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '404': { description: 'The slug is not in the registry (an HTML page).', content: { 'text/html': { schema: { type: 'string' } } } },
+        },
+      }),
+      '/api/openapi.json': operation({
+        id: 'getOpenApi',
+        summary: 'This document',
+        description: 'The OpenAPI 3.1 document of the API. Cached 1 hour.',
+        tags: ['meta'],
+        limited: true,
+        responses: { '200': jsonOk('The OpenAPI document.', { type: 'object' }, true) },
+      }),
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        slug: { name: 'slug', in: 'path', required: true, description: 'Canonical slug of a game.', schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, example: 'book-of-dead' },
+      },
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed per 24-hour window (1000).', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Unix time in seconds at which the window resets.', schema: { type: 'integer' } },
+        RateLimit: { description: 'The same, in the IETF RateLimit header fields draft form.', schema: { type: 'string' } },
+        'RateLimit-Policy': { description: 'The quota policy, in the IETF RateLimit header fields draft form.', schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+        'Cache-Control': { description: 'List: `public, max-age=0, s-maxage=300` (5 minutes at the edge). Single slot, widget, widget data, provider: 1 hour.', schema: { type: 'string' } },
+        ETag: { description: 'Strong validator of the body; send it in `If-None-Match` to get 304.', schema: { type: 'string' } },
+        'Access-Control-Allow-Origin': { description: 'Always `*`.', schema: { type: 'string', const: '*' } },
+        'Content-Security-Policy': { description: "The widget's policy: only its own inline style and script.", schema: { type: 'string' } },
+      },
+      responses: {
+        NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
+        RateLimited: {
+          description: 'Over the budget of 1,000 requests per 24 hours for this IP address.',
+          headers: { 'Retry-After': ref('Retry-After', 'headers'), ...RATE_HEADERS },
+          content: { 'application/json': { schema: ref('RateLimitedBody'), example: { statusCode: 429, statusMessage: RATE_LIMITED_MESSAGE, limit: 1000, remaining: 0, reset: 1795305600 } } },
+        },
+      },
+    },
+  };
+}
+
+/** The document as served: JSON with two-space indentation and a final newline. */
+export function openApiJson(): string {
+  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+}

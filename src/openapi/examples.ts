@@ -1,0 +1,61 @@
+// Example request and response of every route, computed from a registry with the same functions that
+// build and serve the API (used by docs/api.md and by the contract tests).
+//
+//   examples use the base URL DEFAULT_SITE (http://127.0.0.1:4321), the local server's address
+import type { RegistryBundle } from '../registry/bundle.ts';
+import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../build/shape.ts';
+import { DEFAULT_SITE } from '../build/site.ts';
+import { renderWidget } from '../build/widget.ts';
+import { createServices } from '../list/service.ts';
+import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
+import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
+
+/** One example exchange: the request path (with query), status, media type and body. */
+export interface Example {
+  request: string;
+  status: number;
+  contentType: 'application/json' | 'text/html';
+  /** Parsed JSON for JSON bodies, the text for HTML. */
+  body: unknown;
+  /** The OpenAPI path (template) and the response component it must validate against. */
+  path: string;
+  schema: string | null;
+}
+
+/** The game used in examples: Book of Dead when present, otherwise the first record. */
+export const EXAMPLE_SLUG = 'book-of-dead';
+
+function parse(body: Buffer): unknown {
+  return JSON.parse(body.toString('utf8'));
+}
+
+/** Examples of every route and error over `bundle` (deterministic: no clock, no environment). */
+export function routeExamples(bundle: RegistryBundle): Example[] {
+  const record = bundle.records.find((r) => r.canonical_slug === EXAMPLE_SLUG) ?? bundle.records[0];
+  if (record === undefined) throw new Error('the registry has no games to take examples from');
+  const slug = record.canonical_slug;
+  const ctx = makeContext(bundle, DEFAULT_SITE);
+  const services = createServices(bundle);
+  const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
+  const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
+  const historyQuery = `slug=${slug}&limit=2`;
+  const widget = shapeWidgetData(ctx, record);
+  return [
+    { request: `/api/rtp/list?${listQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(listQuery).body), path: '/api/rtp/list', schema: 'ListResponse' },
+    { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
+    { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
+    { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
+    { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
+    { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },
+    { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
+    { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
+    {
+      request: `/api/rtp/${slug}`,
+      status: 429,
+      contentType: 'application/json',
+      body: { statusCode: 429, statusMessage: RATE_LIMITED_MESSAGE, limit: 1000, remaining: 0, reset: 1795305600 },
+      path: '/api/rtp/{slug}',
+      schema: 'RateLimitedBody',
+    },
+  ];
+}

@@ -1,0 +1,8 @@
+// GET /api/openapi.json: the OpenAPI 3.1 document, pre-rendered to dist/client/api/openapi.json.
+import type { APIRoute } from 'astro';
+import { JSON_TYPE } from '../../routes.ts';
+import { openApiJson } from '../../openapi/document.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = () => new Response(openApiJson(), { headers: { 'Content-Type': JSON_TYPE } });

@@ -1,0 +1,66 @@
+// Display formatting shared by the registry pages (Astro pages and the string-rendered game pages).
+import type { VariantKind, Volatility } from '../schemas/authoring.ts';
+
+/** An RTP percentage as stated, e.g. `96.21%` (no rounding: the figure is the provider's). */
+export function formatRtp(rtp: number): string {
+  return `${rtp}%`;
+}
+
+/** The date part of an ISO 8601 timestamp, e.g. `2026-11-21`. */
+export function formatDate(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** House edge at an RTP, in percentage points, to two decimals (e.g. 96.21 -> `3.79%`). */
+export function formatHouseEdge(rtp: number): string {
+  return `${(Math.round((100 - rtp) * 100) / 100).toFixed(2)}%`;
+}
+
+const VOLATILITY_LABELS: Record<Volatility, string> = { low: 'Low', medium: 'Medium', high: 'High', 'very-high': 'Very high' };
+
+/** Volatility as words; null is shown as "Not published". */
+export function formatVolatility(v: Volatility | null): string {
+  return v === null ? 'Not published' : VOLATILITY_LABELS[v];
+}
+
+/** Max win as a multiple of the stake (`5,000× stake`); null is shown as "Not published". */
+export function formatMaxWin(x: number | null): string {
+  return x === null ? 'Not published' : `${x.toLocaleString('en-US')}× stake`;
+}
+
+/** Release year, or "Unknown". */
+export function formatYear(y: number | null): string {
+  return y === null ? 'Unknown' : String(y);
+}
+
+const KIND_LABELS: Record<VariantKind, string> = {
+  standard: 'Standard',
+  operator_ladder: 'Operator ladder',
+  bonus_buy: 'Bonus buy',
+  jurisdiction: 'Jurisdiction',
+  unknown: 'Unknown',
+};
+
+/** A variant's kind in words; jurisdiction builds carry their country code (`Jurisdiction (DE)`). */
+export function formatVariantKind(kind: VariantKind, jurisdiction: string | null): string {
+  return kind === 'jurisdiction' && jurisdiction !== null ? `${KIND_LABELS[kind]} (${jurisdiction})` : KIND_LABELS[kind];
+}
+
+const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', variants_tracked: 'Variants tracked' };
+
+/** A badge value in words. */
+export function formatBadge(badge: string): string {
+  return BADGE_LABELS[badge] ?? badge;
+}
+
+const GAME_TYPE_LABELS: Record<string, string> = { slot: 'Slot', scratchcard: 'Scratchcard', table: 'Table game', instant: 'Instant win', bingo: 'Bingo', keno: 'Keno' };
+
+/** A game type in words. */
+export function formatGameType(t: string): string {
+  return GAME_TYPE_LABELS[t] ?? t;
+}
+
+/** The RTP range of a record: `96.21%` for one variant, `84.18% – 96.21%` for a ladder. */
+export function formatRange(min: number, max: number): string {
+  return min === max ? formatRtp(min) : `${formatRtp(min)} – ${formatRtp(max)}`;
+}

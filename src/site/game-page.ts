@@ -1,0 +1,210 @@
+// The per-game registry page (/rtp/{slug}) as plain string functions: the Astro-rendered shell
+// (layout, stylesheet, script) is filled with one game's escaped content.
+//
+//   /rtp/{slug}                  this page (file rtp/{slug}.html)
+//   /providers/{provider}        linked provider page
+//   /api/rtp/{slug}, /api/widget/rtp/{slug}, /widget/rtp/{slug}   linked API and widget URLs
+import type { RegistryFile } from '../schemas/authoring.ts';
+import type { SlotHistoryEntry } from '../schemas/slot.ts';
+import type { GameRecord } from '../schemas/game-record.ts';
+import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
+import { escapeHtml as e } from './escape.ts';
+import {
+  formatBadge,
+  formatDate,
+  formatGameType,
+  formatHouseEdge,
+  formatMaxWin,
+  formatRange,
+  formatRtp,
+  formatVariantKind,
+  formatVolatility,
+  formatYear,
+} from './format.ts';
+import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
+
+/** Markers in the shell page that the game's content replaces (each must occur exactly once). */
+export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', main: '@@RTP_MAIN@@' } as const;
+
+type MarkerName = keyof typeof MARKERS;
+
+/** A shell split at its markers, ready to be filled many times. */
+export interface Shell {
+  parts: string[];
+  order: MarkerName[];
+}
+
+/**
+ * Splits the shell HTML at its markers. Throws when a marker is missing or repeated, so a changed
+ * layout cannot silently produce empty game pages.
+ */
+export function parseShell(html: string): Shell {
+  const found: Array<{ at: number; name: MarkerName }> = [];
+  const problems: string[] = [];
+  for (const name of Object.keys(MARKERS) as MarkerName[]) {
+    const marker = MARKERS[name];
+    const first = html.indexOf(marker);
+    if (first === -1) problems.push(`marker ${marker} is missing`);
+    else if (html.indexOf(marker, first + 1) !== -1) problems.push(`marker ${marker} occurs more than once`);
+    else found.push({ at: first, name });
+  }
+  if (problems.length > 0) throw new Error(`Game page shell is invalid: ${problems.join('; ')}`);
+  found.sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  let pos = 0;
+  for (const f of found) {
+    parts.push(html.slice(pos, f.at));
+    pos = f.at + MARKERS[f.name].length;
+  }
+  parts.push(html.slice(pos));
+  return { parts, order: found.map((f) => f.name) };
+}
+
+/** Fills a parsed shell in one pass (values are inserted as given: they must already be escaped). */
+export function fillShell(shell: Shell, values: Record<MarkerName, string>): string {
+  let out = shell.parts[0]!;
+  for (let i = 0; i < shell.order.length; i++) out += values[shell.order[i]!] + shell.parts[i + 1]!;
+  return out;
+}
+
+/** An http(s) URL escaped for an attribute; anything else becomes `#`. */
+function href(url: string): string {
+  return /^https?:\/\//i.test(url) ? e(url) : '#';
+}
+
+/** A link to an outside page, its host as the text (the full URL is the target and is in the JSON). */
+function hostLink(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    host = url;
+  }
+  return `<a href="${href(url)}" rel="nofollow noopener">${e(host)}</a>`;
+}
+
+/** The lower end of the ladder chart's scale: a little below the lowest variant, at most 80%. */
+export function chartFloor(min: number): number {
+  return Math.max(0, Math.min(80, Math.floor(min) - 2));
+}
+
+/** Width of a ladder bar, in percent of the chart, for an RTP on a scale from `floor` to 100. */
+export function barWidth(rtp: number, floor: number): string {
+  return `${(Math.round(((rtp - floor) / (100 - floor)) * 1000) / 10).toFixed(1)}%`;
+}
+
+function variantsTable(r: GameRecord): string {
+  const floor = chartFloor(r.rtp_min);
+  // Compact markup (column styles come from the stylesheet): this table is in every one of 50k pages.
+  const rows = r.variants
+    .slice()
+    .reverse()
+    .map((v) => {
+      const stated = v.rtp === r.stated_rtp;
+      return (
+        `<tr><td>${e(formatRtp(v.rtp))}</td><td>${e(formatVariantKind(v.kind, v.jurisdiction))}${stated ? ' · <strong>stated RTP</strong>' : ''}</td>` +
+        `<td>${e(formatHouseEdge(v.rtp))}</td><td><i${stated ? ' class="s"' : ''} style="width:${barWidth(v.rtp, floor)}"></i></td></tr>`
+      );
+    })
+    .join('');
+  return (
+    `<table class="ladder"><caption class="sr-only">RTP variants, highest first</caption>` +
+    `<thead><tr><th>RTP</th><th>Kind</th><th>House edge</th><th><span class="sr-only">Chart, </span>${floor}–100%</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
+}
+
+function historyValue(v: number | number[] | null): string {
+  if (v === null) return '—';
+  return Array.isArray(v) ? v.map(formatRtp).join(', ') : formatRtp(v);
+}
+
+function historyTable(entries: SlotHistoryEntry[]): string {
+  if (entries.length === 0) return '<p>No RTP changes recorded for this game.</p>';
+  const rows = entries
+    .map(
+      (h) =>
+        `<tr><td><time datetime="${e(h.frozen_at)}">${e(formatDate(h.frozen_at))}</time></td><td>${e(h.data_version)}</td>` +
+        `<td>${h.field === 'stated_rtp' ? 'Stated RTP' : 'RTP variants'}</td><td>${e(historyValue(h.from))}</td><td>${e(historyValue(h.to))}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<div class="table-scroll"><table><caption class="sr-only">RTP history, newest first</caption>` +
+    `<thead><tr><th scope="col">Frozen</th><th scope="col">Data version</th><th scope="col">Field</th><th scope="col">From</th><th scope="col">To</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table></div>`
+  );
+}
+
+function embedBuilder(r: GameRecord, site: string, dataVersion: string): string {
+  const o = DEFAULT_WIDGET_OPTIONS;
+  const src = widgetSrc(site, r.canonical_slug, o, dataVersion);
+  const snippet = embedSnippet(site, r.canonical_slug, r.canonical_name, o, dataVersion);
+  // The option controls and the copy button are added by the page script (src/site/client/embed-builder.ts):
+  // they need JavaScript anyway, and leaving them out keeps 50k pages small.
+  return (
+    `<section><h2>Embed this game's RTP</h2>` +
+    `<div class="embed-builder" data-embed-builder data-slug="${e(r.canonical_slug)}" data-name="${e(r.canonical_name)}" data-version="${e(dataVersion)}">` +
+    `<noscript><p>Options need JavaScript; this code uses the defaults.</p></noscript>` +
+    `<iframe data-embed-preview src="${e(src)}" width="100%" height="220" frameborder="0" title="Widget preview: ${e(r.canonical_name)}"></iframe>` +
+    `<label for="eb-snippet">Embed code (iframe and attribution link)</label>` +
+    `<textarea id="eb-snippet" data-embed-snippet readonly rows="4">${e(snippet)}</textarea>` +
+    `</div></section>`
+  );
+}
+
+/** Everything a game page shows besides the record itself. */
+export interface GamePageContext {
+  meta: RegistryFile;
+  /** Base URL for absolute links in the embed code (RTP_SITE). */
+  site: string;
+  history: SlotHistoryEntry[];
+}
+
+/** The `<title>` text of a game page. */
+export function gameTitle(r: GameRecord): string {
+  return `${r.canonical_name} RTP ${formatRtp(r.stated_rtp)} (${r.provider_display}) · ${SITE_NAME}`;
+}
+
+/** The meta description of a game page. */
+export function gameDescription(r: GameRecord): string {
+  const range = r.variants_count > 1 ? `, ${r.variants_count} variants ${formatRange(r.rtp_min, r.rtp_max)}` : '';
+  return `${r.canonical_name} (${r.provider_display}): stated RTP ${formatRtp(r.stated_rtp)}${range}.`;
+}
+
+/** The `<main>` content of a game page (all data escaped). */
+export function gameMain(r: GameRecord, ctx: GamePageContext): string {
+  const slug = r.canonical_slug;
+  const badges = r.badges.length === 0 ? '' : `<ul class="badges">${r.badges.map((b) => `<li>${e(formatBadge(b))}</li>`).join('')}</ul>`;
+  const pageUrl = `${ctx.site}${gamePath(slug)}`;
+  return (
+    `<nav aria-label="Breadcrumb"><a href="/">Search</a> › <a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></nav>` +
+    `<h1>${e(r.canonical_name)}</h1>` +
+    `<p class="stated"><span data-stated-rtp>${e(formatRtp(r.stated_rtp))}</span> <small>stated RTP · house edge ${e(formatHouseEdge(r.stated_rtp))}</small></p>` +
+    badges +
+    `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +
+    `<dt>Provider</dt><dd><a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></dd>` +
+    `<dt>Game type</dt><dd>${e(formatGameType(r.game_type))}</dd>` +
+    `<dt>Release year</dt><dd>${e(formatYear(r.release_year))}</dd>` +
+    `<dt>Volatility</dt><dd>${e(formatVolatility(r.volatility))}</dd>` +
+    `<dt>Max win</dt><dd>${e(formatMaxWin(r.max_win))}</dd>` +
+    `<dt>RTP range</dt><dd>${e(formatRange(r.rtp_min, r.rtp_max))} (${r.variants_count} variant${r.variants_count === 1 ? '' : 's'})</dd>` +
+    `</dl></section>` +
+    `<section><h2>Provenance</h2><dl class="facts">` +
+    `<dt>Source</dt><dd>${hostLink(r.source_url)}</dd>` +
+    `<dt>Evidence</dt><dd>${hostLink(r.evidence_url)}</dd>` +
+    `<dt>Source kind</dt><dd>${r.source_kind === 'provider_page' ? "Provider's own page" : 'Third-party page'} (<code>${e(r.source_kind)}</code>)</dd>` +
+    `<dt>Last verified</dt><dd><time datetime="${e(r.last_verified)}">${e(formatDate(r.last_verified))}</time></dd>` +
+    `<dt>Snapshot id</dt><dd><code>${e(r.snapshot_id)}</code></dd>` +
+    `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
+    `</dl></section></div>` +
+    `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${variantsTable(r)}</section>` +
+    `<section data-history><h2>RTP history</h2>${historyTable(ctx.history)}</section>` +
+    embedBuilder(r, ctx.site, ctx.meta.data_version) +
+    `<section><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
+    `<p>As JSON: <a href="/api/rtp/${slug}">/api/rtp/${slug}</a></p></section>`
+  );
+}
+
+/** The complete HTML of a game page. */
+export function renderGamePage(shell: Shell, r: GameRecord, ctx: GamePageContext): string {
+  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), main: gameMain(r, ctx) });
+}

@@ -1,0 +1,24 @@
+// The home page's pre-rendered first page of results: the list route's default query (sort name,
+// limit 50) answered by the list module itself, so the page and GET /api/rtp/list agree byte for byte.
+import type { RegistryBundle } from '../registry/bundle.ts';
+import { createMemoryEngine } from '../list/memory-engine.ts';
+import { listBody } from '../list/list.ts';
+import { parseListQuery } from '../list/query.ts';
+import { ListResponseSchema, type ListResponse } from '../schemas/list.ts';
+
+/**
+ * The list route's response for `query` (a query string such as `limit=50`) over a bundle, validated
+ * against the public schema. Throws when the query is invalid.
+ */
+export function listResponse(bundle: RegistryBundle, query: string): ListResponse {
+  const parsed = parseListQuery(query);
+  if (!parsed.ok) throw new Error(`invalid list query "${query}": ${parsed.errors.map((e) => `${e.param} ${e.message}`).join('; ')}`);
+  const engine = createMemoryEngine(bundle);
+  const body = listBody(engine, parsed.query, engine.run(parsed.query));
+  return ListResponseSchema.parse(JSON.parse(body.toString('utf8')));
+}
+
+/** The default query's first page (what GET /api/rtp/list answers without parameters, `limit` pages). */
+export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
+  return listResponse(bundle, `limit=${limit}`);
+}

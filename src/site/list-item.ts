@@ -1,0 +1,38 @@
+// Text of one search result, shared by the pre-rendered home page and the browser search script.
+import { formatBadge, formatGameType, formatRange, formatRtp } from './format.ts';
+
+/** The record fields a search result shows (a subset of the public game record). */
+export interface ListItemFields {
+  canonical_slug: string;
+  canonical_name: string;
+  provider_display: string;
+  game_type: string;
+  stated_rtp: number;
+  rtp_min: number;
+  rtp_max: number;
+  variants_count: number;
+  badges: string[];
+}
+
+/** Display texts of a search result. */
+export interface ListItemText {
+  href: string;
+  name: string;
+  /** e.g. `Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified RTP` */
+  meta: string;
+  rtp: string;
+}
+
+/** Formats one search result. */
+export function listItemText(r: ListItemFields): ListItemText {
+  const parts = [r.provider_display, formatGameType(r.game_type)];
+  parts.push(r.variants_count > 1 ? `${r.variants_count} variants ${formatRange(r.rtp_min, r.rtp_max)}` : '1 variant');
+  for (const b of r.badges) parts.push(formatBadge(b));
+  return { href: `/rtp/${r.canonical_slug}`, name: r.canonical_name, meta: parts.join(' · '), rtp: formatRtp(r.stated_rtp) };
+}
+
+/** The status line above the results, e.g. `Showing 1–50 of 133 games (133 in the registry)`. */
+export function statusText(offset: number, shown: number, filtered: number, total: number): string {
+  if (filtered === 0) return `No games match (${total} in the registry).`;
+  return `Showing ${offset + 1}–${offset + shown} of ${filtered} game${filtered === 1 ? '' : 's'} (${total} in the registry).`;
+}

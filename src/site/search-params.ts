@@ -1,0 +1,59 @@
+// The search page's state <-> list-route query string (GET /api/rtp/list), shared by the page and its script.
+
+export const SORTS = [
+  { value: 'name', label: 'Name (A–Z)' },
+  { value: 'provider', label: 'Provider' },
+  { value: 'rtp_desc', label: 'Highest stated RTP' },
+  { value: 'rtp_asc', label: 'Lowest stated RTP' },
+  { value: 'variants_desc', label: 'Most RTP variants' },
+  { value: 'recent', label: 'Newest release' },
+  { value: 'relevance', label: 'Best match (with a search)' },
+] as const;
+
+export const PAGE_SIZE = 50;
+
+/** The search page's state; empty strings mean "no filter". */
+export interface SearchState {
+  q: string;
+  provider: string;
+  game_type: string;
+  has_variants: boolean;
+  sort: string;
+  offset: number;
+}
+
+export const DEFAULT_STATE: SearchState = { q: '', provider: '', game_type: '', has_variants: false, sort: 'name', offset: 0 };
+
+/** Reads a state from a query string (the page's own URL); unknown or malformed values fall back to defaults. */
+export function stateFromQuery(search: string): SearchState {
+  const p = new URLSearchParams(search);
+  const offset = Number(p.get('offset') ?? '0');
+  const sort = p.get('sort') ?? 'name';
+  return {
+    q: (p.get('q') ?? '').slice(0, 200),
+    provider: p.get('provider') ?? '',
+    game_type: p.get('game_type') ?? '',
+    has_variants: p.get('has_variants') === '1',
+    sort: SORTS.some((s) => s.value === sort) ? sort : 'name',
+    offset: Number.isInteger(offset) && offset >= 0 ? offset : 0,
+  };
+}
+
+/** The query string for a state, without defaults (for the page URL); `limit` added for the API. */
+export function queryFromState(s: SearchState, forApi: boolean): string {
+  const p = new URLSearchParams();
+  const q = s.q.trim();
+  if (q !== '') p.set('q', q);
+  if (s.provider !== '') p.set('provider', s.provider);
+  if (s.game_type !== '') p.set('game_type', s.game_type);
+  if (s.has_variants) p.set('has_variants', '1');
+  if (s.sort !== 'name') p.set('sort', s.sort);
+  if (forApi) p.set('limit', String(PAGE_SIZE));
+  if (s.offset > 0) p.set('offset', String(s.offset));
+  return p.toString();
+}
+
+/** True when the state is the pre-rendered default query. */
+export function isDefaultState(s: SearchState): boolean {
+  return queryFromState(s, false) === '';
+}

@@ -1,0 +1,162 @@
+// Per-game pages rendered by string functions: shell parsing, escaping of hostile data, ladder chart,
+// history, the embed builder's default code, and the integration's file writing.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeGamePages } from '../../src/build/pages-integration.ts';
+import { embedHtml, makeContext } from '../../src/build/shape.ts';
+import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { GameRecord } from '../../src/schemas/game-record.ts';
+import { DEFAULT_WIDGET_OPTIONS, embedSnippet } from '../../src/site/embed.ts';
+import { barWidth, chartFloor, fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../src/site/game-page.ts';
+import { indexBundle } from '../../src/site/registry.ts';
+
+const SITE = 'https://rtp.example.org';
+const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"></head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
+
+let xss: RegistryBundle;
+let real: RegistryBundle;
+const tmp: string[] = [];
+
+beforeAll(async () => {
+  xss = makeBundle(await loadRegistryOrThrow('tests/fixtures/xss'));
+  real = makeBundle(await loadRegistryOrThrow('data'));
+});
+afterAll(async () => {
+  for (const dir of tmp) await rm(dir, { recursive: true, force: true });
+});
+
+function page(bundle: RegistryBundle, slug: string): string {
+  const data = indexBundle(bundle, SITE);
+  const r = bundle.records.find((x) => x.canonical_slug === slug)!;
+  return renderGamePage(parseShell(SHELL), r, { meta: bundle.meta, site: SITE, history: data.historyBySlug.get(slug) ?? [] });
+}
+
+/** Every tag name that opens an element in `html` (a tag injected by data would show up here). */
+function openedTags(html: string): string[] {
+  return [...html.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1]!.toLowerCase());
+}
+
+/** Event-handler attributes (on...) of the real tags in `html`; escaped text holds no raw `<`, so it is skipped. */
+function eventAttributes(html: string): string[] {
+  const out: string[] = [];
+  for (const tag of html.match(/<[a-zA-Z][^>]*>/g) ?? []) {
+    const withoutValues = tag.replace(/"[^"]*"/g, '""');
+    for (const m of withoutValues.matchAll(/\s([a-zA-Z:-]+)/g)) if (/^on/i.test(m[1]!)) out.push(m[1]!);
+  }
+  return out;
+}
+
+describe('shell', () => {
+  it('splits at the three markers and fills them in one pass', () => {
+    const shell = parseShell(SHELL);
+    expect(shell.order).toEqual(['title', 'description', 'main']);
+    // A value holding another marker is not filled again.
+    const html = fillShell(shell, { title: MARKERS.main, description: 'd', main: 'M' });
+    expect(html).toContain(`<title>${MARKERS.main}</title>`);
+    expect(html).toContain('<main>M</main>');
+  });
+
+  it('refuses a shell with a missing or repeated marker, naming it', () => {
+    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.main} is missing`);
+    expect(() => parseShell(SHELL + MARKERS.main)).toThrow(`marker ${MARKERS.main} occurs more than once`);
+  });
+});
+
+describe('game page content', () => {
+  it('shows the real record: stated RTP, every variant with its kind, provenance and history', () => {
+    const html = page(real, 'book-of-dead');
+    expect(html).toContain('<h1>Book of Dead</h1>');
+    expect(html).toContain('<span data-stated-rtp>96.21%</span>');
+    for (const v of ['84.18%', '87.25%', '91.25%', '94.25%']) expect(html).toContain(`<tr><td>${v}</td><td>Operator ladder</td>`);
+    expect(html).toContain('<tr><td>96.21%</td><td>Standard · <strong>stated RTP</strong></td><td>3.79%</td>');
+    expect(html).toContain('href="https://www.playngo.com/games/book-of-dead"');
+    expect(html).toContain('sha256:');
+    expect(html).toContain('<dt>Max win</dt><dd>5,000× stake</dd>');
+    expect(html).toContain('<dt>Release year</dt><dd>2016</dd>');
+    expect(html).toContain('href="/providers/playngo"');
+    expect(html).toMatch(/<section data-history><h2>RTP history<\/h2><div class="table-scroll"><table>.*<td>Stated RTP<\/td><td>—<\/td><td>96\.21%<\/td>/);
+    expect(html).toContain('<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version 1.0.0, https://rtp.example.org/rtp/book-of-dead</cite>');
+  });
+
+  it('labels jurisdiction variants with their country code', () => {
+    expect(page(xss, 'plain-game')).toContain('<td>94%</td><td>Jurisdiction (DE)</td>');
+  });
+
+  it('escapes every text from the data: no element, attribute or script comes from a name, provider, URL or note', () => {
+    const shellTags = openedTags(page(real, 'book-of-dead'));
+    for (const slug of ['book-of-xss', 'quote-breaker']) {
+      const html = page(xss, slug);
+      const tags = new Set(openedTags(html));
+      for (const bad of ['img', 'script', 'svg']) {
+        const expected = bad === 'script' ? 1 : 0; // the shell's own module script only
+        expect(openedTags(html).filter((t) => t === bad).length, `${slug} <${bad}>`).toBe(expected);
+      }
+      for (const t of tags) expect(shellTags, `${slug}: unexpected <${t}>`).toContain(t);
+      expect(eventAttributes(html), slug).toEqual([]);
+      expect(eventAttributes('<img src=x onerror="a"><p title="x onclick=y">')).toEqual(['onerror']); // the check itself works
+      expect(html).not.toContain('</textarea><script');
+    }
+    expect(page(xss, 'book-of-xss')).toContain('Book of &lt;img src=x onerror=&quot;window.__xss=&#39;name&#39;;alert(1)&quot;&gt; XSS');
+  });
+
+  it('draws one ladder bar per variant, scaled from the chart floor to 100%', () => {
+    expect(chartFloor(84.18)).toBe(80);
+    expect(chartFloor(96.5)).toBe(80);
+    expect(chartFloor(60.4)).toBe(58);
+    expect(barWidth(100, 80)).toBe('100.0%');
+    expect(barWidth(90, 80)).toBe('50.0%');
+    const html = page(real, 'book-of-dead');
+    expect(html.match(/<i( class="s")? style="width:/g)).toHaveLength(5);
+    expect(html).toContain('<i class="s" style="width:81.0%"></i>');
+    expect(html).toContain('<i style="width:20.9%"></i>');
+  });
+});
+
+describe('embed builder', () => {
+  it('with default options, the code is exactly the embed_html of GET /api/rtp/{slug}', () => {
+    const ctx = makeContext(real, SITE);
+    for (const r of real.records.slice(0, 20).concat(xss.records)) {
+      expect(embedSnippet(SITE, r.canonical_slug, r.canonical_name, DEFAULT_WIDGET_OPTIONS, real.meta.data_version)).toBe(embedHtml(r, ctx.site, real.meta.data_version));
+    }
+  });
+
+  it('renders the preview and the default code without the option controls (the page script adds them)', () => {
+    const html = page(real, 'book-of-dead');
+    expect(html).toContain('<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="1.0.0">');
+    expect(html).not.toContain('<select');
+    expect(html).not.toContain('<button');
+  });
+
+  it('renders the default preview and its code with the same src', () => {
+    const html = gameMain(real.records.find((r) => r.canonical_slug === 'book-of-dead') as GameRecord, { meta: real.meta, site: SITE, history: [] });
+    const preview = /<iframe data-embed-preview src="([^"]+)"/.exec(html)![1];
+    const snippetSrc = /&lt;iframe src=&quot;(.+?)&quot;/.exec(html)![1];
+    expect(preview).toBe(`${SITE}/widget/rtp/book-of-dead?v=1.0.0`);
+    expect(snippetSrc).toBe(preview);
+  });
+});
+
+describe('writeGamePages', () => {
+  it('writes one file per game, byte-identical on a second run', async () => {
+    const data = indexBundle(xss, SITE);
+    const a = await mkdtemp(path.join(os.tmpdir(), 'rtp-pages-'));
+    const b = await mkdtemp(path.join(os.tmpdir(), 'rtp-pages-'));
+    tmp.push(a, b);
+    expect(await writeGamePages(a, SHELL, data)).toBe(3);
+    expect(await writeGamePages(b, SHELL, data)).toBe(3);
+    const files = (await readdir(path.join(a, 'rtp'))).sort();
+    expect(files).toEqual(['book-of-xss.html', 'plain-game.html', 'quote-breaker.html']);
+    for (const f of files) expect(await readFile(path.join(a, 'rtp', f), 'utf8')).toBe(await readFile(path.join(b, 'rtp', f), 'utf8'));
+    expect(await readFile(path.join(a, 'rtp', 'plain-game.html'), 'utf8')).toBe(page(xss, 'plain-game'));
+  });
+
+  it('fails before writing when the shell lost a marker', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-pages-'));
+    tmp.push(dir);
+    await expect(writeGamePages(dir, '<html></html>', indexBundle(xss, SITE))).rejects.toThrow('Game page shell is invalid');
+    await expect(readdir(path.join(dir, 'rtp'))).rejects.toThrow();
+  });
+});
