@@ -1,0 +1,148 @@
+// Compiles the registry bundle into the list engine's compact form: pre-encoded records, filter
+// columns, sort permutations and the search index. Plain data and typed arrays only (the index
+// serialised), so it can be built in another process (src/list/compile-worker.ts) and written to
+// a file (compiled-file.ts).
+import { GAME_TYPES } from '../schemas/authoring.ts';
+import type { GameRecord } from '../schemas/game-record.ts';
+import type { ListSort } from '../schemas/list.ts';
+import type { RegistryBundle } from '../registry/bundle.ts';
+import type MiniSearch from 'minisearch';
+import { buildSearchIndex, type SearchDocument } from './search.ts';
+import { fold } from './text.ts';
+
+/** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
+export type StaticSort = Exclude<ListSort, 'relevance'>;
+export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'];
+
+/** Everything but the search index. */
+export interface CompiledColumns {
+  dataVersion: string;
+  frozenAt: string;
+  /** Records, in slug order; record i is bytes offsets[i]..offsets[i+1] of recordBytes. */
+  total: number;
+  recordBytes: Uint8Array;
+  offsets: Uint32Array;
+  /** Provider keys ascending, with their display names; providerOf[i] indexes them. */
+  providerKeys: string[];
+  providerDisplay: string[];
+  providerOf: Int32Array;
+  /** Index into GAME_TYPES. */
+  typeOf: Uint8Array;
+  /** 1 when the record has more than one RTP variant. */
+  multi: Uint8Array;
+  /** Record indexes in each order. */
+  orders: Record<StaticSort, Int32Array>;
+}
+
+export interface CompiledList extends CompiledColumns {
+  /** The MiniSearch index (search.ts), built or `JSON.stringify`-ed. */
+  searchIndex: string | MiniSearch<SearchDocument>;
+}
+
+/** Code-unit comparison of two strings, the order used for collation keys and slugs. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function permutation(n: number, compare: (a: number, b: number) => number): Int32Array {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  idx.sort(compare);
+  return Int32Array.from(idx);
+}
+
+/**
+ * Compiles the bundle. Orders (all total, ties finally by slug):
+ * - name: canonical_name folded (text.ts `fold`), compared by UTF-16 code unit;
+ * - provider: provider_display folded, then name;
+ * - rtp_desc / rtp_asc: stated_rtp, then name;
+ * - variants_desc: variants_count descending, then name;
+ * - recent: release_year descending (unknown years last), then last_verified descending, then name.
+ */
+/** The bundle's records in slug order: record index i everywhere below. */
+export function sortedRecords(bundle: RegistryBundle): GameRecord[] {
+  return [...bundle.records].sort((a, b) => compareStrings(a.canonical_slug, b.canonical_slug));
+}
+
+/** What the search index holds per record (id = record index). */
+export function searchDocuments(records: readonly GameRecord[]): SearchDocument[] {
+  return records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }));
+}
+
+/** A compiled list with its search index serialised: plain data only. */
+export type SerializedList = CompiledColumns & { searchIndex: string };
+
+/** Compiles the bundle with its search index serialised. */
+export function compileList(bundle: RegistryBundle): SerializedList {
+  const records = sortedRecords(bundle);
+  return { ...compileColumns(bundle, records), searchIndex: JSON.stringify(buildSearchIndex(searchDocuments(records))) };
+}
+
+/** Compiles everything but the search index; `records` must be `sortedRecords(bundle)`. */
+export function compileColumns(bundle: RegistryBundle, records: readonly GameRecord[] = sortedRecords(bundle)): CompiledColumns {
+  const n = records.length;
+
+  const encoded = records.map((r) => Buffer.from(JSON.stringify(r)));
+  const offsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + encoded[i]!.length;
+  // A Uint8Array owns its ArrayBuffer (unlike a pooled Buffer), so it can be transferred between threads.
+  const recordBytes = new Uint8Array(offsets[n]!);
+  for (let i = 0; i < n; i++) recordBytes.set(encoded[i]!, offsets[i]!);
+
+  // Providers: the bundle's, plus any a record names without a provider file (not expected).
+  const displayOf = new Map<string, string>(bundle.providers.map((p) => [p.provider, p.display]));
+  for (const r of records) if (!displayOf.has(r.provider)) displayOf.set(r.provider, r.provider_display);
+  const providerKeys = [...displayOf.keys()].sort(compareStrings);
+  const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
+  const providerDisplay = providerKeys.map((k) => displayOf.get(k)!);
+  const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
+
+  const providerOf = new Int32Array(n);
+  const typeOf = new Uint8Array(n);
+  const multi = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    providerOf[i] = providerIndex.get(r.provider)!;
+    typeOf[i] = typeIndex.get(r.game_type)!;
+    multi[i] = r.variants_count > 1 ? 1 : 0;
+  }
+
+  const nameKey = records.map((r) => fold(r.canonical_name));
+  const nameOrder = permutation(n, (a, b) => compareStrings(nameKey[a]!, nameKey[b]!) || a - b);
+  const nameRank = new Int32Array(n);
+  for (let k = 0; k < n; k++) nameRank[nameOrder[k]!] = k;
+  const displayKeys = providerDisplay.map(fold);
+  const distinctDisplays = [...new Set(displayKeys)].sort(compareStrings);
+  const displayRank = Int32Array.from(displayKeys, (k) => distinctDisplays.indexOf(k));
+  const rtp = Float64Array.from(records, (r) => r.stated_rtp);
+  const variants = Int32Array.from(records, (r) => r.variants_count);
+  const year = Float64Array.from(records, (r) => r.release_year ?? Number.NEGATIVE_INFINITY);
+  const verified = Float64Array.from(records, (r) => Date.parse(r.last_verified));
+  const byName = (a: number, b: number) => nameRank[a]! - nameRank[b]!;
+  const orders: Record<StaticSort, Int32Array> = {
+    name: nameOrder,
+    provider: permutation(n, (a, b) => displayRank[providerOf[a]!]! - displayRank[providerOf[b]!]! || byName(a, b)),
+    rtp_desc: permutation(n, (a, b) => rtp[b]! - rtp[a]! || byName(a, b)),
+    rtp_asc: permutation(n, (a, b) => rtp[a]! - rtp[b]! || byName(a, b)),
+    variants_desc: permutation(n, (a, b) => variants[b]! - variants[a]! || byName(a, b)),
+    recent: permutation(n, (a, b) => {
+      const ya = year[a]!;
+      const yb = year[b]!;
+      if (ya !== yb) return ya > yb ? -1 : 1;
+      return verified[b]! - verified[a]! || byName(a, b);
+    }),
+  };
+
+  return {
+    dataVersion: bundle.meta.data_version,
+    frozenAt: bundle.meta.frozen_at,
+    total: n,
+    recordBytes,
+    offsets,
+    providerKeys,
+    providerDisplay,
+    providerOf,
+    typeOf,
+    multi,
+    orders,
+  };
+}

@@ -1,0 +1,52 @@
+// Transport-neutral handler results for the dynamic routes, used by the Node server and the Astro endpoints.
+import { createHash } from 'node:crypto';
+import { JSON_TYPE } from '../routes.ts';
+import type { ErrorBody } from '../schemas/errors.ts';
+import type { ParamError } from './params.ts';
+
+/** What a dynamic route answers: status, headers (canonical case) and the exact body bytes. */
+export interface HandlerResult {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Error answers depend on who asks and when, so no cache may keep them. */
+export const CACHE_ERROR = 'no-store';
+
+export const MSG_INVALID_QUERY = 'invalid query parameters';
+
+/** Strong validator from the body bytes: a quoted 32-hex-digit prefix of its SHA-256. */
+export function strongEtag(body: Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+}
+
+/** A 200 JSON answer with its ETag and the route's Cache-Control. */
+export function jsonOk(body: Buffer, cacheControl: string): HandlerResult {
+  return {
+    status: 200,
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: strongEtag(body), 'Access-Control-Allow-Origin': '*' },
+    body,
+  };
+}
+
+/** A JSON error answer, never cached. */
+export function jsonError(status: number, payload: ErrorBody | Record<string, unknown>): HandlerResult {
+  const body = Buffer.from(JSON.stringify(payload));
+  return {
+    status,
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*' },
+    body,
+  };
+}
+
+/** The 400 answer listing every rejected parameter. */
+export function invalidQuery(errors: ParamError[]): HandlerResult {
+  const body: ErrorBody = { statusCode: 400, statusMessage: MSG_INVALID_QUERY, errors };
+  return jsonError(400, body);
+}
+
+/** Converts a handler result to a web Response (Astro endpoints). */
+export function toResponse(result: HandlerResult): Response {
+  return new Response(new Uint8Array(result.body), { status: result.status, headers: result.headers });
+}

@@ -1,0 +1,89 @@
+// Shared query-string reading for the list and history routes: repeats, empty values, integers, text.
+import { TEXT_PARAM_MAX } from '../schemas/list.ts';
+
+/** One rejected query parameter, as listed in a 400 body's `errors`. */
+export interface ParamError {
+  param: string;
+  message: string;
+}
+
+export const MSG_REPEATED = 'must be given at most once';
+export const MSG_TEXT_TOO_LONG = `must be at most ${TEXT_PARAM_MAX} characters`;
+
+/** Anything with URLSearchParams' iteration, so callers may pass a URL's `searchParams`. */
+export type QueryInput = URLSearchParams | URL | string;
+
+/**
+ * Collects the values of the named parameters (others are ignored), in one pass.
+ * `+` and percent-escapes are decoded by URLSearchParams.
+ */
+export function collectParams(input: QueryInput, names: readonly string[]): Map<string, string[]> {
+  const params = input instanceof URL ? input.searchParams : typeof input === 'string' ? new URLSearchParams(input) : input;
+  const out = new Map<string, string[]>();
+  for (const [key, value] of params) {
+    if (!names.includes(key)) continue;
+    const list = out.get(key);
+    if (list === undefined) out.set(key, [value]);
+    else list.push(value);
+  }
+  return out;
+}
+
+/**
+ * The single value of a parameter, or null when it is absent or empty (an empty value is treated
+ * as absent everywhere, docs/api-list.md). A repeated parameter records an error and yields null.
+ */
+export function single(values: Map<string, string[]>, name: string, errors: ParamError[]): string | null {
+  const list = values.get(name);
+  if (list === undefined) return null;
+  if (list.length > 1) {
+    errors.push({ param: name, message: MSG_REPEATED });
+    return null;
+  }
+  const value = list[0]!;
+  return value === '' ? null : value;
+}
+
+/** Free text: trimmed, whitespace runs collapsed to one space, empty → null, at most TEXT_PARAM_MAX characters. */
+export function text(values: Map<string, string[]>, name: string, errors: ParamError[]): string | null {
+  const raw = single(values, name, errors);
+  if (raw === null) return null;
+  const value = raw.trim().replace(/\s+/gu, ' ');
+  if (value === '') return null;
+  // Count code points, not UTF-16 units, so the limit matches what a person calls characters.
+  let n = 0;
+  for (const _ of value) if (++n > TEXT_PARAM_MAX) break;
+  if (n > TEXT_PARAM_MAX) {
+    errors.push({ param: name, message: MSG_TEXT_TOO_LONG });
+    return null;
+  }
+  return value;
+}
+
+/** A decimal integer in [min, max] (digits only: no sign, fraction, exponent or spaces), or the default. */
+export function integer(
+  values: Map<string, string[]>,
+  name: string,
+  errors: ParamError[],
+  range: { min: number; max: number; fallback: number },
+): number {
+  const raw = single(values, name, errors);
+  if (raw === null) return range.fallback;
+  const n = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    errors.push({ param: name, message: `must be an integer from ${range.min} to ${range.max}` });
+    return range.fallback;
+  }
+  return n;
+}
+
+/** One of a fixed set of values, or null. */
+export function oneOf<T extends string>(values: Map<string, string[]>, name: string, errors: ParamError[], allowed: readonly T[]): T | null {
+  const raw = single(values, name, errors);
+  if (raw === null) return null;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    errors.push({ param: name, message: `must be one of: ${allowed.join(', ')}` });
+    return null;
+  }
+  return raw as T;
+}

@@ -1,0 +1,65 @@
+// Parses and validates the list route's query string into the normalised ListQuery (docs/api-list.md).
+import { GAME_TYPES } from '../schemas/authoring.ts';
+import {
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_MIN,
+  LIST_OFFSET_MAX,
+  LIST_SORTS,
+  type ListQuery,
+} from '../schemas/list.ts';
+import { collectParams, integer, oneOf, single, text, type ParamError, type QueryInput } from './params.ts';
+import { queryTerms } from './text.ts';
+
+/** The parameters the list route reads, in the order errors are reported. */
+export const LIST_PARAMS = ['q', 'provider', 'game_type', 'has_variants', 'sort', 'limit', 'offset'] as const;
+
+/** Most distinct words a `q` may hold (each word is a prefix search over the whole index). */
+export const MAX_QUERY_TERMS = 10;
+
+export const MSG_HAS_VARIANTS = 'must be 1 (or left out)';
+export const MSG_TOO_MANY_TERMS = `must contain at most ${MAX_QUERY_TERMS} words`;
+
+export type ParseResult<Q> = { ok: true; query: Q } | { ok: false; errors: ParamError[] };
+
+/**
+ * Reads q, provider, game_type, has_variants, sort, limit and offset; ignores other parameters.
+ * Returns the normalised query (defaults filled in, `relevance` without `q` turned into `name`) or
+ * every problem found, one per bad parameter.
+ */
+export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
+  const values = collectParams(input, LIST_PARAMS);
+  const errors: ParamError[] = [];
+
+  let q = text(values, 'q', errors);
+  if (q !== null && queryTerms(q).length > MAX_QUERY_TERMS) {
+    errors.push({ param: 'q', message: MSG_TOO_MANY_TERMS });
+    q = null;
+  }
+  const provider = text(values, 'provider', errors);
+  const gameType = oneOf(values, 'game_type', errors, GAME_TYPES);
+  const hasVariantsRaw = single(values, 'has_variants', errors);
+  if (hasVariantsRaw !== null && hasVariantsRaw !== '1') errors.push({ param: 'has_variants', message: MSG_HAS_VARIANTS });
+  const sort = oneOf(values, 'sort', errors, LIST_SORTS) ?? 'name';
+  const limit = integer(values, 'limit', errors, { min: LIST_LIMIT_MIN, max: LIST_LIMIT_MAX, fallback: LIST_LIMIT_DEFAULT });
+  const offset = integer(values, 'offset', errors, { min: 0, max: LIST_OFFSET_MAX, fallback: 0 });
+
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    query: {
+      q,
+      provider,
+      game_type: gameType,
+      has_variants: hasVariantsRaw === '1',
+      sort: sort === 'relevance' && q === null ? 'name' : sort,
+      limit,
+      offset,
+    },
+  };
+}
+
+/** A string that identifies a normalised query (the response-cache key). */
+export function listQueryKey(query: ListQuery): string {
+  return `${query.q ?? ''}\u0000${query.provider ?? ''}\u0000${query.game_type ?? ''}\u0000${query.has_variants ? 1 : 0}\u0000${query.sort}\u0000${query.limit}\u0000${query.offset}`;
+}

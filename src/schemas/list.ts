@@ -1,0 +1,55 @@
+// Public schemas of GET /api/rtp/list: the normalised query echoed in meta, facets and the response.
+import { z } from 'zod';
+import { GameTypeSchema } from './authoring.ts';
+import { GameRecordSchema } from './game-record.ts';
+
+/** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
+export const LIST_SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
+export const ListSortSchema = z.enum(LIST_SORTS);
+export type ListSort = z.output<typeof ListSortSchema>;
+
+export const LIST_LIMIT_MIN = 1;
+export const LIST_LIMIT_MAX = 200;
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_OFFSET_MAX = 1_000_000;
+/** Longest accepted `q` (and any other free-text parameter), in characters. */
+export const TEXT_PARAM_MAX = 200;
+
+/** The query actually applied, defaults filled in (meta.query). */
+export const ListQuerySchema = z.strictObject({
+  q: z.string().min(1).max(TEXT_PARAM_MAX).nullable(),
+  provider: z.string().min(1).max(TEXT_PARAM_MAX).nullable(),
+  game_type: GameTypeSchema.nullable(),
+  has_variants: z.boolean(),
+  sort: ListSortSchema,
+  limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX),
+  offset: z.int().min(0).max(LIST_OFFSET_MAX),
+});
+export type ListQuery = z.output<typeof ListQuerySchema>;
+
+export const ListMetaSchema = z.strictObject({
+  data_version: z.string(),
+  frozen_at: z.string(),
+  total: z.int().min(0),
+  filtered: z.int().min(0),
+  has_more: z.boolean(),
+  query: ListQuerySchema,
+});
+export type ListMeta = z.output<typeof ListMetaSchema>;
+
+export const ProviderFacetSchema = z.strictObject({ provider: z.string(), display: z.string(), count: z.int().min(0) });
+export const GameTypeFacetSchema = z.strictObject({ game_type: GameTypeSchema, count: z.int().min(0) });
+
+/** Each facet counts the records matching every filter except its own (docs/api-list.md). */
+export const ListFacetsSchema = z.strictObject({
+  providers: z.array(ProviderFacetSchema),
+  game_types: z.array(GameTypeFacetSchema),
+});
+export type ListFacets = z.output<typeof ListFacetsSchema>;
+
+export const ListResponseSchema = z.strictObject({
+  meta: ListMetaSchema,
+  facets: ListFacetsSchema,
+  items: z.array(GameRecordSchema),
+});
+export type ListResponse = z.output<typeof ListResponseSchema>;

@@ -1,0 +1,191 @@
+// The structured access log: one JSON line per request, written by pino through an asynchronous
+// destination (ACCESS_LOG=stdout, a file path, or off). Fields, in order:
+//   type ("access", to tell these lines from the server's other output), time (ISO 8601, when the
+//   response ended), method, path (no query string: queries carry user text and sometimes
+//   misplaced secrets), status, duration_ms, bytes, client ("key:<id>" or "ip:<salted hash>"),
+//   auth ("key", "invalid" or "none"), rate_limit_remaining (null when not counted), aborted (only
+//   when the client went away first).
+// Never logged: raw IP addresses, keys (a key-shaped string in a path is redacted), Authorization
+// or X-API-Key values, query strings.
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import pino, { type Logger } from 'pino';
+import type { KeyCheck } from '../keys/auth.ts';
+import { clientIp } from './client-ip.ts';
+
+export type AccessLogTarget = { kind: 'off' } | { kind: 'stdout' } | { kind: 'file'; path: string };
+
+/** ACCESS_LOG: `off`, `stdout`, or a file path (appended to); unset means `stdout`. */
+export function accessLogTarget(env: NodeJS.ProcessEnv = process.env): AccessLogTarget {
+  const raw = env.ACCESS_LOG?.trim();
+  if (raw === undefined || raw === '' || raw === 'stdout') return { kind: 'stdout' };
+  if (raw === 'off') return { kind: 'off' };
+  return { kind: 'file', path: raw };
+}
+
+/** The fields the server passes to the logger; pino puts `type` and `time` before them. */
+export interface AccessLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  bytes: number | null;
+  client: string;
+  auth: 'key' | 'invalid' | 'none';
+  rate_limit_remaining: number | null;
+  aborted?: true;
+}
+
+const KEY_LIKE = /rtp_live_[0-9A-Za-z]*/g;
+const MAX_PATH = 512;
+
+/** The request path as logged: no query, key-shaped text redacted, at most 512 characters. */
+export function loggedPath(url: string | undefined): string {
+  const raw = url ?? '';
+  const q = raw.indexOf('?');
+  let p = q < 0 ? raw : raw.slice(0, q);
+  if (p.includes('rtp_live_')) p = p.replace(KEY_LIKE, 'rtp_live_[redacted]');
+  return p.length > MAX_PATH ? `${p.slice(0, MAX_PATH)}…` : p;
+}
+
+/** `ip:` and the first 16 hex digits of SHA-256(salt, address): stable per salt, not reversible by lookup. */
+export function hashedClient(address: string, salt: string): string {
+  return `ip:${createHash('sha256').update(salt).update('\0').update(address).digest('hex').slice(0, 16)}`;
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (Array.isArray(headers)) {
+    // Flat [name, value, name, value…] as the server writes them, or [[name, value]…].
+    if (headers.length > 0 && Array.isArray(headers[0])) {
+      for (const pair of headers as Array<[string, unknown]>) if (String(pair[0]).toLowerCase() === name) return String(pair[1]);
+      return undefined;
+    }
+    for (let k = 0; k + 1 < headers.length; k += 2) if (String(headers[k]).toLowerCase() === name) return String(headers[k + 1]);
+    return undefined;
+  }
+  if (headers !== null && typeof headers === 'object') {
+    for (const [key, value] of Object.entries(headers as OutgoingHttpHeaders)) if (key.toLowerCase() === name) return String(value);
+  }
+  return undefined;
+}
+
+export interface AccessLogOptions {
+  target: Exclude<AccessLogTarget, { kind: 'off' }>;
+  /** Proxies trusted for X-Forwarded-For (the same setting as the rate limiter). */
+  trustProxy: number;
+  /** Salt of the IP hashes (ACCESS_LOG_SALT); random per process when absent. */
+  salt?: string;
+  /** The API key check made for a request, if any. */
+  keyCheck?: (req: IncomingMessage) => KeyCheck;
+  /** Test hook: write synchronously (default: asynchronous, buffered). */
+  sync?: boolean;
+}
+
+export class AccessLog {
+  private readonly logger: Logger;
+  private readonly destination: ReturnType<typeof pino.destination>;
+  private readonly salt: string;
+  private readonly trustProxy: number;
+  private readonly keyCheck: ((req: IncomingMessage) => KeyCheck) | undefined;
+  private readonly toFile: boolean;
+  private readonly hashes = new Map<string, string>();
+
+  constructor(options: AccessLogOptions) {
+    this.destination = pino.destination({
+      dest: options.target.kind === 'stdout' ? 1 : options.target.path,
+      sync: options.sync ?? false,
+      // No minimum batch: lines go out as soon as the previous write finished (batched under load, never held back).
+      minLength: 0,
+      mkdir: options.target.kind === 'file',
+    });
+    this.logger = pino(
+      {
+        base: null,
+        timestamp: pino.stdTimeFunctions.isoTime,
+        // The level slot carries the line type instead (every access line has the same level).
+        formatters: { level: () => ({ type: 'access' }) },
+      },
+      this.destination,
+    );
+    this.salt = options.salt !== undefined && options.salt !== '' ? options.salt : randomBytes(16).toString('hex');
+    this.trustProxy = options.trustProxy;
+    this.keyCheck = options.keyCheck;
+    this.toFile = options.target.kind === 'file';
+  }
+
+  /** Starts timing a request; its line is written when the response finishes (or the client leaves). */
+  track(req: IncomingMessage, res: ServerResponse): void {
+    const start = performance.now();
+    let written: unknown;
+    // The server sends headers with writeHead(status, array), which res.getHeader cannot see: keep them.
+    const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+    (res as unknown as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      written = typeof args[1] === 'string' ? args[2] : args[1];
+      return writeHead.apply(this, args);
+    };
+    let done = false;
+    const finish = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      const header = (name: string) => headerValue(written, name) ?? stringHeader(res.getHeader(name));
+      this.write(req, res, performance.now() - start, header('x-ratelimit-remaining'), header('content-length'), aborted);
+    };
+    res.once('finish', () => finish(false));
+    res.once('close', () => finish(!res.writableFinished));
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, ms: number, remaining: string | undefined, length: string | undefined, aborted: boolean): void {
+    const check = this.keyCheck?.(req) ?? { status: 'none' };
+    const client = check.status === 'valid' ? `key:${check.id}` : this.clientHash(clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.trustProxy));
+    const entry: AccessLogEntry = {
+      method: req.method ?? '',
+      path: loggedPath(req.url),
+      status: res.statusCode,
+      duration_ms: Math.round(ms * 1000) / 1000,
+      bytes: length !== undefined && /^[0-9]+$/.test(length) ? Number(length) : null,
+      client,
+      auth: check.status === 'valid' ? 'key' : check.status,
+      rate_limit_remaining: remaining !== undefined && /^[0-9]+$/.test(remaining) ? Number(remaining) : null,
+    };
+    if (aborted) entry.aborted = true;
+    this.logger.info(entry);
+  }
+
+  /** The hashed client of an address, remembered for the next requests of the same client. */
+  private clientHash(address: string): string {
+    let hashed = this.hashes.get(address);
+    if (hashed === undefined) {
+      // Bounded: dropped wholesale when full (a cache, not a record of clients).
+      if (this.hashes.size >= 10_000) this.hashes.clear();
+      hashed = hashedClient(address, this.salt);
+      this.hashes.set(address, hashed);
+    }
+    return hashed;
+  }
+
+  /** Writes out what is buffered and closes the destination. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      try {
+        this.destination.flushSync();
+      } catch {
+        // nothing buffered, or the destination is not open yet
+      }
+      if (!this.toFile) return resolve();
+      this.destination.once('close', () => resolve());
+      this.destination.end();
+    });
+  }
+}
+
+function stringHeader(value: number | string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** The access log ACCESS_LOG asks for, or null when it is off. */
+export function createAccessLog(env: NodeJS.ProcessEnv, options: Omit<AccessLogOptions, 'target' | 'salt'>): AccessLog | null {
+  const target = accessLogTarget(env);
+  if (target.kind === 'off') return null;
+  return new AccessLog({ ...options, target, salt: env.ACCESS_LOG_SALT });
+}

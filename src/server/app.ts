@@ -1,0 +1,214 @@
+// The request handler of the Node server: methods and preflight, path normalisation, the rate
+// limiter, the dynamic list and history routes, static files from memory, the Astro adapter for
+// any other on-demand route, and the 404 answers. Every response carries CORS `*`.
+//
+//   GET /api/rtp/list, /api/rtp/history      answered by src/list handlers (same as the Astro endpoints)
+//   GET /api/rtp/{slug}, /api/rtp/provider/{key}, /api/widget/rtp/{slug}, /widget/rtp/{slug}, pages, /_astro/*
+//                                            dist/client files (src/server/static.ts)
+//   unknown /api/rtp/*                       404 {"statusCode":404,"statusMessage":"slot not found in registry"}
+//   other unknown /api/*                     404 {"statusCode":404,"statusMessage":"route not found"}
+//   other unknown paths                      the adapter's on-demand routes, else the HTML 404 page
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classify, JSON_TYPE, HTML_TYPE, POLICIES } from '../routes.ts';
+import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
+import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
+import type { RegistryServices } from '../list/service.ts';
+import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
+import { clientIp } from './client-ip.ts';
+import { normalizeTarget } from './paths.ts';
+import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
+import type { StaticFile, StaticFiles } from './static.ts';
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** Request headers a preflight allows when the browser's request names none we can echo. */
+export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
+export const PREFLIGHT_MAX_AGE = '86400';
+
+export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };
+export const METHOD_NOT_ALLOWED: ErrorBody = { statusCode: 405, statusMessage: 'method not allowed' };
+export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'internal server error' };
+
+const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
+const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
+const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED));
+const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
+const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
+const NO_KEY: KeyCheck = { status: 'none' };
+const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+
+/** The Astro node adapter's middleware-mode handler (`handler` of dist/server/entry.mjs). */
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => unknown;
+
+export interface AppOptions {
+  services: RegistryServices;
+  statics: StaticFiles;
+  /** Null disables rate limiting. */
+  limiter: RateLimiter | null;
+  /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
+  trustProxy: number;
+  astro?: AstroHandler;
+  /** Body of the HTML 404 page. */
+  notFoundHtml: Buffer;
+  /** Called with unexpected errors (logged by the server). */
+  onError?: (err: unknown, req: IncomingMessage) => void;
+  /** Checks the API key a request presents (src/keys/auth.ts); absent: keys are not looked at. */
+  authenticate?: (req: IncomingMessage) => KeyCheck;
+  /** The budget of requests with a valid API key, counted per key (absent: the base limiter's). */
+  keyLimiter?: RateLimiter | null;
+}
+
+/** True when `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const part of ifNoneMatch.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+const resultHeaders = new WeakMap<HandlerResult, string[]>();
+function headersOf(result: HandlerResult): string[] {
+  let flat = resultHeaders.get(result);
+  if (flat === undefined) {
+    flat = [];
+    for (const [name, value] of Object.entries(result.headers)) flat.push(name, value);
+    resultHeaders.set(result, flat);
+  }
+  return flat;
+}
+
+/** Creates the `(req, res)` listener for node:http. */
+export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { services, statics, limiter, trustProxy, astro, notFoundHtml, onError, authenticate } = options;
+  const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
+  const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*'];
+
+  /** Writes a complete response in one write; HEAD gets the same headers and no body. */
+  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: Uint8Array, extra: string[] | null): void {
+    const length = String(body.byteLength);
+    res.writeHead(status, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
+    if (req.method === 'HEAD') res.end();
+    else res.end(body);
+  }
+
+  /** 200 with the body, or 304 when the client already holds this ETag. */
+  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: string[], etag: string, body: Uint8Array, extra: string[] | null): void {
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
+      const kept: string[] = [];
+      for (let k = 0; k < headers.length; k += 2) {
+        const name = headers[k]!;
+        if (name !== 'Content-Type' && name !== 'Content-Length') kept.push(name, headers[k + 1]!);
+      }
+      if (extra !== null) kept.push(...extra);
+      res.writeHead(304, kept);
+      res.end();
+      return;
+    }
+    send(req, res, 200, headers, body, extra);
+  }
+
+  function sendResult(req: IncomingMessage, res: ServerResponse, result: HandlerResult, extra: string[] | null): void {
+    const etag = result.headers.ETag;
+    if (result.status === 200 && etag !== undefined) sendCacheable(req, res, headersOf(result), etag, result.body, extra);
+    else send(req, res, result.status, headersOf(result), result.body, extra);
+  }
+
+  function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, extra: string[] | null): void {
+    sendCacheable(req, res, file.headers, file.etag, file.body, extra);
+  }
+
+  function notFound(req: IncomingMessage, res: ServerResponse, pathname: string, extra: string[] | null): void {
+    if (pathname.startsWith('/api/rtp/')) send(req, res, 404, JSON_ERROR_HEADERS, SLOT_NOT_FOUND_BYTES, extra);
+    else if (pathname === '/api' || pathname.startsWith('/api/')) send(req, res, 404, JSON_ERROR_HEADERS, ROUTE_NOT_FOUND_BYTES, extra);
+    else send(req, res, 404, htmlNotFoundHeaders, notFoundHtml, extra);
+  }
+
+  function preflight(req: IncomingMessage, res: ServerResponse): void {
+    const requested = req.headers['access-control-request-headers'];
+    const echo = typeof requested === 'string' && requested.length <= 1024 && HEADER_LIST.test(requested.trim());
+    const headers = [
+      'Access-Control-Allow-Origin', '*',
+      'Access-Control-Allow-Methods', ALLOWED_METHODS,
+      'Access-Control-Allow-Headers', echo ? requested.trim() : DEFAULT_ALLOWED_HEADERS,
+      'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
+      'Allow', ALLOWED_METHODS,
+      'Vary', 'Access-Control-Request-Headers',
+      'Content-Length', '0',
+    ];
+    res.writeHead(204, headers);
+    res.end();
+  }
+
+  /** Serves a normalised path once the rate limiter has let it through. */
+  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null): void {
+    if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
+    if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
+    const hit = statics.cached(pathname);
+    if (hit !== undefined) return sendStatic(req, res, hit, extra);
+    statics.load(pathname).then(
+      (file) => {
+        if (file !== null) return sendStatic(req, res, file, extra);
+        if (astro === undefined || pathname.startsWith('/api/') || pathname === '/api' || pathname.startsWith('/widget/')) {
+          return notFound(req, res, pathname, extra);
+        }
+        // Any other on-demand Astro route; the adapter calls next() when none matches.
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Cache-Control', POLICIES.page.cacheControl);
+        if (extra !== null) for (let k = 0; k < extra.length; k += 2) res.setHeader(extra[k]!, extra[k + 1]!);
+        void Promise.resolve(
+          astro(req, res, (err?: unknown) => {
+            if (err !== undefined) return fail(req, res, err);
+            if (!res.headersSent) notFound(req, res, pathname, null);
+          }),
+        ).catch((err: unknown) => fail(req, res, err));
+      },
+      (err: unknown) => fail(req, res, err),
+    );
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    onError?.(err, req);
+    if (!res.headersSent) send(req, res, 500, JSON_ERROR_HEADERS, INTERNAL_ERROR_BYTES, null);
+    else res.destroy();
+  }
+
+  function limited(req: IncomingMessage, res: ServerResponse, decision: RateLimitDecision): void {
+    const body = Buffer.from(JSON.stringify(rateLimitedBody(decision)));
+    send(req, res, 429, JSON_ERROR_HEADERS, body, decision.headers.concat('Retry-After', String(decision.retryAfter)));
+  }
+
+  return (req, res) => {
+    try {
+      const method = req.method;
+      if (method === 'OPTIONS') return preflight(req, res);
+      if (method !== 'GET' && method !== 'HEAD') {
+        return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', ALLOWED_METHODS]);
+      }
+      const target = normalizeTarget(req.url);
+      if (!target.ok) return notFound(req, res, target.rawPath, null);
+      const { pathname, search } = target;
+      // A presented key must be valid on every route: an unknown, revoked or malformed key gets 401, never a silent downgrade.
+      const check: KeyCheck = authenticate === undefined ? NO_KEY : authenticate(req);
+      if (check.status === 'invalid') return send(req, res, 401, JSON_ERROR_HEADERS, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
+      const budget = check.status === 'valid' ? keyLimiter : limiter;
+      if (budget === null || !POLICIES[classify(pathname)].rateLimited) return route(req, res, pathname, search, null);
+      // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
+      const key = check.status === 'valid' ? `key:${check.id}` : clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustProxy);
+      const decision = budget.hit(key);
+      if (decision instanceof Promise) {
+        decision.then(
+          (d) => (d.allowed ? route(req, res, pathname, search, d.headers) : limited(req, res, d)),
+          (err: unknown) => fail(req, res, err),
+        );
+        return;
+      }
+      if (!decision.allowed) return limited(req, res, decision);
+      return route(req, res, pathname, search, decision.headers);
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+}

@@ -1,0 +1,49 @@
+// Server settings from the environment, validated all at once (docs/server.md lists them).
+import path from 'node:path';
+import { DEFAULT_MAX_KEYS } from './rate-limit-memory.ts';
+import { DEFAULT_RATE_LIMIT, DEFAULT_WINDOW_MS } from './rate-limit.ts';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** The build output folder (holds client/ and server/). */
+  outDir: string;
+  /** Requests per window and client; 0 turns the limiter off (benchmarks only). */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+  rateLimitMaxKeys: number;
+  trustProxy: number;
+  staticCacheBytes: number;
+  listCacheBytes: number;
+  shutdownTimeoutMs: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= min && n <= max)) {
+    problems.push(`${name}=${JSON.stringify(raw)}: must be an integer from ${min} to ${max}`);
+    return fallback;
+  }
+  return n;
+}
+
+/** Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY, STATIC_CACHE_MB, LIST_CACHE_MB, SHUTDOWN_TIMEOUT_MS. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const problems: string[] = [];
+  const config: ServerConfig = {
+    host: env.HOST !== undefined && env.HOST !== '' ? env.HOST : '127.0.0.1',
+    port: int(env, 'PORT', 4321, 0, 65535, problems),
+    outDir: path.resolve(env.RTP_OUT_DIR !== undefined && env.RTP_OUT_DIR !== '' ? env.RTP_OUT_DIR : 'dist'),
+    rateLimit: int(env, 'RATE_LIMIT', DEFAULT_RATE_LIMIT, 0, 1_000_000_000, problems),
+    rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_WINDOW_MS, 1000, 366 * DEFAULT_WINDOW_MS, problems),
+    rateLimitMaxKeys: int(env, 'RATE_LIMIT_MAX_KEYS', DEFAULT_MAX_KEYS, 1, 100_000_000, problems),
+    trustProxy: int(env, 'TRUST_PROXY', 0, 0, 100, problems),
+    staticCacheBytes: int(env, 'STATIC_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
+    listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
+  };
+  if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);
+  return config;
+}

@@ -1,0 +1,44 @@
+// Whether a build output is current for a data folder: the bundle must exist and be newer than
+// every file under the data folder (used by `npm start` and the e2e global setup).
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { BUNDLE_FILE } from '../registry/bundle.ts';
+
+export interface Freshness {
+  fresh: boolean;
+  /** One line saying why, for the log. */
+  reason: string;
+}
+
+/** The most recently modified file under `dir` (recursive), or null when it holds none. */
+export async function newestFile(dir: string): Promise<{ file: string; mtimeMs: number } | null> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  let newest: { file: string; mtimeMs: number } | null = null;
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  // Stat in batches: fast on large folders without exhausting file handles.
+  for (let i = 0; i < files.length; i += 256) {
+    const stats = await Promise.all(files.slice(i, i + 256).map((f) => stat(f)));
+    stats.forEach((s, k) => {
+      if (newest === null || s.mtimeMs > newest.mtimeMs) newest = { file: files[i + k]!, mtimeMs: s.mtimeMs };
+    });
+  }
+  return newest;
+}
+
+/** Compares `outDir`'s bundle (and server entry) with the files of `dataDir`. */
+export async function checkFreshness(outDir: string, dataDir: string): Promise<Freshness> {
+  const bundle = path.join(outDir, 'server', BUNDLE_FILE);
+  let bundleMtime: number;
+  try {
+    bundleMtime = (await stat(bundle)).mtimeMs;
+    await stat(path.join(outDir, 'server', 'entry.mjs'));
+    await stat(path.join(outDir, 'client'));
+  } catch {
+    return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, entry.mjs, client/)` };
+  }
+  const newest = await newestFile(dataDir);
+  if (newest !== null && newest.mtimeMs > bundleMtime) {
+    return { fresh: false, reason: `${path.relative(process.cwd(), newest.file)} changed after the last build (${new Date(newest.mtimeMs).toISOString()} > ${new Date(bundleMtime).toISOString()})` };
+  }
+  return { fresh: true, reason: `the build (${new Date(bundleMtime).toISOString()}) is newer than every file in ${path.relative(process.cwd(), dataDir) || dataDir}` };
+}

@@ -1,0 +1,157 @@
+// Static files of dist/client, served from memory. Pages, assets and other small files are
+// indexed at start; the per-game and per-provider files (hundreds of thousands at scale) are
+// resolved from their URL pattern (src/routes.ts `files`, and /rtp/{slug} -> rtp/{slug}.html for
+// the game pages) instead of being listed. Bodies are read
+// on first use into an LRU bounded in bytes, each with its strong ETag and prebuilt headers.
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { classify, files, POLICIES, type RouteFamily } from '../routes.ts';
+import { strongEtag } from '../list/http.ts';
+import { Lru } from '../list/lru.ts';
+import { contentTypeOf } from './mime.ts';
+
+/** A file ready to send. `headers` are name/value pairs without Content-Length or rate-limit headers. */
+export interface StaticFile {
+  family: RouteFamily;
+  body: Buffer;
+  etag: string;
+  headers: string[];
+}
+
+interface Located {
+  file: string;
+  family: RouteFamily;
+  contentType: string;
+}
+
+export interface StaticFilesOptions {
+  /** Bound on the bytes of file bodies kept in memory. */
+  cacheBytes?: number;
+  /** Larger files are read on each request instead of being cached. */
+  maxCachedFileBytes?: number;
+}
+
+const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
+/** URL patterns of the per-game and per-provider families and the file each names. */
+const PATTERNS: Array<[RegExp, RouteFamily, (key: string) => string]> = [
+  [new RegExp(`^/api/rtp/provider/${SEGMENT}$`), 'provider', files.provider],
+  [new RegExp(`^/api/widget/rtp/${SEGMENT}$`), 'widget_data', files.widgetData],
+  [new RegExp(`^/api/rtp/${SEGMENT}$`), 'slot', files.slot],
+  [new RegExp(`^/widget/rtp/${SEGMENT}$`), 'widget', files.widget],
+  // Registry pages, one per game (src/build/pages-integration.ts).
+  [new RegExp(`^/rtp/${SEGMENT}$`), 'page', (slug) => `rtp/${slug}.html`],
+];
+/** Folders holding only pattern-resolved files, left out of the start-up index (relative, posix). */
+const PATTERN_DIRS = new Set(['api/rtp', 'api/widget/rtp', 'widget/rtp', 'rtp']);
+/** Files in dist/client that are configuration for a CDN, not content. */
+const NOT_SERVED = new Set(['_headers', '_redirects', '_routes.json']);
+
+/** The URL path a file under dist/client answers (build.format 'file': `about.html` is /about). */
+export function urlPathOf(rel: string): string | null {
+  if (NOT_SERVED.has(rel)) return null;
+  if (rel.split('/').some((s) => s.startsWith('.'))) return null;
+  if (rel.endsWith('.html')) {
+    const base = rel.slice(0, -'.html'.length);
+    if (base === '404' || base === '500') return null; // error pages, sent with their status only
+    if (base === 'index') return '/';
+    return `/${base.endsWith('/index') ? base.slice(0, -'/index'.length) : base}`;
+  }
+  return `/${rel}`;
+}
+
+// The pattern folders (and api/rtp/provider inside api/rtp) are not listed at all: at 50k games
+// each holds 50k entries, and their files are found from the URL.
+async function walk(root: string, rel: string, out: Map<string, string>): Promise<void> {
+  const entries = await readdir(path.join(root, rel), { withFileTypes: true });
+  for (const entry of entries) {
+    const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!PATTERN_DIRS.has(child)) await walk(root, child, out);
+    } else if (entry.isFile()) {
+      const url = urlPathOf(child);
+      if (url !== null) out.set(url, child);
+    }
+  }
+}
+
+export class StaticFiles {
+  readonly root: string;
+  private readonly index: Map<string, string>;
+  private readonly cache: Lru<string, StaticFile>;
+  private readonly pending = new Map<string, Promise<StaticFile | null>>();
+  private readonly maxCachedFileBytes: number;
+
+  private constructor(root: string, index: Map<string, string>, options: StaticFilesOptions) {
+    this.root = root;
+    this.index = index;
+    this.maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
+    this.cache = new Lru({ maxEntries: 1_000_000, maxWeight: options.cacheBytes ?? 64 * 1024 * 1024, weigh: (f) => f.body.length + 512 });
+  }
+
+  /** Indexes `root` (dist/client). */
+  static async open(root: string, options: StaticFilesOptions = {}): Promise<StaticFiles> {
+    const index = new Map<string, string>();
+    await walk(path.resolve(root), '', index);
+    return new StaticFiles(path.resolve(root), index, options);
+  }
+
+  /** URL paths indexed at start (pages, assets, openapi.json…). */
+  get indexedPaths(): string[] {
+    return [...this.index.keys()];
+  }
+
+  /** Where the file for a normalised URL path would be, or null when no file can answer it. */
+  locate(pathname: string): Located | null {
+    for (const [re, family, fileOf] of PATTERNS) {
+      const m = re.exec(pathname);
+      if (m !== null) return { file: path.join(this.root, fileOf(m[1]!)), family, contentType: POLICIES[family].contentType };
+    }
+    const rel = this.index.get(pathname);
+    if (rel === undefined) return null;
+    const family = classify(pathname);
+    const contentType = family === 'page' || family === 'asset' ? contentTypeOf(rel) : POLICIES[family].contentType;
+    return { file: path.join(this.root, rel), family, contentType };
+  }
+
+  /** The cached file for `pathname`, if it is in memory now (the fast path). */
+  cached(pathname: string): StaticFile | undefined {
+    return this.cache.get(pathname);
+  }
+
+  /** Reads the file for `pathname` (once, however many requests wait), or null when there is none. */
+  load(pathname: string): Promise<StaticFile | null> {
+    const inFlight = this.pending.get(pathname);
+    if (inFlight !== undefined) return inFlight;
+    const located = this.locate(pathname);
+    if (located === null) return Promise.resolve(null);
+    const promise = this.read(located).then((file) => {
+      if (file !== null && file.body.length <= this.maxCachedFileBytes) this.cache.set(pathname, file);
+      return file;
+    });
+    this.pending.set(pathname, promise);
+    void promise.finally(() => this.pending.delete(pathname));
+    return promise;
+  }
+
+  private async read(located: Located): Promise<StaticFile | null> {
+    let body: Buffer;
+    try {
+      // lstat: a symbolic link is not served, so nothing outside dist/client can be reached through one.
+      const stat = await lstat(located.file);
+      if (!stat.isFile()) return null;
+      body = await readFile(located.file);
+    } catch {
+      return null;
+    }
+    const policy = POLICIES[located.family];
+    const etag = strongEtag(body);
+    const headers = [
+      'Content-Type', located.contentType,
+      'Cache-Control', policy.cacheControl,
+      'ETag', etag,
+      'Access-Control-Allow-Origin', '*',
+    ];
+    for (const [name, value] of Object.entries(policy.headers ?? {})) headers.push(name, value);
+    return { family: located.family, body, etag, headers };
+  }
+}

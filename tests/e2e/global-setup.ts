@@ -1,0 +1,15 @@
+// E2E global setup: makes sure the build under test (RTP_OUT_DIR or dist/) is current for its data
+// (RTP_DATA_DIR or data/); runs `npm run build` only when it is missing or older than the data.
+import { execFileSync } from 'node:child_process';
+import { checkFreshness } from '../../src/server/freshness.ts';
+import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
+
+export default async function setup(): Promise<void> {
+  const status = await checkFreshness(testOutDir(), testDataDir());
+  if (status.fresh) {
+    console.log(`e2e: using the existing build: ${status.reason}`);
+    return;
+  }
+  console.log(`e2e: building: ${status.reason}`);
+  execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, RTP_OUT_DIR: testOutDir(), RTP_DATA_DIR: testDataDir() } });
+}

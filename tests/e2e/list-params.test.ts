@@ -1,0 +1,121 @@
+// GET /api/rtp/list over HTTP against the built dist: every parameter and their combinations,
+// checked against an independent model computed from the data files; every response schema-valid.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
+import { readDataFiles } from '../helpers/data-files.ts';
+import { refFacets, refFilterSort, refMatchesQ } from '../helpers/list-reference.ts';
+import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+
+const data = readDataFiles(testDataDir());
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ env: { RATE_LIMIT: '1000000' } });
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+async function list(query: string): Promise<ListResponse> {
+  const res = await fetch(`${server.url}/api/rtp/list${query === '' ? '' : `?${query}`}`);
+  expect(res.status).toBe(200);
+  return ListResponseSchema.parse(await res.json());
+}
+
+const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'sweet', 'pragmatic', 'play', 'netent', 'hold win', 'zzzz', 'wolf', 'bonanxa', 'gonzos'];
+const PROVIDERS = [null, 'netent', 'wazdan', 'push-gaming', 'nope'];
+const TYPES = [null, 'slot', 'keno'];
+const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'];
+
+describe('list parameters and combinations', () => {
+  it('finds Book of Dead with q=book', async () => {
+    const page = await list('q=book');
+    expect(page.items.map((r) => r.canonical_slug)).toContain('book-of-dead');
+    for (const r of page.items) expect(refMatchesQ(r, 'book')).toBe(true);
+  });
+
+  it('answers the default query with the first 50 by name and the whole registry counted', async () => {
+    const page = await list('');
+    expect(page.meta).toEqual({
+      data_version: data.meta.data_version, frozen_at: data.meta.frozen_at, total: data.games.length, filtered: data.games.length,
+      has_more: data.games.length > 50, query: { q: null, provider: null, game_type: null, has_variants: false, sort: 'name', limit: 50, offset: 0 },
+    });
+    expect(page.items.map((r) => r.canonical_slug)).toEqual(refFilterSort(data.games, { sort: 'name' }).slice(0, 50).map((r) => r.canonical_slug));
+  });
+
+  it('matches the independent model for every combination of q, provider, game_type, has_variants and sort', async () => {
+    let checked = 0;
+    for (const q of QS) {
+      const matching = q === null ? data.games : data.games.filter((r) => refMatchesQ(r, q));
+      for (const provider of PROVIDERS) {
+        for (const gameType of TYPES) {
+          for (const hv of [false, true]) {
+            for (const sort of SORTS) {
+              const params = new URLSearchParams({ sort, limit: '200' });
+              if (q !== null) params.set('q', q);
+              if (provider !== null) params.set('provider', provider);
+              if (gameType !== null) params.set('game_type', gameType);
+              if (hv) params.set('has_variants', '1');
+              const page = await list(params.toString());
+              const ref = { q: null, provider, game_type: gameType, has_variants: hv, sort };
+              const expected = refFilterSort(matching, ref);
+              expect(page.meta.filtered).toBe(expected.length);
+              expect(page.meta.total).toBe(data.games.length);
+              expect(page.meta.has_more).toBe(false);
+              expect(page.meta.query).toEqual({ q, provider, game_type: gameType, has_variants: hv, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200, offset: 0 });
+              const slugs = page.items.map((r) => r.canonical_slug);
+              if (sort === 'relevance') expect([...slugs].sort()).toEqual(expected.map((r) => r.canonical_slug).sort());
+              else expect(slugs).toEqual(expected.map((r) => r.canonical_slug));
+              expect(page.facets).toEqual(refFacets(matching, data.providers, ref));
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * SORTS.length);
+  });
+
+  it('returns the records as the data files state them', async () => {
+    const byslug = new Map(data.games.map((g) => [g.canonical_slug, g]));
+    const page = await list('limit=200');
+    expect(page.items).toHaveLength(data.games.length);
+    for (const item of page.items) {
+      const g = byslug.get(item.canonical_slug)!;
+      expect(item).toMatchObject({ canonical_name: g.canonical_name, provider: g.provider, provider_display: g.provider_display, stated_rtp: g.stated_rtp, variants_count: g.variants_count, release_year: g.release_year, game_type: g.game_type });
+    }
+  });
+
+  it('sums each facet to filtered when its own filter is unset', async () => {
+    for (const query of ['', 'q=book', 'has_variants=1', 'q=play&sort=rtp_desc']) {
+      const page = await list(query);
+      expect(page.facets.providers.reduce((s, f) => s + f.count, 0)).toBe(page.meta.filtered);
+      expect(page.facets.game_types.reduce((s, f) => s + f.count, 0)).toBe(page.meta.filtered);
+    }
+  });
+
+  it('answers an unknown provider or a query without match with 200 and filtered 0', async () => {
+    for (const query of ['provider=nope', 'q=qqqqqqqqqq', 'game_type=bingo', 'q=book&provider=nope']) {
+      const page = await list(query);
+      expect(page.meta.filtered).toBe(0);
+      expect(page.items).toEqual([]);
+      expect(page.meta.has_more).toBe(false);
+    }
+  });
+
+  it('honours limit and offset, with has_more', async () => {
+    const all = await list('limit=200');
+    for (const [limit, offset] of [[1, 0], [7, 0], [7, 7], [50, 100], [200, 0], [10, data.games.length - 3], [5, data.games.length], [5, 1_000_000]] as const) {
+      const page = await list(`limit=${limit}&offset=${offset}`);
+      expect(page.items).toEqual(all.items.slice(offset, offset + limit));
+      expect(page.meta.has_more).toBe(offset + page.items.length < data.games.length);
+      expect(page.meta.query).toMatchObject({ limit, offset });
+    }
+  });
+
+  it('ignores unknown parameters and the widget v parameter', async () => {
+    const plain = await fetch(`${server.url}/api/rtp/list?limit=3`);
+    const extra = await fetch(`${server.url}/api/rtp/list?limit=3&v=1.0.0&foo=bar&Limit=x`);
+    expect(await extra.text()).toBe(await plain.text());
+  });
+});

@@ -1,0 +1,68 @@
+// Graceful shutdown: on SIGTERM the server stops accepting, finishes the responses in flight,
+// half-closes keep-alive connections once they have nothing left to send, and exits 0.
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../helpers/server.ts';
+
+function connect(url: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+describe('graceful shutdown', () => {
+  it('finishes a response in flight, then closes and exits 0', async () => {
+    const server = await startServer({ env: { RATE_LIMIT: '1000000' } });
+    const socket = await connect(server.url);
+    // Many large pipelined responses while the client does not read: the server is mid-write.
+    const requests = Array.from({ length: 100 }, (_, i) => `GET /api/rtp/list?limit=200&offset=${i % 3} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
+    socket.pause();
+    socket.write(requests);
+    await new Promise((r) => setTimeout(r, 300));
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    socket.resume();
+    await closed;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const responses = text.split('HTTP/1.1 ').slice(1);
+    expect(responses.length).toBeGreaterThan(0);
+    // Every response that started was completed: its body is the full JSON document.
+    for (const response of responses) {
+      expect(response.startsWith('200 OK')).toBe(true);
+      const length = Number(/content-length: (\d+)/i.exec(response)![1]);
+      const body = response.slice(response.indexOf('\r\n\r\n') + 4);
+      expect(Buffer.byteLength(body)).toBe(length);
+      const page = JSON.parse(body);
+      expect(page.items).toHaveLength(Math.min(200, page.meta.filtered - page.meta.query.offset));
+    }
+    expect(await server.stop()).toBe(0);
+    const inFlight = Number(/finishing (\d+) request\(s\) in flight/.exec(server.output())![1]);
+    // Every request the server had received when the signal came was answered in full.
+    expect(inFlight).toBeGreaterThan(0);
+    expect(responses.length).toBeGreaterThanOrEqual(inFlight);
+  });
+
+  it('closes idle keep-alive connections and exits 0', async () => {
+    const server = await startServer();
+    const socket = await connect(server.url);
+    socket.write('GET /api/rtp/history HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise<void>((r) => socket.once('data', () => r()));
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    server.child.kill('SIGTERM');
+    await closed;
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toMatch(/finishing 0 request\(s\) in flight\nstopped/);
+  });
+
+  it('refuses new connections once shutting down', async () => {
+    const server = await startServer();
+    server.child.kill('SIGTERM');
+    expect(await server.stop()).toBe(0);
+    await expect(fetch(`${server.url}/api/rtp/list`)).rejects.toThrow();
+  });
+});

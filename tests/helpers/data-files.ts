@@ -1,0 +1,38 @@
+// Reads a registry's data files directly (no src/ code), for tests that compute expected answers independently.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GameRecord } from '../../src/schemas/game-record.ts';
+
+export interface DataFiles {
+  meta: { data_version: string; frozen_at: string };
+  providers: Array<{ provider: string; display: string }>;
+  /** The fields the list route sorts and filters on, per game. */
+  games: GameRecord[];
+}
+
+/** Loads registry.json, providers/*.json and games/<provider>/<slug>.json from `dir`. */
+export function readDataFiles(dir: string): DataFiles {
+  const meta = JSON.parse(readFileSync(path.join(dir, 'registry.json'), 'utf8'));
+  const providers = readdirSync(path.join(dir, 'providers'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(path.join(dir, 'providers', f), 'utf8')) as { provider: string; display: string });
+  const display = new Map(providers.map((p) => [p.provider, p.display]));
+  const games: GameRecord[] = [];
+  for (const provider of readdirSync(path.join(dir, 'games'))) {
+    for (const file of readdirSync(path.join(dir, 'games', provider))) {
+      const g = JSON.parse(readFileSync(path.join(dir, 'games', provider, file), 'utf8'));
+      games.push({
+        canonical_slug: g.canonical_slug,
+        canonical_name: g.canonical_name,
+        provider: g.provider,
+        provider_display: display.get(g.provider)!,
+        stated_rtp: g.stated_rtp,
+        variants_count: g.rtp_variants.length,
+        release_year: g.release_year,
+        last_verified: g.last_verified,
+        game_type: g.game_type,
+      } as GameRecord);
+    }
+  }
+  return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), games };
+}

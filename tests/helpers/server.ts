@@ -1,0 +1,73 @@
+// Starts the real server (`node src/server/main.ts`, as `npm run serve` does) as a child process on a free port for tests,
+// reads its address from the start-up log line, and stops it with SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The build under test: RTP_OUT_DIR or dist/. */
+export function testOutDir(): string {
+  return path.resolve(REPO_ROOT, process.env.RTP_OUT_DIR || 'dist');
+}
+
+/** The data the build under test was made from: RTP_DATA_DIR or data/. */
+export function testDataDir(): string {
+  return path.resolve(REPO_ROOT, process.env.RTP_DATA_DIR || 'data');
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:45123 */
+  url: string;
+  child: ChildProcess;
+  /** Everything the server printed so far. */
+  output: () => string;
+  /** SIGTERM, then the exit code (null when killed by a signal). */
+  stop: () => Promise<number | null>;
+}
+
+export interface StartOptions {
+  outDir?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+const LISTENING = /listening on (http:\/\/\S+)/;
+
+/** Spawns the server with PORT=0 and resolves once it logs its address. */
+export function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  // The same V8 flag as `npm run serve` (docs/server.md).
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', path.join(REPO_ROOT, 'src/server/main.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', RTP_OUT_DIR: options.outDir ?? testOutDir(), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${options.timeoutMs ?? 30_000} ms:\n${log}`));
+    }, options.timeoutMs ?? 30_000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      const m = LISTENING.exec(log);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve({ url: m[1]!, child, output: () => log, stop });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (code ${code}) before listening:\n${log}`));
+    });
+  });
+}

@@ -1,0 +1,237 @@
+// The in-memory list engine against the naive reference model: filters, every order, facets,
+// pages, search semantics, relevance, and the response bytes.
+import { describe, expect, it } from 'vitest';
+import { compileList } from '../../src/list/compile.ts';
+import { createListHandler, listBody } from '../../src/list/list.ts';
+import { decodeCompiled, encodeCompiled } from '../../src/list/compiled-file.ts';
+import { strongEtag } from '../../src/list/http.ts';
+import { createMemoryEngine } from '../../src/list/memory-engine.ts';
+import { parseListQuery } from '../../src/list/query.ts';
+import { buildSearchIndex, search } from '../../src/list/search.ts';
+import { ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
+import { fixtureBundle, FIXTURE_PROVIDERS } from '../helpers/list-fixture.ts';
+import { refFacets, refFilterSort, refMatchesQ, type RefQuery } from '../helpers/list-reference.ts';
+
+const bundle = fixtureBundle(300);
+const records = bundle.records;
+const engine = createMemoryEngine(bundle);
+
+function parse(query: string): ListQuery {
+  const r = parseListQuery(query);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.query;
+}
+
+function respond(query: string) {
+  const q = parse(query);
+  return ListResponseSchema.parse(JSON.parse(listBody(engine, q, engine.run(q)).toString('utf8')));
+}
+
+const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'];
+const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'gold fruit', 'cafe', 'elan', 'apfel', 'gonzos', 'fortun', 'fortnue', 'dragn', 'alpha', 'ete', 'studios', 'play', 'x', 'zzz', '!!!', 'a'];
+const PROVIDERS = [null, 'alpha-games', 'beta', 'empty-co', 'nope'];
+const TYPES = [null, 'slot', 'keno', 'table'];
+
+describe('memory engine vs the reference model', () => {
+  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants and sort', () => {
+    let checked = 0;
+    const pathsTaken = { few: 0, many: 0 };
+    for (const q of QS) {
+      // The reference's q filter is slow (edit distances); apply it once per q.
+      const matching = q === null ? records : records.filter((r) => refMatchesQ(r, q));
+      // The engine orders up to n/16 matches by rank and scans the permutation for more: cover both.
+      if (q !== null && matching.length > 0) pathsTaken[matching.length * 16 <= records.length ? 'few' : 'many']++;
+      for (const provider of PROVIDERS) {
+        for (const gameType of TYPES) {
+          for (const hv of [false, true]) {
+            for (const sort of SORTS) {
+              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, sort };
+              const params = new URLSearchParams({ sort, limit: '200' });
+              if (q !== null) params.set('q', q);
+              if (provider !== null) params.set('provider', provider);
+              if (gameType !== null) params.set('game_type', gameType);
+              if (hv) params.set('has_variants', '1');
+              const result = engine.run(parse(params.toString()));
+              const expected = refFilterSort(matching, ref);
+              expect(result.filtered).toBe(expected.length);
+              expect(Array.from(result.items, (i) => records[i]!.canonical_slug)).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
+              expect(result.facets).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * SORTS.length);
+    expect(pathsTaken.few).toBeGreaterThan(1);
+    expect(pathsTaken.many).toBeGreaterThan(1);
+  });
+
+  it('pages through every order without repeating or skipping a record', () => {
+    for (const sort of [...SORTS, 'relevance']) {
+      for (const extra of ['', '&q=book', '&q=o', '&provider=beta', '&q=gold&has_variants=1']) {
+        const seen: string[] = [];
+        let offset = 0;
+        for (;;) {
+          const page = respond(`sort=${sort}&limit=7&offset=${offset}${extra}`);
+          seen.push(...page.items.map((r) => r.canonical_slug));
+          expect(page.meta.has_more).toBe(offset + page.items.length < page.meta.filtered);
+          if (!page.meta.has_more) break;
+          offset += 7;
+        }
+        const all = respond(`sort=${sort}&limit=200${extra}`);
+        expect(seen).toHaveLength(all.meta.filtered);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect(seen.slice(0, 200)).toEqual(all.items.map((r) => r.canonical_slug));
+      }
+    }
+  });
+
+  it('answers offsets beyond the matches with no items and the full count', () => {
+    const page = respond('offset=1000000&limit=5');
+    expect(page.items).toEqual([]);
+    expect(page.meta).toMatchObject({ total: 300, filtered: 300, has_more: false });
+    expect(respond('q=book&offset=299').items).toEqual([]);
+  });
+
+  it('counts an unknown provider as no match, keeping the provider facet for alternatives', () => {
+    const page = respond('provider=nope');
+    expect(page.meta.filtered).toBe(0);
+    expect(page.items).toEqual([]);
+    expect(page.facets.providers.map((p) => p.provider).sort()).toEqual(['alpha-games', 'beta', 'delta', 'gamma-play']);
+    expect(page.facets.game_types).toEqual([]);
+  });
+
+  it('lists a selected provider or type with count 0, and never other zero counts', () => {
+    expect(respond('provider=empty-co').facets.providers).toContainEqual({ provider: 'empty-co', display: 'Empty Co', count: 0 });
+    expect(respond('').facets.providers.map((p) => p.provider)).not.toContain('empty-co');
+    const keno = respond('game_type=keno&provider=alpha-games&q=zzz');
+    expect(keno.facets.game_types).toEqual([{ game_type: 'keno', count: 0 }]);
+  });
+
+  it('sums each facet to filtered when its own filter is unset', () => {
+    for (const query of ['', 'q=book', 'has_variants=1', 'q=gold&has_variants=1']) {
+      const page = respond(query);
+      expect(page.facets.providers.reduce((s, f) => s + f.count, 0)).toBe(page.meta.filtered);
+      expect(page.facets.game_types.reduce((s, f) => s + f.count, 0)).toBe(page.meta.filtered);
+    }
+  });
+});
+
+describe('search semantics', () => {
+  const slugsFor = (q: string) => new Set(Array.from(engine.run(parse(`q=${encodeURIComponent(q)}&limit=200`)).items, (i) => records[i]!.canonical_slug));
+
+  it('matches by word prefix, in any case and without accents', () => {
+    const book = slugsFor('book');
+    expect(book.size).toBeGreaterThan(5);
+    for (const slug of book) expect(refMatchesQ(records.find((r) => r.canonical_slug === slug)!, 'book')).toBe(true);
+    expect(slugsFor('BOO')).toEqual(slugsFor('boo'));
+    expect(slugsFor('böök')).toEqual(slugsFor('book'));
+    expect(slugsFor('CAFÉ')).toEqual(slugsFor('cafe'));
+    expect(slugsFor('Ａｐｆｅｌ')).toEqual(slugsFor('apfel'));
+  });
+
+  it('tolerates one typo in words of five letters or more, not in shorter words', () => {
+    expect(slugsFor('fortnue').size).toBe(0); // transposition: 2 edits
+    expect(slugsFor('fortuxe')).toEqual(slugsFor('fortune'));
+    expect(slugsFor('fortune').size).toBeGreaterThan(0);
+    expect(slugsFor('gold').size).toBeGreaterThan(0);
+    expect(slugsFor('gald').size).toBe(0);
+  });
+
+  it('requires every word (AND) and reads slug words and provider key and name', () => {
+    const both = slugsFor('gold fruit');
+    for (const slug of both) {
+      expect(slugsFor('gold').has(slug) && slugsFor('fruit').has(slug)).toBe(true);
+    }
+    expect(slugsFor('alpha')).toEqual(new Set(records.filter((r) => r.provider === 'alpha-games').map((r) => r.canonical_slug)));
+    expect(slugsFor('ete studios')).toEqual(new Set(records.filter((r) => r.provider === 'beta').map((r) => r.canonical_slug)));
+    expect(slugsFor('gamma-play')).toEqual(new Set(records.filter((r) => r.provider === 'gamma-play').map((r) => r.canonical_slug)));
+  });
+
+  it('matches nothing for a q without letters or digits', () => {
+    expect(respond('q=!!!').meta.filtered).toBe(0);
+  });
+
+  it('orders sort=relevance by MiniSearch score, ties by slug', () => {
+    const index = buildSearchIndex(records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display })));
+    const scores = new Map(index.search('book dead').map((r) => [r.id as number, r.score]));
+    const items = Array.from(engine.run(parse('q=book+dead&sort=relevance&limit=200')).items);
+    expect(items.length).toBe(scores.size);
+    for (let k = 1; k < items.length; k++) {
+      const a = items[k - 1]!;
+      const b = items[k]!;
+      expect(scores.get(a)! > scores.get(b)! || (scores.get(a) === scores.get(b) && records[a]!.canonical_slug < records[b]!.canonical_slug)).toBe(true);
+    }
+    expect(search(index, []).ids).toHaveLength(0);
+  });
+});
+
+describe('engine loading and response bytes', () => {
+  it('writes exactly JSON.stringify of the response object', () => {
+    for (const query of ['', 'q=book&limit=3', 'q=zzz', 'provider=beta&game_type=keno&has_variants=1&sort=variants_desc&limit=200']) {
+      const q = parse(query);
+      const body = listBody(engine, q, engine.run(q)).toString('utf8');
+      expect(body).toBe(JSON.stringify(JSON.parse(body)));
+      const parsed = ListResponseSchema.parse(JSON.parse(body));
+      expect(Object.keys(parsed)).toEqual(['meta', 'facets', 'items']);
+      expect(Object.keys(parsed.meta)).toEqual(['data_version', 'frozen_at', 'total', 'filtered', 'has_more', 'query']);
+      for (const item of parsed.items) expect(item).toEqual(records.find((r) => r.canonical_slug === item.canonical_slug));
+    }
+  });
+
+  it('echoes the normalised query with defaults and the bundle meta', () => {
+    const page = respond('q=++book++&sort=relevance&limit=3');
+    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, sort: 'relevance', limit: 3, offset: 0 });
+    expect(page.meta).toMatchObject({ data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', total: 300 });
+    expect(respond('sort=relevance').meta.query.sort).toBe('name');
+  });
+
+  it('caches a response from its second sighting on, with the same bytes and ETag', () => {
+    const handler = createListHandler(engine, { cacheEntries: 2 });
+    const first = handler('q=book');
+    const second = handler('q=book&unknown=1');
+    expect(second).not.toBe(first); // one sighting: answered, not kept
+    expect(handler('q=book')).toBe(second); // kept from the second on
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers.ETag).toBe(first.headers.ETag);
+    expect(second.headers.ETag).toBe(strongEtag(second.body));
+    for (const q of ['limit=1', 'limit=2']) {
+      handler(q);
+      handler(q);
+    }
+    const again = handler('q=book');
+    expect(again).not.toBe(second); // evicted after two other entries
+    expect(again.body.equals(second.body)).toBe(true);
+    expect(handler('q=gold').headers.ETag).not.toBe(first.headers.ETag);
+  });
+
+  it('round-trips a compiled list through its file form', () => {
+    const compiled = compileList(bundle);
+    const file = Buffer.concat(encodeCompiled({ compiled, meta: bundle.meta, history: bundle.history }));
+    const decoded = decodeCompiled(file);
+    expect(decoded.meta).toEqual(bundle.meta);
+    expect(decoded.history).toEqual(bundle.history);
+    expect(decoded.compiled.searchIndex).toBe(compiled.searchIndex);
+    const loaded = createMemoryEngine({ ...decoded.compiled, searchIndex: compiled.searchIndex });
+    for (const query of ['', 'q=book&sort=rtp_asc', 'provider=beta&sort=recent&offset=20', 'q=o&sort=relevance', 'game_type=keno&has_variants=1']) {
+      const q = parse(query);
+      expect(listBody(loaded, q, loaded.run(q)).equals(listBody(engine, q, engine.run(q)))).toBe(true);
+    }
+    expect(() => decodeCompiled(Buffer.from('nope'))).toThrow('not a compiled list file');
+    const { searchIndex: _index, ...columns } = compiled;
+    const withoutIndex = decodeCompiled(Buffer.concat(encodeCompiled({ compiled: columns, meta: bundle.meta, history: bundle.history })));
+    expect(withoutIndex.compiled.searchIndex).toBeUndefined();
+    expect(Buffer.from(withoutIndex.compiled.recordBytes).equals(Buffer.from(compiled.recordBytes))).toBe(true);
+    // A buffer that does not start on an 8-byte boundary is copied, not misread.
+    const shifted = Buffer.concat([Buffer.alloc(3), file]).subarray(3);
+    expect(decodeCompiled(shifted).compiled.orders.name).toEqual(compiled.orders.name);
+  });
+
+  it('orders records sharing a name by slug, whatever their case or accents', () => {
+    const names = respond('q=book+of+dead&limit=200').items.filter((r) => /^b(o|ö)(o|ö)k of d(e|é)ad$/i.test(r.canonical_name));
+    expect(names.length).toBeGreaterThan(3);
+    const slugs = names.map((r) => r.canonical_slug);
+    expect(slugs).toEqual([...slugs].sort());
+  });
+});

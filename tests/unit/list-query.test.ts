@@ -1,0 +1,133 @@
+// parseListQuery: defaults, normalisation and the exact 400 messages of every bad parameter.
+import { describe, expect, it } from 'vitest';
+import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
+import { ListQuerySchema } from '../../src/schemas/list.ts';
+
+const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, sort: 'name', limit: 50, offset: 0 };
+
+function errorsOf(query: string) {
+  const r = parseListQuery(query);
+  if (r.ok) throw new Error(`expected errors for ${query}`);
+  return r.errors;
+}
+
+function queryOf(query: string) {
+  const r = parseListQuery(query);
+  if (!r.ok) throw new Error(`unexpected errors for ${query}: ${JSON.stringify(r.errors)}`);
+  return ListQuerySchema.parse(r.query);
+}
+
+describe('parseListQuery', () => {
+  it('fills in every default, in schema key order', () => {
+    const q = queryOf('');
+    expect(q).toEqual(DEFAULTS);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'sort', 'limit', 'offset']);
+  });
+
+  it('reads every parameter', () => {
+    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
+      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, sort: 'rtp_desc', limit: 200, offset: 1_000_000,
+    });
+  });
+
+  it('accepts URLSearchParams and URL inputs alike', () => {
+    expect(parseListQuery(new URLSearchParams('limit=3'))).toEqual(parseListQuery('limit=3'));
+    expect(parseListQuery(new URL('http://x/api/rtp/list?limit=3'))).toEqual(parseListQuery('limit=3'));
+  });
+
+  it('trims q and collapses its whitespace; + and %20 are spaces', () => {
+    expect(queryOf('q=++Book%20%20of+Dead++').q).toBe('Book of Dead');
+  });
+
+  it('treats empty values as absent', () => {
+    expect(queryOf('q=&provider=&game_type=&has_variants=&sort=&limit=&offset=')).toEqual(DEFAULTS);
+    expect(queryOf('q=%20%20').q).toBeNull();
+  });
+
+  it('ignores unknown parameters, including other cases of known names', () => {
+    expect(queryOf('foo=bar&Limit=abc&SORT=zzz&v=1.0.0')).toEqual(DEFAULTS);
+  });
+
+  it('turns sort=relevance into name without q, keeps it with q', () => {
+    expect(queryOf('sort=relevance').sort).toBe('name');
+    expect(queryOf('sort=relevance&q=book').sort).toBe('relevance');
+  });
+
+  it('accepts every sort and game_type value', () => {
+    for (const s of ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent']) expect(queryOf(`sort=${s}`).sort).toBe(s);
+    for (const t of ['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno']) expect(queryOf(`game_type=${t}`).game_type).toBe(t);
+  });
+
+  it('accepts limit 1 and 200, offset 0 and 1000000, leading zeros', () => {
+    expect(queryOf('limit=1').limit).toBe(1);
+    expect(queryOf('limit=200').limit).toBe(200);
+    expect(queryOf('limit=007').limit).toBe(7);
+    expect(queryOf('offset=0').offset).toBe(0);
+    expect(queryOf('offset=1000000').offset).toBe(1_000_000);
+  });
+
+  const LIMIT = 'must be an integer from 1 to 200';
+  const OFFSET = 'must be an integer from 0 to 1000000';
+  it.each([
+    ['limit=abc', 'limit', LIMIT],
+    ['limit=0', 'limit', LIMIT],
+    ['limit=201', 'limit', LIMIT],
+    ['limit=1.5', 'limit', LIMIT],
+    ['limit=-1', 'limit', LIMIT],
+    ['limit=%2B5', 'limit', LIMIT],
+    ['limit=1e2', 'limit', LIMIT],
+    ['limit=%205', 'limit', LIMIT],
+    ['limit=99999999999999999999', 'limit', LIMIT],
+    ['offset=-1', 'offset', OFFSET],
+    ['offset=abc', 'offset', OFFSET],
+    ['offset=1.5', 'offset', OFFSET],
+    ['offset=1000001', 'offset', OFFSET],
+    ['sort=newest', 'sort', 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance'],
+    ['sort=NAME', 'sort', 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance'],
+    ['game_type=video', 'game_type', 'must be one of: slot, scratchcard, table, instant, bingo, keno'],
+    ['has_variants=yes', 'has_variants', 'must be 1 (or left out)'],
+    ['has_variants=0', 'has_variants', 'must be 1 (or left out)'],
+    ['has_variants=true', 'has_variants', 'must be 1 (or left out)'],
+    ['limit=1&limit=2', 'limit', 'must be given at most once'],
+    ['q=a&q=b', 'q', 'must be given at most once'],
+    ['q=&q=', 'q', 'must be given at most once'],
+    ['sort=name&sort=name', 'sort', 'must be given at most once'],
+    ['has_variants=1&has_variants=1', 'has_variants', 'must be given at most once'],
+    [`q=${'a'.repeat(201)}`, 'q', 'must be at most 200 characters'],
+    [`q=${'a'.repeat(10 * 1024)}`, 'q', 'must be at most 200 characters'],
+    [`provider=${'p'.repeat(201)}`, 'provider', 'must be at most 200 characters'],
+    [`q=${Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join('+')}`, 'q', 'must contain at most 10 words'],
+  ])('%s → 400 naming %s', (query, param, message) => {
+    expect(errorsOf(query)).toEqual([{ param, message }]);
+  });
+
+  it('counts q in characters, not UTF-16 units', () => {
+    expect(queryOf(`q=${encodeURIComponent('🎰'.repeat(10) + ' ' + 'é'.repeat(189))}`).q).toHaveLength(20 + 1 + 189);
+    expect(errorsOf(`q=${encodeURIComponent('🎰'.repeat(201))}`)).toEqual([{ param: 'q', message: 'must be at most 200 characters' }]);
+  });
+
+  it('counts distinct words only', () => {
+    expect(queryOf(`q=${Array.from({ length: 30 }, () => 'book').join('+')}`).q).toBe(Array.from({ length: 30 }, () => 'book').join(' '));
+  });
+
+  it('reports every bad parameter at once, in parameter order', () => {
+    expect(errorsOf('offset=-1&limit=0&sort=x&game_type=y&has_variants=2&q=a&q=b&provider=p&provider=p')).toEqual([
+      { param: 'q', message: 'must be given at most once' },
+      { param: 'provider', message: 'must be given at most once' },
+      { param: 'game_type', message: 'must be one of: slot, scratchcard, table, instant, bingo, keno' },
+      { param: 'has_variants', message: 'must be 1 (or left out)' },
+      { param: 'sort', message: 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance' },
+      { param: 'limit', message: 'must be an integer from 1 to 200' },
+      { param: 'offset', message: 'must be an integer from 0 to 1000000' },
+    ]);
+  });
+
+  it('gives equal keys to equal normalised queries only', () => {
+    const key = (s: string) => listQueryKey(queryOf(s));
+    expect(key('')).toBe(key('sort=name&limit=50&offset=0&q=&foo=1'));
+    expect(key('sort=relevance')).toBe(key('sort=name'));
+    expect(key('q=book')).not.toBe(key('q=Book'));
+    expect(key('limit=5')).not.toBe(key('offset=5'));
+    expect(key('provider=a')).not.toBe(key('q=a'));
+  });
+});

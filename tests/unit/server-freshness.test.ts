@@ -1,0 +1,51 @@
+// Whether a build is current for its data: what `npm start` and the e2e setup decide to rebuild on.
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkFreshness, newestFile } from '../../src/server/freshness.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-fresh-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function file(rel: string, secondsAgo: number): string {
+  const full = path.join(root, rel);
+  mkdirSync(path.dirname(full), { recursive: true });
+  writeFileSync(full, 'x');
+  const t = new Date(Date.now() - secondsAgo * 1000);
+  utimesSync(full, t, t);
+  return full;
+}
+
+describe('checkFreshness', () => {
+  const data = path.join(root, 'data');
+  const out = path.join(root, 'dist');
+  file('data/registry.json', 300);
+  file('data/games/a/b.json', 200);
+
+  it('finds the newest file at any depth', async () => {
+    expect((await newestFile(data))!.file).toBe(path.join(data, 'games/a/b.json'));
+    mkdirSync(path.join(root, 'empty'));
+    expect(await newestFile(path.join(root, 'empty'))).toBeNull();
+  });
+
+  it('is stale without a complete build', async () => {
+    const status = await checkFreshness(out, data);
+    expect(status.fresh).toBe(false);
+    expect(status.reason).toMatch(/has no complete build/);
+    file('dist/server/registry-bundle.json', 100);
+    expect((await checkFreshness(out, data)).fresh).toBe(false); // no entry.mjs, no client/
+  });
+
+  it('is fresh when the bundle is newer than every data file, stale once one changes', async () => {
+    file('dist/server/entry.mjs', 100);
+    file('dist/client/index.html', 100);
+    const fresh = await checkFreshness(out, data);
+    expect(fresh.fresh).toBe(true);
+    expect(fresh.reason).toMatch(/is newer than every file/);
+    file('data/games/a/c.json', 10);
+    const stale = await checkFreshness(out, data);
+    expect(stale.fresh).toBe(false);
+    expect(stale.reason).toMatch(/games\/a\/c\.json changed after the last build/);
+  });
+});
