@@ -13,8 +13,22 @@ export default defineConfig({
   session: false,
   trailingSlash: 'never',
   build: { format: 'file' },
-  integrations: [rtpRegistry(), rtpPages()],
-  // Bundle dependencies into the server and prerender output so a dist built anywhere (RTP_OUT_DIR
-  // outside the project, a release folder) runs without a node_modules beside it.
-  vite: { ssr: { noExternal: true }, environments: { prerender: { resolve: { noExternal: true } } } },
+  integrations: [rtpRegistry(), rtpPages(), bundleDependenciesForBuild()],
 });
+
+/**
+ * Bundles dependencies into the server and prerender output of `astro build` only, so a dist built
+ * anywhere (RTP_OUT_DIR outside the project, a release folder) runs without a node_modules beside
+ * it. Not applied to `astro dev`, where inlining CommonJS dependencies breaks ("require is not defined").
+ */
+function bundleDependenciesForBuild() {
+  return {
+    name: 'rtp-bundle-dependencies',
+    hooks: {
+      'astro:config:setup': ({ command, updateConfig }) => {
+        if (command !== 'build') return;
+        updateConfig({ vite: { ssr: { noExternal: true }, environments: { prerender: { resolve: { noExternal: true } } } } });
+      },
+    },
+  };
+}
