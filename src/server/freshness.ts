@@ -3,6 +3,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUNDLE_FILE } from '../registry/bundle.ts';
+import { LIST_BUNDLE_FILE } from '../list/list-bundle.ts';
 
 export interface Freshness {
   fresh: boolean;
@@ -33,8 +34,10 @@ export async function checkFreshness(outDir: string, dataDir: string): Promise<F
     bundleMtime = (await stat(bundle)).mtimeMs;
     await stat(path.join(outDir, 'server', 'entry.mjs'));
     await stat(path.join(outDir, 'client'));
+    // A build that records itself (build-info.json) also holds the list bundle the server loads; older builds do not.
+    if ((await stat(path.join(outDir, 'server', 'build-info.json')).catch(() => null)) !== null) await stat(path.join(outDir, 'server', LIST_BUNDLE_FILE));
   } catch {
-    return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, entry.mjs, client/)` };
+    return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, ${LIST_BUNDLE_FILE}, entry.mjs, client/)` };
   }
   const newest = await newestFile(dataDir);
   if (newest !== null && newest.mtimeMs > bundleMtime) {

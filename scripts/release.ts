@@ -1,0 +1,112 @@
+// `npm run release [-- --keep N]`: builds the data (RTP_DATA_DIR) into a new release folder under
+// RELEASES_DIR (default ./releases), runs dist-check on it, writes its manifest and purge list, and
+// switches `current` atomically. `npm run release -- --rollback` switches back (docs/production.md).
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dataDir } from '../src/registry/load.ts';
+import { ReleaseError, runRelease, runRollback, type ReleasePoint } from '../src/release/release.ts';
+import { DEFAULT_KEEP, releasesDir } from '../src/release/store.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const ASTRO = path.join(ROOT, 'node_modules/astro/bin/astro.mjs');
+const CHECK = path.join(ROOT, 'dist-check/check.ts');
+const USAGE = 'usage: npm run release [-- --keep N] | npm run release -- --rollback';
+
+interface Args {
+  rollback: boolean;
+  keep: number;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { rollback: false, keep: DEFAULT_KEEP };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k]!;
+    if (a === '--rollback') args.rollback = true;
+    else if (a === '--keep' || a.startsWith('--keep=')) {
+      const raw = a === '--keep' ? argv[++k] : a.slice('--keep='.length);
+      if (raw === undefined || !/^[1-9][0-9]*$/.test(raw)) throw new Error(`--keep needs a whole number of releases of at least 1 (got ${JSON.stringify(raw ?? '')}). ${USAGE}`);
+      args.keep = Number(raw);
+    } else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${JSON.stringify(a)}. ${USAGE}`);
+  }
+  return args;
+}
+
+/** Runs a Node script with the release's environment; rejects with its exit status. */
+function runNode(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${what} failed (${signal !== null ? `signal ${signal}` : `exit code ${code}`}); see its output above`));
+    });
+  });
+}
+
+/**
+ * Test hook RTP_RELEASE_FAULT=<point>[:crash|:corrupt]: at a point (built, checked, staged,
+ * switched) the release either dies at once (`crash`, the default: SIGKILL, no clean-up) or, at
+ * `built`, deletes one game file so the check must fail (`corrupt`).
+ */
+async function fault(point: ReleasePoint, folder: string): Promise<void> {
+  const spec = process.env.RTP_RELEASE_FAULT;
+  if (spec === undefined || spec === '') return;
+  const [at, kind = 'crash'] = spec.split(':');
+  if (at !== point) return;
+  if (kind === 'corrupt') {
+    const dir = path.join(folder, 'client/api/rtp');
+    const victim = readdirSync(dir, { withFileTypes: true }).find((e) => e.isFile());
+    if (victim !== undefined) await rm(path.join(dir, victim.name));
+    console.error(`release: fault injected at ${point}: removed client/api/rtp/${victim?.name ?? '(nothing)'}`);
+    return;
+  }
+  console.error(`release: fault injected at ${point}: crashing`);
+  process.kill(process.pid, 'SIGKILL');
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const dir = releasesDir();
+  const log = (line: string) => console.log(`release: ${line}`);
+  if (args.rollback) {
+    const r = await runRollback({ dir, log });
+    console.log(`release: now serving ${r.to} (was ${r.from ?? 'none'}); a server following ${path.join(dir, 'current')} switches within its poll interval, or at once on SIGHUP`);
+    return 0;
+  }
+  const data = dataDir();
+  const env = (outDir: string): NodeJS.ProcessEnv => ({ ...process.env, RTP_DATA_DIR: data, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' });
+  const outcome = await runRelease({
+    dir,
+    dataDir: data,
+    keep: args.keep,
+    log,
+    steps: {
+      build: (outDir) => runNode([ASTRO, 'build'], env(outDir), 'astro build'),
+      check: (outDir) => runNode([CHECK], env(outDir), 'dist:check'),
+      reached: fault,
+    },
+  });
+  const m = outcome.manifest;
+  console.log(
+    `release: ${outcome.switched ? 'now serving' : 'unchanged'} ${outcome.name} (data ${outcome.dataVersion}; was ${outcome.previous ?? 'none'}); ` +
+      `${m.counts.changed} changed, ${m.counts.added} added, ${m.counts.removed} removed paths; purge list ${path.join(dir, outcome.name, 'purge.txt')}`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const dir = releasesDir();
+    if (err instanceof ReleaseError) console.error(`release failed at step "${err.step}": ${err.message}\nrelease: nothing was switched; ${path.join(dir, 'current')} still serves the previous release.`);
+    else console.error(`release failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,133 @@
+// The keys file (RTP_KEYS_FILE, default ./var/keys.json): read, written atomically with mode 0600
+// under a lock, and the issue/revoke/list operations of `npm run keys:*`.
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { KeysFileSchema, type ApiKeyRecord, type KeysFile } from '../schemas/api-keys.ts';
+import { generateKey, hashKey, keyIdOf, maskKey } from './keys.ts';
+
+export const DEFAULT_KEYS_FILE = 'var/keys.json';
+
+/** The keys file in force: RTP_KEYS_FILE or ./var/keys.json. */
+export function keysFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.RTP_KEYS_FILE !== undefined && env.RTP_KEYS_FILE !== '' ? env.RTP_KEYS_FILE : DEFAULT_KEYS_FILE);
+}
+
+/** Parses keys file text; throws one error naming every problem. */
+export function parseKeysFile(text: string, file: string): KeysFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}).`);
+  }
+  const parsed = KeysFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`${file} does not match the keys file format:\n${parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** Reads the keys file; a missing file is an empty one. */
+export async function readKeysFile(file: string): Promise<KeysFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, keys: [] };
+    throw err;
+  }
+  return parseKeysFile(text, file);
+}
+
+/** Writes the keys file through a synced temporary sibling and a rename (readers see old or new, whole). */
+export async function writeKeysFile(file: string, data: KeysFile): Promise<void> {
+  const text = `${JSON.stringify(KeysFileSchema.parse(data), null, 2)}\n`;
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Runs `fn` holding `<file>.lock` (exclusive create), so two commands never lose each other's change. */
+export async function withKeysLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const lock = `${file}.lock`;
+  let handle;
+  try {
+    handle = await open(lock, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${lock} exists: another keys command is running (remove the file if none is).`);
+    throw err;
+  }
+  await handle.close();
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+export interface IssueRequest {
+  owner: string;
+  use: string;
+  daily: number;
+}
+
+/** Adds a new key to `data`; returns the key (shown once, never stored) and its record. */
+export function issueKey(data: KeysFile, request: IssueRequest, now: Date, generate: () => string = generateKey): { key: string; record: ApiKeyRecord; data: KeysFile } {
+  const ids = new Set(data.keys.map((k) => k.id));
+  let key = generate();
+  for (let tries = 0; ids.has(keyIdOf(key)); tries++) {
+    if (tries > 100) throw new Error('Cannot find an unused key id.');
+    key = generate();
+  }
+  const record: ApiKeyRecord = {
+    id: keyIdOf(key),
+    hash: hashKey(key),
+    owner: request.owner.trim(),
+    use: request.use.trim(),
+    daily: request.daily,
+    created_at: now.toISOString(),
+    revoked_at: null,
+  };
+  return { key, record, data: { format: 1, keys: [...data.keys, record] } };
+}
+
+/** Finds a key by its id (also accepted: `rtp_live_<id>…`, or the whole key). */
+export function findKey(data: KeysFile, ref: string): ApiKeyRecord | undefined {
+  const trimmed = ref.trim().replace(/…$/, '');
+  const id = trimmed.startsWith('rtp_live_') ? keyIdOf(trimmed) : trimmed;
+  return data.keys.find((k) => k.id === id);
+}
+
+/** Marks a key revoked (idempotent: an already revoked key keeps its first revocation time). */
+export function revokeKey(data: KeysFile, id: string, now: Date): KeysFile {
+  return { format: 1, keys: data.keys.map((k) => (k.id === id && k.revoked_at === null ? { ...k, revoked_at: now.toISOString() } : k)) };
+}
+
+/** The `keys:list` table: masked key, status, owner, use, daily volume, creation time. Never a key or hash. */
+export function formatKeyList(data: KeysFile): string {
+  if (data.keys.length === 0) return 'no keys issued\n';
+  const rows = [['key', 'status', 'daily', 'created_at', 'owner', 'use']];
+  for (const k of data.keys) {
+    rows.push([maskKey(k.id), k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`, String(k.daily), k.created_at, oneLine(k.owner), oneLine(k.use)]);
+  }
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd() + '\n').join('');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}

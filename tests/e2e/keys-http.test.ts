@@ -1,0 +1,134 @@
+// API keys over HTTP (the Pro tier preview): a valid key (Authorization: Bearer or X-API-Key) gets
+// 10x the base budget counted per key; unknown, revoked or malformed keys get 401 JSON on every
+// route; keys issued or revoked while the server runs take effect; logs never hold a key.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { request, runScript, startServer, type Server } from '../helpers/production.ts';
+import { testOutDir } from '../helpers/server.ts';
+
+let tmp: string;
+let keysFile: string;
+let accessLog: string;
+let server: Server;
+let key: string;
+let other: string;
+
+const keysCli = (...args: string[]) => runScript('scripts/keys.ts', args, { RTP_KEYS_FILE: keysFile });
+async function issue(owner: string): Promise<string> {
+  const r = await keysCli('issue', '--owner', owner, '--use', 'comparison tables', '--daily', '2000');
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+const bearer = (k: string) => ({ headers: { authorization: `Bearer ${k}` } });
+const SLOT = '/api/rtp/book-of-dead';
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-e2e-keys-'));
+  keysFile = path.join(tmp, 'var/keys.json');
+  accessLog = path.join(tmp, 'access.jsonl');
+  key = await issue('Example Casino Reviews');
+  server = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '5', ACCESS_LOG: accessLog, ACCESS_LOG_SALT: 'test-salt' });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('API keys', () => {
+  it('a key gets 10x the base budget, counted per key and apart from the address budget', async () => {
+    const anon = await request(server.url + SLOT);
+    expect(anon.headers.get('x-ratelimit-limit')).toBe('5');
+    const first = await request(server.url + SLOT, bearer(key));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('50');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('49');
+    expect(first.headers.get('ratelimit-policy')).toBe('"default";q=50;w=86400');
+    // X-API-Key is the same key: the same counter.
+    const second = await request(server.url + SLOT, { headers: { 'x-api-key': key } });
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('48');
+    // Spend the address budget: anonymous requests get 429, the key goes on.
+    for (let k = 0; k < 5; k++) await request(server.url + SLOT);
+    expect((await request(server.url + SLOT)).status).toBe(429);
+    expect((await request(server.url + SLOT, bearer(key))).status).toBe(200);
+  });
+
+  it('the key budget ends in 429 like the base one', async () => {
+    let last = await request(server.url + SLOT, bearer(key));
+    while (last.status === 200) last = await request(server.url + SLOT, bearer(key));
+    expect(last.status).toBe(429);
+    expect(JSON.parse(last.text)).toMatchObject({ statusCode: 429, limit: 50, remaining: 0 });
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['an unknown key', { authorization: 'Bearer rtp_live_00000000000000000000000000000000' }],
+    ['a malformed bearer token', { authorization: 'Bearer not-a-key' }],
+    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['an empty X-API-Key', { 'x-api-key': '' }],
+    ['two different keys', { authorization: 'Bearer rtp_live_00000000000000000000000000000000', 'x-api-key': 'rtp_live_11111111111111111111111111111111' }],
+  ])('%s gets 401 JSON on every route family, never a silent downgrade', async (_name, headers) => {
+    for (const url of [SLOT, '/api/rtp/list?q=book', '/api/rtp/provider/playngo', '/api/rtp/history', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/rtp/book-of-dead', '/']) {
+      const r = await request(server.url + url, { headers });
+      expect(r.status, url).toBe(401);
+      expect(r.text).toBe('{"statusCode":401,"statusMessage":"invalid API key"}');
+      expect(ErrorBodySchema.parse(JSON.parse(r.text)).statusCode).toBe(401);
+      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(r.headers.get('www-authenticate')).toBe('Bearer realm="rtp-registry", error="invalid_token"');
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
+  it('a preflight never needs a key and allows both headers', async () => {
+    const r = await request(server.url + SLOT, { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-api-key' } });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+  });
+
+  it('a key issued while the server runs is accepted; a revoked one gets 401', async () => {
+    other = await issue('Second Site');
+    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(other))).status).toBe(200), { timeout: 5000, interval: 100 });
+    const r = await keysCli('revoke', other.slice(9, 17));
+    expect(r.code, r.stderr).toBe(0);
+    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(other))).status).toBe(401), { timeout: 5000, interval: 100 });
+  });
+
+  it('SIGHUP reloads the keys file at once', async () => {
+    const third = await issue('Third Site');
+    server.signal('SIGHUP');
+    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(third))).status).toBe(200), { timeout: 3000, interval: 50 });
+    expect(server.output()).toMatch(/api keys: loaded 3 key\(s\)/);
+  });
+
+  it('the access log names keys by id only and never holds a key, an address or a query', async () => {
+    await request(`${server.url}/api/rtp/list?q=private+words&api_key=${key}`, bearer(key));
+    await new Promise((r) => setTimeout(r, 200));
+    const text = await readFile(accessLog, 'utf8');
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(50);
+    expect(lines.some((l) => l.client === `key:${key.slice(9, 17)}` && l.auth === 'key')).toBe(true);
+    expect(lines.some((l) => l.auth === 'invalid' && l.status === 401)).toBe(true);
+    for (const secret of [key, key.slice(17), other, '127.0.0.1', 'private', 'api_key', 'Bearer', 'dXNlcjpwYXNz']) expect(text).not.toContain(secret);
+    expect(server.output()).not.toContain(key);
+    expect(await readFile(keysFile, 'utf8')).not.toContain(key);
+  });
+});
+
+describe('the default budget', () => {
+  it('is 10,000 per 24 hours for a key when RATE_LIMIT is the default 1,000', async () => {
+    const plain = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, RATE_LIMIT: '' });
+    try {
+      expect((await request(plain.url + SLOT)).headers.get('x-ratelimit-limit')).toBe('1000');
+      const r = await request(plain.url + SLOT, bearer(key));
+      expect(r.headers.get('x-ratelimit-limit')).toBe('10000');
+      expect(r.headers.get('ratelimit-policy')).toBe('"default";q=10000;w=86400');
+    } finally {
+      await plain.stop();
+    }
+  });
+});

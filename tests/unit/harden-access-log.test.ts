@@ -1,0 +1,114 @@
+// The structured access log: one JSON line per request with the documented fields; never a raw IP,
+// a key, a query string or an Authorization value.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyCheck } from '../../src/keys/auth.ts';
+import { AccessLog, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+
+const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
+let dir: string;
+let file: string;
+let server: http.Server;
+let base: string;
+let log: AccessLog;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-access-'));
+  file = path.join(dir, 'logs/access.jsonl');
+  log = new AccessLog({
+    target: { kind: 'file', path: file },
+    trustProxy: 1,
+    salt: 'pepper',
+    sync: true,
+    keyCheck: (req): KeyCheck => (req.headers.authorization === `Bearer ${KEY}` ? { status: 'valid', id: 'AbCd1234' } : req.headers.authorization ? { status: 'invalid' } : { status: 'none' }),
+  });
+  server = http.createServer((req, res) => {
+    log.track(req, res);
+    if (req.url?.startsWith('/slow')) {
+      setTimeout(() => res.end('late'), 200);
+      return;
+    }
+    if (req.headers.authorization !== undefined && req.headers.authorization !== `Bearer ${KEY}`) {
+      res.writeHead(401, ['Content-Type', 'application/json', 'Content-Length', '2']);
+      res.end('{}');
+      return;
+    }
+    const body = Buffer.from('{"ok":true}');
+    res.writeHead(200, ['Content-Type', 'application/json', 'X-RateLimit-Remaining', '7', 'Content-Length', String(body.length)]);
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await log.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Line = AccessLogEntry & { type: string; time: string };
+
+async function lines(): Promise<Line[]> {
+  await new Promise((r) => setTimeout(r, 20));
+  return (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
+}
+
+describe('access log', () => {
+  it('writes one JSON line per request with the documented fields in order', async () => {
+    await fetch(`${base}/api/rtp/list?q=secret+search&limit=5`);
+    const [entry] = await lines();
+    expect(Object.keys(entry!)).toEqual(['type', 'time', 'method', 'path', 'status', 'duration_ms', 'bytes', 'client', 'auth', 'rate_limit_remaining']);
+    expect(entry).toMatchObject({ type: 'access', method: 'GET', path: '/api/rtp/list', status: 200, bytes: 11, auth: 'none', rate_limit_remaining: 7 });
+    expect(entry!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(entry!.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(entry!.client).toBe(hashedClient('127.0.0.1', 'pepper'));
+  });
+
+  it('names a key by its id, hashes forwarded addresses, and never writes keys, IPs or queries', async () => {
+    await fetch(`${base}/widget/rtp/x?api_key=${KEY}`, { headers: { authorization: `Bearer ${KEY}`, 'x-forwarded-for': '198.51.100.23' } });
+    await fetch(`${base}/api/rtp/x`, { headers: { authorization: 'Bearer rtp_live_0000000000000000000000000000wxyz', 'x-forwarded-for': '198.51.100.23' } });
+    await fetch(`${base}/api/rtp/${KEY}`);
+    const all = await lines();
+    const [withKey, invalid, keyInPath] = all.slice(-3);
+    expect(withKey).toMatchObject({ path: '/widget/rtp/x', client: 'key:AbCd1234', auth: 'key', status: 200 });
+    expect(invalid).toMatchObject({ client: hashedClient('198.51.100.23', 'pepper'), auth: 'invalid', status: 401, rate_limit_remaining: null });
+    expect(keyInPath!.path).toBe('/api/rtp/rtp_live_[redacted]');
+    const text = await readFile(file, 'utf8');
+    for (const secret of [KEY, KEY.slice(17), '198.51.100.23', '127.0.0.1', 'secret+search', 'secret search', 'wxyz', 'Bearer']) expect(text).not.toContain(secret);
+  });
+
+  it('marks a request whose client left before the answer', async () => {
+    const ctrl = new AbortController();
+    const pending = fetch(`${base}/slow`, { signal: ctrl.signal }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    ctrl.abort();
+    await pending;
+    await new Promise((r) => setTimeout(r, 300));
+    const last = (await lines()).at(-1)!;
+    expect(last).toMatchObject({ path: '/slow', aborted: true });
+  });
+});
+
+describe('settings', () => {
+  it('ACCESS_LOG is stdout by default, off, or a file path', () => {
+    expect(accessLogTarget({})).toEqual({ kind: 'stdout' });
+    expect(accessLogTarget({ ACCESS_LOG: 'off' })).toEqual({ kind: 'off' });
+    expect(accessLogTarget({ ACCESS_LOG: '/var/log/rtp/access.jsonl' })).toEqual({ kind: 'file', path: '/var/log/rtp/access.jsonl' });
+  });
+
+  it('loggedPath drops the query, redacts key-shaped text and bounds the length', () => {
+    expect(loggedPath('/api/rtp/list?q=x')).toBe('/api/rtp/list');
+    expect(loggedPath(`/x/${KEY}/y`)).toBe('/x/rtp_live_[redacted]/y');
+    expect(loggedPath(`/${'a'.repeat(600)}`)).toHaveLength(513);
+  });
+
+  it('hashes an address with the salt: stable for one salt, different for another', () => {
+    expect(hashedClient('203.0.113.9', 's1')).toBe(hashedClient('203.0.113.9', 's1'));
+    expect(hashedClient('203.0.113.9', 's1')).not.toBe(hashedClient('203.0.113.9', 's2'));
+    expect(hashedClient('203.0.113.9', 's1')).toMatch(/^ip:[0-9a-f]{16}$/);
+  });
+});
