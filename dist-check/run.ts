@@ -6,6 +6,7 @@ import { HEADERS_FILE } from '../src/build/headers.ts';
 import { siteUrl } from '../src/build/site.ts';
 import { BUNDLE_FILE, RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { formatProblems, loadRegistry } from '../src/registry/load.ts';
+import { LIST_BUNDLE_FILE, listBundleProblem } from '../src/list/list-bundle.ts';
 import { checkCounts, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
 
 export interface CheckOptions {
@@ -41,6 +42,28 @@ function listDir(clientDir: string, rel: string): { files: string[]; dirs: strin
   const dirs: string[] = [];
   for (const e of readdirSync(abs, { withFileTypes: true })) (e.isDirectory() ? dirs : files).push(e.name);
   return { files: files.map((f) => `${rel}/${f}`), dirs };
+}
+
+function readBytes(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The compiled list bundle must have been compiled from exactly the registry bundle beside it
+ * (which is itself checked against the data above). Required in a server build (entry.mjs present).
+ */
+function checkListBundle(serverDir: string): DistProblem[] {
+  const file = `server/${LIST_BUNDLE_FILE}`;
+  const list = readBytes(path.join(serverDir, LIST_BUNDLE_FILE));
+  if (list === undefined) return existsSync(path.join(serverDir, 'entry.mjs')) ? [{ file, problem: 'is missing' }] : [];
+  const bundle = readBytes(path.join(serverDir, BUNDLE_FILE));
+  if (bundle === undefined) return [];
+  const problem = listBundleProblem(list, bundle);
+  return problem === null ? [] : [{ file, problem }];
 }
 
 /** Checks the dist in `outDir` against the data in `dataDir`; collects every problem. */
@@ -128,6 +151,8 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
     if (parsed === undefined || !RegistryBundleSchema.safeParse(parsed).success) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'does not parse as a registry bundle' });
     else if (bundleText !== serialise(prep.bundle)) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'is stale: it differs from the data' });
   }
+
+  problems.push(...checkListBundle(serverDir));
 
   return { problems, games: registry.games.length, providers: registry.providers.length, files };
 }

@@ -1,9 +1,11 @@
 // Astro integration: validates the registry and every response before the build writes anything,
-// then writes the per-game, per-provider and server files next to Astro's own output (src/build/emit.ts).
+// then writes the per-game, per-provider and server files next to Astro's own output (src/build/emit.ts)
+// and the compiled list bundle dist/server/list-bundle.bin (src/list/list-bundle.ts).
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { sharePreparedBuild } from '../site/registry.ts';
+import { writeListBundle } from '../list/list-bundle.ts';
 import { assertValidBuild, prepareBuild, writeBuild, type PreparedBuild } from './emit.ts';
 import { siteUrl } from './site.ts';
 
@@ -41,7 +43,8 @@ export default function rtpRegistry(): AstroIntegration {
         if (prepared === undefined || serverDir === undefined) throw new Error('rtp-registry: the registry was not loaded before the build');
         const started = performance.now();
         const count = await writeBuild(prepared, fileURLToPath(dir), serverDir);
-        logger.info(`wrote ${count} files in ${Math.round(performance.now() - started)} ms`);
+        await writeListBundle(serverDir, prepared.bundle); // the list engine's compiled form (src/list/list-bundle.ts)
+        logger.info(`wrote ${count + 1} files in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

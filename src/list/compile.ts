@@ -7,7 +7,7 @@ import type { GameRecord } from '../schemas/game-record.ts';
 import type { ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import type MiniSearch from 'minisearch';
-import { buildSearchIndex, type SearchDocument } from './search.ts';
+import { buildSearchIndex, type PackedSearchIndex, type SearchDocument } from './search.ts';
 import { fold } from './text.ts';
 
 /** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
@@ -35,8 +35,8 @@ export interface CompiledColumns {
 }
 
 export interface CompiledList extends CompiledColumns {
-  /** The MiniSearch index (search.ts), built or `JSON.stringify`-ed. */
-  searchIndex: string | MiniSearch<SearchDocument>;
+  /** The MiniSearch index (search.ts): built, `JSON.stringify`-ed, or packed (list bundle). */
+  searchIndex: string | MiniSearch<SearchDocument> | PackedSearchIndex;
 }
 
 /** Code-unit comparison of two strings, the order used for collation keys and slugs. */

@@ -5,17 +5,39 @@
 // 8-byte aligned offset (offsets in the header are relative to the start of the file).
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { STATIC_SORTS, type CompiledColumns, type StaticSort } from './compile.ts';
+import type { PackedSearchIndex } from './search.ts';
 
 const MAGIC = 'RTPL';
 
-/** What crosses between the compiling and the serving process; the search index is optional. */
+/** What crosses between the compiling and the serving process; the search index (JSON or packed) is optional. */
 export interface ServiceInputData {
-  compiled: CompiledColumns & { searchIndex?: string };
+  compiled: CompiledColumns & { searchIndex?: string | PackedSearchIndex };
   meta: RegistryBundle['meta'];
   history: RegistryBundle['history'];
+  /** The registry bundle file this was compiled from (list bundles written by the build). */
+  source?: CompiledSource;
 }
 
-type SectionName = 'offsets' | 'providerOf' | 'typeOf' | 'multi' | 'recordBytes' | 'searchIndex' | `order_${StaticSort}`;
+/** Identifies the registry bundle file a compiled list was made from. */
+export interface CompiledSource {
+  /** SHA-256 (hex) of the registry bundle file's bytes. */
+  sha256: string;
+  /** Its size in bytes (checked at start, where hashing 40 MB would cost more than the load). */
+  bytes: number;
+}
+
+type SectionName = 'offsets' | 'providerOf' | 'typeOf' | 'multi' | 'recordBytes' | 'searchIndex' | `order_${StaticSort}` | `search_${PackedPart}`;
+type PackedPart = keyof PackedSearchIndex;
+const PACKED_PARTS: readonly PackedPart[] = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'];
+
+function searchSections(index: string | PackedSearchIndex | undefined): Array<[SectionName, Uint8Array]> {
+  if (index === undefined) return [];
+  if (typeof index === 'string') return [['searchIndex', Buffer.from(index, 'utf8')]];
+  return PACKED_PARTS.map((part): [SectionName, Uint8Array] => {
+    const value = index[part];
+    return [`search_${part}`, typeof value === 'string' ? Buffer.from(value, 'utf8') : bytesOf(value)];
+  });
+}
 
 interface Header {
   format: 1;
@@ -26,6 +48,7 @@ interface Header {
   providerDisplay: string[];
   meta: RegistryBundle['meta'];
   history: RegistryBundle['history'];
+  source?: CompiledSource;
   sections: Record<string, { offset: number; length: number }>;
 }
 
@@ -43,11 +66,11 @@ export function encodeCompiled(input: ServiceInputData): Uint8Array[] {
     ['multi', c.multi],
     ...STATIC_SORTS.map((s): [SectionName, Uint8Array] => [`order_${s}`, bytesOf(c.orders[s])]),
     ['recordBytes', c.recordBytes],
-    ...(c.searchIndex === undefined ? [] : [['searchIndex', Buffer.from(c.searchIndex, 'utf8')] as [SectionName, Uint8Array]]),
+    ...searchSections(c.searchIndex),
   ];
   // The header's length depends on the offsets it holds: lay the sections out after a generous
   // header estimate, then pad the header to exactly that size.
-  const estimate = Buffer.byteLength(JSON.stringify({ ...input.meta, h: input.history, p: c.providerKeys, d: c.providerDisplay })) + 4096;
+  const estimate = Buffer.byteLength(JSON.stringify({ ...input.meta, h: input.history, p: c.providerKeys, d: c.providerDisplay, s: input.source })) + 4096;
   const start = 8 + estimate + (8 - ((8 + estimate) % 8)) % 8;
   const layout: Header['sections'] = {};
   let at = start;
@@ -65,6 +88,7 @@ export function encodeCompiled(input: ServiceInputData): Uint8Array[] {
     providerDisplay: c.providerDisplay,
     meta: input.meta,
     history: input.history,
+    ...(input.source === undefined ? {} : { source: input.source }),
     sections: layout,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
@@ -107,6 +131,21 @@ export function decodeCompiled(input: Buffer): ServiceInputData {
   const orders = {} as Record<StaticSort, Int32Array>;
   for (const s of STATIC_SORTS) orders[s] = i32(`order_${s}`);
   const search = header.sections.searchIndex === undefined ? null : section('searchIndex');
+  const u32 = (name: SectionName) => {
+    const s = section(name);
+    return new Uint32Array(file.buffer, s.offset, s.length / 4);
+  };
+  const packed: PackedSearchIndex | null =
+    header.sections.search_head === undefined
+      ? null
+      : {
+          head: file.toString('utf8', header.sections.search_head.offset, header.sections.search_head.offset + header.sections.search_head.length),
+          postingStart: u32('search_postingStart'),
+          postingIds: i32('search_postingIds'),
+          postingFreqs: u32('search_postingFreqs'),
+          documentIds: i32('search_documentIds'),
+          fieldLength: u32('search_fieldLength'),
+        };
   return {
     compiled: {
       dataVersion: header.dataVersion,
@@ -121,8 +160,10 @@ export function decodeCompiled(input: Buffer): ServiceInputData {
       multi: u8('multi'),
       orders,
       ...(search === null ? {} : { searchIndex: Buffer.from(file.buffer, search.offset, search.length).toString('utf8') }),
+      ...(packed === null ? {} : { searchIndex: packed }),
     },
     meta: header.meta,
     history: header.history,
+    ...(header.source === undefined ? {} : { source: header.source }),
   };
 }

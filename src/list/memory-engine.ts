@@ -1,14 +1,13 @@
 // The in-memory list engine: loads a compiled list (compile.ts) and answers each query from the
 // sort permutations, filter columns, a facet count table and a cache of search results, without
 // sorting or scanning the registry per request.
-import type MiniSearch from 'minisearch';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListFacets, ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { Lru } from './lru.ts';
-import { loadSearchIndex, search, type SearchDocument, type SearchMatch } from './search.ts';
+import { loadSearchIndex, packSearchIndex, PostingSearch, unpackSearchIndex, type PackedSearchIndex, type SearchMatch } from './search.ts';
 import { queryTerms } from './text.ts';
 
 const ALL = -1;
@@ -61,7 +60,11 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   };
   const baseCube = cubeOf(null);
 
-  const index: MiniSearch<SearchDocument> = typeof compiled.searchIndex === 'string' ? loadSearchIndex(compiled.searchIndex) : compiled.searchIndex;
+  // Every form of the index is searched through its packed posting lists (search.ts PostingSearch).
+  const stored = compiled.searchIndex;
+  const packed: PackedSearchIndex =
+    typeof stored === 'string' ? packSearchIndex(loadSearchIndex(stored)) : 'postingStart' in stored ? stored : packSearchIndex(stored);
+  const postings = new PostingSearch(unpackSearchIndex(packed), packed);
   const searches = new Lru<string, CachedSearch>({
     maxEntries: options.searchCacheEntries ?? 2048,
     maxWeight: options.searchCacheIndexes ?? 1_000_000,
@@ -72,7 +75,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     const key = terms.join(' ');
     let hit = searches.get(key);
     if (hit === undefined) {
-      const match = search(index, terms);
+      const match = postings.match(terms);
       hit = { match, cube: cubeOf(match.ids) };
       searches.set(key, hit);
     }

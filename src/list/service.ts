@@ -14,6 +14,7 @@ import { compileList, type CompiledList } from './compile.ts';
 import { decodeCompiled } from './compiled-file.ts';
 import type { CompilerMessage } from './compile-worker.ts';
 import { buildSearchIndex, type SearchDocument } from './search.ts';
+import { readListBundle } from './list-bundle.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 
 /** The dynamic routes over one bundle. */
@@ -90,12 +91,27 @@ export async function readBundleFile(file: string): Promise<RegistryBundle> {
 }
 
 /**
+ * Loads the services for the registry bundle `file`. In a build (build-info.json beside it) the
+ * list bundle the build compiled (list-bundle.bin, list-bundle.ts) is read and checked against it:
+ * one file read, no JSON parse of the records, no indexing; a missing or mismatched list bundle is
+ * refused with an error naming `npm run build`. A bundle file on its own is compiled in a child
+ * process (`compileInChild`).
+ */
+export async function loadServices(file: string, options: ServiceOptions = {}): Promise<RegistryServices> {
+  const prebuilt = await readListBundle(path.dirname(file));
+  if (prebuilt === null) return compileInChild(file, options);
+  const { compiled, meta, history } = prebuilt;
+  if (compiled.searchIndex === undefined) throw new Error(`The list bundle beside ${file} holds no search index: rebuild with \`npm run build\`.`);
+  return servicesFrom({ compiled: { ...compiled, searchIndex: compiled.searchIndex }, meta, history }, options);
+}
+
+/**
  * Reads and compiles the bundle in a child process (src/list/compile-worker.ts) and builds the
  * services here. The child sends the search documents first and this process builds the search
  * index while the child compiles the rest into a file, read back with one read (typed arrays are
  * views into that buffer). The bundle parse's memory peak never becomes this process's own.
  */
-export async function loadServices(file: string, options: ServiceOptions = {}): Promise<RegistryServices> {
+export async function compileInChild(file: string, options: ServiceOptions = {}): Promise<RegistryServices> {
   const dir = await mkdtemp(path.join(tmpdir(), 'rtp-list-'));
   const compiledFile = path.join(dir, 'list.bin');
   try {

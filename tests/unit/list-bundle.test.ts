@@ -1,0 +1,110 @@
+// The list bundle the build writes (dist/server/list-bundle.bin): packed search index, loading, refusals.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { searchDocuments, sortedRecords } from '../../src/list/compile.ts';
+import { encodeListBundle, LIST_BUNDLE_FILE, listBundleProblem, readListBundle, writeListBundle } from '../../src/list/list-bundle.ts';
+import { buildSearchIndex, packSearchIndex, PostingSearch, search, unpackSearchIndex } from '../../src/list/search.ts';
+import { createServices, loadServices } from '../../src/list/service.ts';
+import { queryTerms } from '../../src/list/text.ts';
+import { BUNDLE_FILE } from '../../src/registry/bundle.ts';
+import { fixtureBundle } from '../helpers/list-fixture.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-list-bundle-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const bundle = fixtureBundle(400);
+const bundleText = JSON.stringify(bundle);
+const info = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({ format: 1, site: 'http://127.0.0.1:4321', data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, games: bundle.records.length, providers: bundle.providers.length, ...over });
+
+/** A server folder as the build leaves it: registry bundle, build-info and list bundle. */
+async function serverDir(name: string): Promise<string> {
+  const dir = path.join(root, name);
+  rmSync(dir, { recursive: true, force: true });
+  (await import('node:fs')).mkdirSync(dir, { recursive: true });
+  await writeFile(path.join(dir, BUNDLE_FILE), bundleText);
+  await writeFile(path.join(dir, 'build-info.json'), info());
+  await writeListBundle(dir, bundle);
+  return dir;
+}
+
+const QUERIES = ['', 'q=book', 'q=boo&sort=relevance', 'q=o&sort=relevance&limit=200', 'q=bonanxa', 'q=gold+fortune&sort=rtp_desc', 'provider=beta&has_variants=1&sort=recent&limit=7&offset=3', 'game_type=keno', 'q=zzzz'];
+
+describe('packed search index', () => {
+  it('searches exactly like the index it was packed from: same matches, scores and order', () => {
+    const built = buildSearchIndex(searchDocuments(sortedRecords(bundle)));
+    const unpacked = unpackSearchIndex(packSearchIndex(built));
+    let compared = 0;
+    for (const q of ['book', 'boo', 'b', 'o', 'gold', 'bonanxa', 'fortune gold', 'dead book', 'x', 'beta', 'zzzz']) {
+      const terms = queryTerms(q).join(' ');
+      const expected = built.search(terms).map((r) => [r.id, r.score]);
+      expect(unpacked.search(terms).map((r) => [r.id, r.score]), q).toEqual(expected);
+      compared += expected.length;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('matches on posting lists exactly like MiniSearch: same records, same relevance order', () => {
+    const built = buildSearchIndex(searchDocuments(sortedRecords(bundle)));
+    const packed = packSearchIndex(built);
+    const postings = new PostingSearch(unpackSearchIndex(packed), packed);
+    const words = [...new Set(bundle.records.flatMap((r) => queryTerms(`${r.canonical_name} ${r.provider}`)))].sort();
+    const queries = ['b', 'bo', 'o', 'bonanxa', 'bonanzas', 'gold fortune', 'dead book', 'zzzz', 'beta o', 'x 1'];
+    for (let i = 0; i < words.length; i += 3) queries.push(words[i]!, `${words[i]!.slice(0, -1)}q`, `${words[i]} ${words[(i * 7) % words.length]!.slice(0, 2)}`);
+    let matched = 0;
+    for (const q of queries) {
+      const terms = queryTerms(q);
+      const expected = search(built, terms);
+      const actual = postings.match(terms);
+      expect([...actual.ids], q).toEqual([...expected.ids]);
+      expect([...actual.byRelevance], q).toEqual([...expected.byRelevance]);
+      matched += expected.ids.length;
+    }
+    expect(matched).toBeGreaterThan(1000);
+  });
+});
+
+describe('list bundle', () => {
+  it('is deterministic: the same bundle gives the same bytes', () => {
+    const bytes = Buffer.from(bundleText);
+    expect(Buffer.concat(encodeListBundle(bundle, bytes)).equals(Buffer.concat(encodeListBundle(bundle, bytes)))).toBe(true);
+  });
+
+  it('loads services that answer byte for byte like services compiled in-process', async () => {
+    const dir = await serverDir('ok');
+    const loaded = await loadServices(path.join(dir, BUNDLE_FILE));
+    const local = createServices(bundle);
+    expect(loaded).toMatchObject({ dataVersion: bundle.meta.data_version, frozenAt: bundle.meta.frozen_at, games: 400 });
+    for (const query of QUERIES) expect(loaded.list(query).body.equals(local.list(query).body), query).toBe(true);
+    expect(loaded.history('limit=3').body.equals(local.history('limit=3').body)).toBe(true);
+  });
+
+  it('is refused, naming `npm run build`, when missing or not made for this build', async () => {
+    const missing = await serverDir('missing');
+    rmSync(path.join(missing, LIST_BUNDLE_FILE));
+    await expect(loadServices(path.join(missing, BUNDLE_FILE))).rejects.toThrow(/list-bundle\.bin is missing: rebuild with `npm run build`\./);
+
+    const otherVersion = await serverDir('version');
+    await writeFile(path.join(otherVersion, 'build-info.json'), info({ data_version: '9.9.9' }));
+    await expect(loadServices(path.join(otherVersion, BUNDLE_FILE))).rejects.toThrow(/does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./);
+
+    const otherBundle = await serverDir('bundle');
+    await writeFile(path.join(otherBundle, BUNDLE_FILE), `${bundleText} `);
+    await expect(loadServices(path.join(otherBundle, BUNDLE_FILE))).rejects.toThrow(/was compiled from another registry-bundle\.json .*: rebuild with `npm run build`\./);
+
+    const junk = await serverDir('junk');
+    writeFileSync(path.join(junk, LIST_BUNDLE_FILE), 'nope');
+    await expect(readListBundle(junk)).rejects.toThrow(/cannot be read \(not a compiled list file\): rebuild with `npm run build`\./);
+  });
+
+  it('is checked against the registry bundle bytes (dist-check)', async () => {
+    const dir = await serverDir('check');
+    const list = await readFile(path.join(dir, LIST_BUNDLE_FILE));
+    expect(listBundleProblem(list, Buffer.from(bundleText))).toBeNull();
+    expect(listBundleProblem(list, Buffer.from(bundleText.replace('"2.3.4"', '"2.3.5"')))).toBe('is stale: it was compiled from another registry-bundle.json');
+    expect(listBundleProblem(Buffer.from('nope'), Buffer.from(bundleText))).toBe('is not a list bundle');
+  });
+});
