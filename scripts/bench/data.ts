@@ -1,0 +1,144 @@
+// Benchmark data: synthetic registries from `npm run data:synth`, cached by count, seed and generator hash, verified by content hash.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnBounded } from './procs.ts';
+
+export const SYNTH_SCRIPT = 'scripts/synth.ts';
+export const CACHE_ROOT = path.join(os.tmpdir(), 'rtp-bench-cache');
+
+/** Relative paths of every file under `dir`, sorted (forward slashes). */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile()) out.push(r);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+/** sha256 over every file's relative path and bytes, in path order. */
+export function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  for (const f of listFiles(dir)) {
+    h.update(f);
+    h.update('\0');
+    h.update(readFileSync(path.join(dir, f)));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+/** sha256 of a source file and, recursively, the relative modules it imports (so a generator change invalidates the cache). */
+export function sourceHash(entry: string): string {
+  const seen = new Set<string>();
+  const h = createHash('sha256');
+  const visit = (file: string) => {
+    if (seen.has(file) || !existsSync(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    h.update(file);
+    h.update(text);
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) visit(path.resolve(path.dirname(file), m[1]!));
+  };
+  visit(path.resolve(entry));
+  return h.digest('hex').slice(0, 16);
+}
+
+export interface DataSet {
+  /** "1k", "10k", "50k", "real", or the count for other sizes. */
+  label: string;
+  dir: string;
+  games: number;
+  /** How the data came to be: generated now, reused from the cache, or the shipped registry. */
+  origin: 'generated' | 'cached' | 'shipped';
+  generateMs?: number;
+}
+
+/** Counts the game files of a registry directory (data/games/<provider>/<slug>.json). */
+export function countGames(dir: string): number {
+  const games = path.join(dir, 'games');
+  if (!existsSync(games)) return 0;
+  let n = 0;
+  for (const p of readdirSync(games, { withFileTypes: true })) if (p.isDirectory()) n += readdirSync(path.join(games, p.name)).filter((f) => f.endsWith('.json')).length;
+  return n;
+}
+
+/** Human label of a game count: 1000 -> "1k". */
+export function sizeLabel(count: number): string {
+  return count % 1000 === 0 ? `${count / 1000}k` : String(count);
+}
+
+/** Whether the synthetic generator exists and accepts a --seed option. */
+export function synthInfo(cwd: string): { available: boolean; seeded: boolean } {
+  const file = path.join(cwd, SYNTH_SCRIPT);
+  if (!existsSync(file)) return { available: false, seeded: false };
+  return { available: true, seeded: /--seed|['"]seed['"]/.test(readFileSync(file, 'utf8')) };
+}
+
+/**
+ * A synthetic registry of `count` games: reused from the cache when its manifest (count, seed,
+ * generator hash) matches and the files still hash to the recorded value, else generated afresh.
+ */
+export async function synthRegistry(cwd: string, count: number, seed: number, log: (s: string) => void): Promise<DataSet> {
+  const info = synthInfo(cwd);
+  if (!info.available) throw new Error(`${SYNTH_SCRIPT} is missing`);
+  const gen = sourceHash(path.join(cwd, SYNTH_SCRIPT));
+  const key = `synth-${count}-${info.seeded ? seed : 'default'}-${gen}`;
+  const dir = path.join(CACHE_ROOT, key);
+  const manifestFile = path.join(CACHE_ROOT, `${key}.json`);
+  const label = sizeLabel(count);
+  if (existsSync(manifestFile) && existsSync(dir)) {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { hash: string };
+    const t = performance.now();
+    if (treeHash(dir) === manifest.hash && countGames(dir) === count) {
+      log(`data ${label}: cached ${dir} (hash verified in ${Math.round(performance.now() - t)} ms)`);
+      return { label, dir, games: count, origin: 'cached' };
+    }
+    log(`data ${label}: cache entry failed verification, regenerating`);
+  }
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  const args = [SYNTH_SCRIPT, '--count', String(count), '--out', tmp, ...(info.seeded ? ['--seed', String(seed)] : [])];
+  const t = performance.now();
+  const p = spawnBounded(process.execPath, args, { cwd, timeoutMs: 5 * 60_000 });
+  const code = await p.exited;
+  const generateMs = performance.now() - t;
+  if (code !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`data:synth --count ${count} exited ${code}: ${p.output().slice(-2000)}`);
+  }
+  const games = countGames(tmp);
+  if (games !== count) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`data:synth --count ${count} wrote ${games} games`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  writeFileSync(manifestFile, JSON.stringify({ count, seed: info.seeded ? seed : null, generator: gen, hash: treeHash(dir) }, null, 2));
+  log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
+  return { label, dir, games, origin: 'generated', generateMs };
+}
+
+/** The shipped registry (data/). */
+export function realRegistry(cwd: string): DataSet {
+  const dir = path.join(cwd, 'data');
+  return { label: 'real', dir, games: countGames(dir), origin: 'shipped' };
+}
+
+/** Total bytes and file count of a directory tree. */
+export function treeSize(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const f of listFiles(dir)) {
+    files++;
+    bytes += statSync(path.join(dir, f)).size;
+  }
+  return { files, bytes };
+}

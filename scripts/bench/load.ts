@@ -1,0 +1,107 @@
+// HTTP load runs with autocannon (programmatic), on loopback only; latencies recorded per response at sub-millisecond precision.
+import http from 'node:http';
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import { percentileOfSorted } from './stats.ts';
+
+/** What a scenario sends: one fixed path, a fixed list cycled in order across all connections, or a generator. */
+export type Target = { kind: 'fixed'; path: string } | { kind: 'cycle'; paths: readonly string[] } | { kind: 'stream'; next: () => string };
+
+/** One timed load run. */
+export interface LoadRun {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  durationS: number;
+}
+
+/** A path source with a cursor shared by all connections (so a cycle or stream is walked once, in order, overall). */
+export function pathSource(target: Target): () => string {
+  if (target.kind === 'fixed') return () => target.path;
+  if (target.kind === 'stream') return target.next;
+  const paths = target.paths;
+  if (paths.length === 0) throw new Error('load: empty path cycle');
+  let i = 0;
+  return () => {
+    const p = paths[i]!;
+    i = (i + 1) % paths.length;
+    return p;
+  };
+}
+
+/**
+ * Runs autocannon against `baseUrl` (must be http://127.0.0.1:<port>) for `durationS` seconds with
+ * `connections` connections. Latency percentiles come from every response's own time (ms, float);
+ * req/s is completed responses over the measured duration.
+ */
+export async function runLoad(opts: { baseUrl: string; connections: number; durationS: number; next: () => string; fixedPath?: string }): Promise<LoadRun> {
+  if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(opts.baseUrl)) throw new Error(`load: loopback only, got ${opts.baseUrl}`);
+  const requests: AutocannonRequest[] =
+    opts.fixedPath !== undefined
+      ? [{ method: 'GET', path: opts.fixedPath }]
+      : [
+          {
+            method: 'GET',
+            setupRequest: (req) => {
+              req.path = opts.next();
+              return req;
+            },
+          },
+        ];
+  let lat = new Float64Array(1 << 16);
+  let n = 0;
+  const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+    if (n === lat.length) {
+      const grown = new Float64Array(lat.length * 2);
+      grown.set(lat);
+      lat = grown;
+    }
+    lat[n++] = ms;
+  });
+  const result = await instance;
+  const sortedLat = lat.subarray(0, n).sort();
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(result.statusCodeStats)) statusCodes[code] = s.count;
+  const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  const durationS = result.duration > 0 ? result.duration : opts.durationS;
+  return {
+    reqPerSec: completed / durationS,
+    p50: n > 0 ? percentileOfSorted(sortedLat, 50) : Number.NaN,
+    p99: n > 0 ? percentileOfSorted(sortedLat, 99) : Number.NaN,
+    requests: completed,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    durationS,
+  };
+}
+
+/**
+ * GETs one loopback URL with node:http (no Accept-Encoding, like the load generator) and returns
+ * status, headers (hop-by-hop ones dropped) and body bytes.
+ */
+export function fetchRaw(url: string, timeoutMs = 30_000): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const headers: Record<string, string> = {};
+        const drop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+        for (const [k, v] of Object.entries(res.headers)) if (!drop.has(k) && v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        headers['content-length'] = String(body.length);
+        resolve({ status: res.statusCode ?? 0, headers, body });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${url}`)));
+    req.on('error', reject);
+  });
+}

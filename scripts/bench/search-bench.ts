@@ -1,0 +1,69 @@
+// Search alone: the list route's MiniSearch index and search function timed in-process over the query mix's q values.
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
+import { createServices } from '../../src/list/service.ts';
+import { buildSearchIndex, search, type SearchDocument } from '../../src/list/search.ts';
+import { queryTerms } from '../../src/list/text.ts';
+import { percentileOfSorted } from './stats.ts';
+
+/** The record fields the search index reads. */
+export interface IndexedRecord {
+  canonical_slug: string;
+  canonical_name: string;
+  provider: string;
+  provider_display: string;
+}
+
+/** The list route's search documents for bundle records (id = position in the slug-sorted records). */
+export function searchDocuments(records: readonly IndexedRecord[]): SearchDocument[] {
+  return records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }));
+}
+
+function timeAll(items: readonly string[], fn: (item: string) => void): Float64Array {
+  const out = new Float64Array(items.length);
+  items.forEach((item, i) => {
+    const t = performance.now();
+    fn(item);
+    out[i] = performance.now() - t;
+  });
+  return out.sort();
+}
+
+/**
+ * Builds the index for `records` and times `search` once per q (after one untimed warm-up pass, so
+ * the figures are for a running server, not a cold JIT). Returns ms figures.
+ */
+export function benchSearch(records: readonly IndexedRecord[], qs: readonly string[]): { indexMs: number; p50: number; p99: number; matches: number } {
+  const t = performance.now();
+  const index = buildSearchIndex(searchDocuments(records));
+  const indexMs = performance.now() - t;
+  let matches = 0;
+  const run = (q: string) => {
+    matches += search(index, queryTerms(q)).ids.length;
+  };
+  for (const q of qs) run(q);
+  matches = 0;
+  const lat = timeAll(qs, run);
+  return { indexMs, p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99), matches };
+}
+
+/** Times an arbitrary per-query function the same way (warm-up pass, then one timed pass); ms percentiles. */
+export function benchCalls(items: readonly string[], fn: (item: string) => void): { p50: number; p99: number } {
+  for (const item of items) fn(item);
+  const lat = timeAll(items, fn);
+  return { p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99) };
+}
+
+/**
+ * Times the whole list handler (parse, engine, response bytes) per query string: a warm-up pass on
+ * one set of services, then a timed pass on fresh services, so code is warm but the response and
+ * search caches start empty (as for a query stream the server has not seen).
+ */
+export function benchListHandler(bundle: RegistryBundle, searches: readonly string[]): { p50: number; p99: number } {
+  const warm = createServices(bundle);
+  for (const s of searches) warm.list(s);
+  const cold = createServices(bundle);
+  const lat = timeAll(searches, (s) => {
+    if (cold.list(s).status !== 200) throw new Error(`list handler rejected ${s}`);
+  });
+  return { p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99) };
+}

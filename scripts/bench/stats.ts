@@ -1,0 +1,61 @@
+// Summary statistics for benchmark samples: median, min-max, percentiles and ratios of medians.
+
+/** Median, extremes and sample count of a set of measurements. */
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+function sorted(values: readonly number[]): number[] {
+  for (const v of values) if (!Number.isFinite(v)) throw new Error(`stats: not a finite number: ${v}`);
+  return [...values].sort((a, b) => a - b);
+}
+
+/** Median of a non-empty list (mean of the two middle values for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('stats: median of an empty list');
+  const s = sorted(values);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Percentile p (0..100) by the nearest-rank method on a sorted copy: the smallest value such that at
+ * least p% of the samples are at or below it. p=50 on an even count gives the lower middle value.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('stats: percentile of an empty list');
+  if (!(p >= 0 && p <= 100)) throw new Error(`stats: percentile out of range: ${p}`);
+  const s = sorted(values);
+  return percentileOfSorted(s, p);
+}
+
+/** Nearest-rank percentile of an already ascending array (no copy; for large latency samples). */
+export function percentileOfSorted(s: ArrayLike<number>, p: number): number {
+  if (s.length === 0) throw new Error('stats: percentile of an empty list');
+  const rank = Math.max(1, Math.ceil((p / 100) * s.length));
+  return s[Math.min(rank, s.length) - 1]!;
+}
+
+/** Median with min and max. */
+export function summarize(values: readonly number[]): Summary {
+  if (values.length === 0) throw new Error('stats: summary of an empty list');
+  const s = sorted(values);
+  return { median: median(s), min: s[0]!, max: s[s.length - 1]!, n: s.length };
+}
+
+/**
+ * Pairwise ratios a[i] / b[i] of measurements taken in the same round (so drift between rounds
+ * cancels), summarised. The lists must have the same length.
+ */
+export function pairedRatios(a: readonly number[], b: readonly number[]): Summary {
+  if (a.length !== b.length) throw new Error(`stats: paired lists differ in length (${a.length} vs ${b.length})`);
+  return summarize(a.map((x, i) => x / b[i]!));
+}
+
+/** Ratio of two medians. */
+export function ratioOfMedians(a: Summary, b: Summary): number {
+  return a.median / b.median;
+}

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { manifestOf, writeLike } from '../../scripts/bench/baseline-writer.ts';
+import { countGames, listFiles, sizeLabel, sourceHash, treeHash } from '../../scripts/bench/data.ts';
+import { parseArgs } from '../../scripts/bench/run.ts';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-data-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function put(rel: string, text: string): void {
+  const file = path.join(tmp, rel);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+describe('tree hashing', () => {
+  it('lists files recursively in path order and hashes paths and bytes', () => {
+    put('tree/b/2.json', '{"b":2}');
+    put('tree/a.json', '{"a":1}');
+    put('tree/b/1.json', '{}');
+    const dir = path.join(tmp, 'tree');
+    expect(listFiles(dir)).toEqual(['a.json', 'b/1.json', 'b/2.json']);
+    const before = treeHash(dir);
+    expect(treeHash(dir)).toBe(before);
+    put('tree/b/1.json', '{ }');
+    expect(treeHash(dir)).not.toBe(before);
+  });
+
+  it('hashes a source file together with the relative modules it imports', () => {
+    put('src/main.ts', "import { x } from './dep.ts';\nconsole.log(x);\n");
+    put('src/dep.ts', 'export const x = 1;\n');
+    const before = sourceHash(path.join(tmp, 'src/main.ts'));
+    put('src/dep.ts', 'export const x = 2;\n');
+    expect(sourceHash(path.join(tmp, 'src/main.ts'))).not.toBe(before);
+  });
+
+  it('counts game files per provider folder', () => {
+    put('reg/games/p1/a.json', '{}');
+    put('reg/games/p1/b.json', '{}');
+    put('reg/games/p2/c.json', '{}');
+    put('reg/games/p2/notes.txt', '');
+    expect(countGames(path.join(tmp, 'reg'))).toBe(3);
+    expect(countGames(path.join(tmp, 'nowhere'))).toBe(0);
+  });
+
+  it('labels sizes', () => {
+    expect(sizeLabel(50_000)).toBe('50k');
+    expect(sizeLabel(200)).toBe('200');
+  });
+});
+
+describe('baseline writer', () => {
+  it('writes the same relative paths with the same sizes', () => {
+    put('built/client/api/rtp/x', 'x'.repeat(1234));
+    put('built/client/widget/rtp/x.html', '<p>hi</p>');
+    put('built/server/registry-bundle.json', '');
+    const manifest = manifestOf(path.join(tmp, 'built'));
+    expect(manifest).toEqual([
+      ['client/api/rtp/x', 1234],
+      ['client/widget/rtp/x.html', 9],
+      ['server/registry-bundle.json', 0],
+    ]);
+    expect(writeLike(manifest, path.join(tmp, 'copy'))).toBe(1243);
+    expect(manifestOf(path.join(tmp, 'copy'))).toEqual(manifest);
+  });
+});
+
+describe('command line', () => {
+  it('defaults to the full run writing BENCHMARKS.md', () => {
+    const c = parseArgs([]);
+    expect(c.mode).toBe('full');
+    expect(c.outFile.endsWith('/BENCHMARKS.md')).toBe(true);
+    expect([...c.only]).toEqual(['build', 'memory', 'list', 'search']);
+    expect(c.buildRuns).toBeGreaterThanOrEqual(3);
+    expect(c.rounds * c.roundS).toBeGreaterThanOrEqual(10);
+    expect(c.sizes).toEqual([1000, 10_000, 50_000]);
+  });
+  it('keeps quick and partial runs away from BENCHMARKS.md', () => {
+    expect(parseArgs(['--quick']).outFile).toBe(path.join(os.tmpdir(), 'rtp-bench-quick.md'));
+    const p = parseArgs(['--only', 'list,memory']);
+    expect(p.mode).toBe('partial');
+    expect([...p.only]).toEqual(['list', 'memory']);
+    expect(p.outFile).toBe(path.join(os.tmpdir(), 'rtp-bench-partial.md'));
+  });
+  it('rejects unknown phases and options', () => {
+    expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
+    expect(() => parseArgs(['--fast'])).toThrow('unknown option --fast');
+  });
+});
