@@ -1,5 +1,6 @@
 // Deterministic list-route query sets for the benchmark: a realistic mix and a combinatorial stream of distinct queries.
 // Emits URL query strings for GET /api/rtp/list (the caller prefixes the path).
+import { mulberry32 } from '../../src/registry/synth.ts';
 
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -75,17 +76,8 @@ export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canon
   return best;
 }
 
-/** mulberry32: a small, fast, seedable PRNG returning floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The registry generator's seeded PRNG (mulberry32), shared so both streams stay reproducible. */
+export const prng = mulberry32;
 
 /** Fixed parameter order, so equal queries give equal strings. */
 export function toSearch(query: ListQuery): string {

@@ -2,6 +2,7 @@
 // once like the base settings of src/server/config.ts: release following, the shared rate-limit
 // store, and API keys.
 import { keysFilePath } from '../keys/file.ts';
+import { int } from '../server/config.ts';
 import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS } from '../server/rate-limit-redis.ts';
 
 export interface ProductionSettings {
@@ -15,17 +16,6 @@ export interface ProductionSettings {
   /** The API keys file and how often it is checked for changes (ms; 0: only on SIGHUP). */
   keysFile: string;
   keysPollMs: number;
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= min && n <= max)) {
-    problems.push(`${name}=${JSON.stringify(raw)}: must be an integer from ${min} to ${max}`);
-    return fallback;
-  }
-  return n;
 }
 
 /** Reads RELEASE_POLL_MS, RATE_LIMIT_STORE, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, RTP_KEYS_FILE, KEYS_POLL_MS. */

@@ -18,7 +18,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+/** Reads an integer setting in [min, max]; a bad value is added to `problems` and the fallback used. */
+export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
