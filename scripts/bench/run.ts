@@ -23,6 +23,10 @@ import { evaluateTargets, RATIO } from './targets.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The server under test; BENCH_SERVER names another entry with the same interface (e.g. an older build's server, for before/after figures). */
 const SERVER_ENTRY = process.env.BENCH_SERVER ?? 'src/server/main.ts';
+/** Node flags of `npm run serve` (package.json is their one source), so the benchmark runs the server as deployed. */
+const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
 const BENCH_RATE_LIMIT = '1000000000';
 const PHASES = ['build', 'memory', 'list', 'search'] as const;
@@ -130,7 +134,7 @@ async function startServer(outDir: string, lifetimeMs: number): Promise<Running>
   const port = await freePort();
   // ACCESS_LOG=off: the benchmark measures serving, not writing (and piping) a log line per request.
   const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ACCESS_LOG: 'off' };
-  return startAndWait('server', [SERVER_ENTRY], env, '/api/rtp/list?limit=1', port, lifetimeMs);
+  return startAndWait('server', [...SERVER_NODE_FLAGS, SERVER_ENTRY], env, '/api/rtp/list?limit=1', port, lifetimeMs);
 }
 
 interface BundleFile {
