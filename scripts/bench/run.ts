@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import { alive } from '../../src/release/store.ts';
 import { timedBaseline, timedBuild, writeManifest, BUNDLE_REL } from './build-bench.ts';
 import { realRegistry, synthInfo, synthRegistry, sizeLabel, type DataSet } from './data.ts';
 import { environment } from './env.ts';
@@ -515,15 +516,6 @@ async function searchPhase(cfg: Config, sets: DataSet[], built: Map<string, stri
 
 const WORK_PREFIX = 'rtp-bench-work-';
 const RM_MARKER = '.rm-pid';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Waits for a background cleanup of an earlier run that is still deleting (its \`<work>.rm-pid\`

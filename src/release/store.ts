@@ -152,7 +152,8 @@ export async function removeLeftovers(dir: string): Promise<string[]> {
   return removed;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it exists but belongs to someone else). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

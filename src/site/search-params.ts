@@ -1,14 +1,18 @@
 // The search page's state <-> list-route query string (GET /api/rtp/list), shared by the page and its script.
+import type { ListSort } from '../schemas/list.ts';
 
-export const SORTS = [
-  { value: 'name', label: 'Name (A–Z)' },
-  { value: 'provider', label: 'Provider' },
-  { value: 'rtp_desc', label: 'Highest stated RTP' },
-  { value: 'rtp_asc', label: 'Lowest stated RTP' },
-  { value: 'variants_desc', label: 'Most RTP variants' },
-  { value: 'recent', label: 'Newest release' },
-  { value: 'relevance', label: 'Best match (with a search)' },
-] as const;
+/** A label for every sort the list route accepts (type-only import: no schema code reaches the browser). */
+const SORT_LABELS = {
+  name: 'Name (A–Z)',
+  provider: 'Provider',
+  rtp_desc: 'Highest stated RTP',
+  rtp_asc: 'Lowest stated RTP',
+  variants_desc: 'Most RTP variants',
+  recent: 'Newest release',
+  relevance: 'Best match (with a search)',
+} as const satisfies Record<ListSort, string>;
+
+export const SORTS = Object.entries(SORT_LABELS).map(([value, label]) => ({ value: value as ListSort, label }));
 
 export const PAGE_SIZE = 50;
 
