@@ -5,9 +5,30 @@ import type { ListFacets, ListQuery } from '../schemas/list.ts';
 
 /** The evaluated query: how many records match, the page (record indexes, in order), and the facets. */
 export interface ListResult {
-  filtered: number;
-  items: ArrayLike<number>;
-  facets: ListFacets;
+  readonly filtered: number;
+  readonly items: ArrayLike<number>;
+  /** The facets as JSON text, exactly `JSON.stringify(facets)` (what the response embeds). */
+  readonly facetsJson: string;
+  /** The facets as an object (parsed from `facetsJson` on first read). */
+  readonly facets: ListFacets;
+}
+
+/** A ListResult whose facets object is only built when someone reads it (the route never does). */
+export class EvaluatedList implements ListResult {
+  readonly filtered: number;
+  readonly items: ArrayLike<number>;
+  readonly facetsJson: string;
+  private parsed: ListFacets | undefined;
+
+  constructor(filtered: number, items: ArrayLike<number>, facetsJson: string) {
+    this.filtered = filtered;
+    this.items = items;
+    this.facetsJson = facetsJson;
+  }
+
+  get facets(): ListFacets {
+    return (this.parsed ??= JSON.parse(this.facetsJson) as ListFacets);
+  }
 }
 
 export interface ListEngine {
@@ -19,4 +40,8 @@ export interface ListEngine {
   run(query: ListQuery): ListResult;
   /** The JSON bytes of record `index`, exactly `JSON.stringify` of the public record. */
   recordJson(index: number): Uint8Array;
+  /** The length of `recordJson(index)` in bytes. */
+  recordLength(index: number): number;
+  /** Copies `recordJson(index)` into `target` at `at`; returns the position after it. */
+  copyRecord(index: number, target: Uint8Array, at: number): number;
 }

@@ -1,5 +1,5 @@
 // Transport-neutral handler results for the dynamic routes, used by the Node server and the Astro endpoints.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { JSON_TYPE } from '../routes.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 import type { ParamError } from './params.ts';
@@ -18,7 +18,7 @@ export const MSG_INVALID_QUERY = 'invalid query parameters';
 
 /** Strong validator from the body bytes: a quoted 32-hex-digit prefix of its SHA-256. */
 export function strongEtag(body: Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+  return `"${hash('sha256', body, 'hex').slice(0, 32)}"`;
 }
 
 /** A 200 JSON answer with its ETag and the route's Cache-Control. */

@@ -7,31 +7,38 @@ import { Lru } from './lru.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 
-const ITEMS_OPEN = Buffer.from(',"items":[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
+const COMMA = 0x2c;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
- * keys in schema order, assembled from the engine's pre-encoded records.
+ * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and records.
  */
 export function listBody(engine: ListEngine, query: ListQuery, result: ListResult): Buffer {
-  const count = result.items.length;
+  const { items, filtered } = result;
+  const count = items.length;
   const meta = {
     data_version: engine.dataVersion,
     frozen_at: engine.frozenAt,
     total: engine.total,
-    filtered: result.filtered,
-    has_more: query.offset + count < result.filtered,
+    filtered,
+    has_more: query.offset + count < filtered,
     query,
   };
-  const parts: Uint8Array[] = [Buffer.from(`{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify(result.facets)}`), ITEMS_OPEN];
+  const head = `{"meta":${JSON.stringify(meta)},"facets":${result.facetsJson},"items":[`;
+  const headBytes = Buffer.byteLength(head);
+  let size = headBytes + 2 + Math.max(0, count - 1);
+  for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0, headBytes, 'utf8');
   for (let k = 0; k < count; k++) {
-    if (k > 0) parts.push(COMMA);
-    parts.push(engine.recordJson(result.items[k]!));
+    if (k > 0) out[at++] = COMMA;
+    at = engine.copyRecord(items[k]!, out, at);
   }
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+  out[at++] = CLOSE_ARRAY;
+  out[at] = CLOSE_OBJECT;
+  return out;
 }
 
 export interface ListHandlerOptions {
@@ -43,6 +50,8 @@ export interface ListHandlerOptions {
 
 /** Query keys remembered for cache admission before the set starts afresh. */
 const DOORKEEPER_SIZE = 8192;
+/** Raw query strings remembered for cached responses. */
+const RAW_KEYS = 8192;
 
 export type ListHandler = (input: QueryInput) => HandlerResult;
 
@@ -56,18 +65,36 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
   const seenOnce = new Set<string>();
+  // Query strings exactly as received, for responses in the cache: a repeated request skips the
+  // parsing. Bounded by count; starts afresh when full (entries whose response left are misses).
+  const keyOfRaw = new Map<string, string>();
+  const remember = (raw: string | null, key: string) => {
+    if (raw === null) return;
+    if (keyOfRaw.size >= RAW_KEYS) keyOfRaw.clear();
+    keyOfRaw.set(raw, key);
+  };
   return (input) => {
+    const raw = typeof input === 'string' ? input : null;
+    if (raw !== null) {
+      const known = keyOfRaw.get(raw);
+      const hit = known === undefined ? undefined : cache.get(known);
+      if (hit !== undefined) return hit;
+    }
     const parsed = parseListQuery(input);
     if (!parsed.ok) return invalidQuery(parsed.errors);
     const key = listQueryKey(parsed.query);
     let result = cache.get(key);
-    if (result === undefined) {
-      result = jsonOk(listBody(engine, parsed.query, engine.run(parsed.query)), CACHE_LIST);
-      if (seenOnce.delete(key)) cache.set(key, result);
-      else {
-        if (seenOnce.size >= DOORKEEPER_SIZE) seenOnce.clear();
-        seenOnce.add(key);
-      }
+    if (result !== undefined) {
+      remember(raw, key);
+      return result;
+    }
+    result = jsonOk(listBody(engine, parsed.query, engine.run(parsed.query)), CACHE_LIST);
+    if (seenOnce.delete(key)) {
+      cache.set(key, result);
+      remember(raw, key);
+    } else {
+      if (seenOnce.size >= DOORKEEPER_SIZE) seenOnce.clear();
+      seenOnce.add(key);
     }
     return result;
   };

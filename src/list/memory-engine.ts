@@ -2,10 +2,10 @@
 // sort permutations, filter columns, a facet count table and a cache of search results, without
 // sorting or scanning the registry per request.
 import { GAME_TYPES } from '../schemas/authoring.ts';
-import type { ListFacets, ListQuery, ListSort } from '../schemas/list.ts';
+import type { ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
-import type { ListEngine, ListResult } from './engine.ts';
+import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { Lru } from './lru.ts';
 import { loadSearchIndex, packSearchIndex, PostingSearch, unpackSearchIndex, type PackedSearchIndex, type SearchMatch } from './search.ts';
 import { queryTerms } from './text.ts';
@@ -17,14 +17,28 @@ const T = GAME_TYPES.length;
 export interface MemoryEngineOptions {
   /** Search results kept (per distinct set of query words). */
   searchCacheEntries?: number;
-  /** Bound on the record indexes held by the search cache, summed over entries. */
-  searchCacheIndexes?: number;
+  /** Bound on the memory of the search cache in bytes (its typed arrays, summed over entries). */
+  searchCacheBytes?: number;
 }
 
+/** Default bound of the search cache: at 50k games it holds the results of some 2,000 distinct q. */
+export const DEFAULT_SEARCH_CACHE_BYTES = 16 * 1024 * 1024;
+
 interface CachedSearch {
+  /** The words, as the cache key. */
+  key: string;
   match: SearchMatch;
   /** Matching records counted by provider × game type × multi-variant (see `cell`). */
   cube: Int32Array;
+  /** The matching records in each static sort's order, made on first use. */
+  sorted: Partial<Record<StaticSort, Int32Array>>;
+}
+
+/** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
+function weighSearch(v: CachedSearch): number {
+  let bytes = v.match.ids.byteLength * 2 + v.cube.byteLength + 256;
+  for (const order of Object.values(v.sorted)) bytes += order.byteLength;
+  return bytes;
 }
 
 /**
@@ -66,9 +80,9 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     typeof stored === 'string' ? packSearchIndex(loadSearchIndex(stored)) : 'postingStart' in stored ? stored : packSearchIndex(stored);
   const postings = new PostingSearch(unpackSearchIndex(packed), packed);
   const searches = new Lru<string, CachedSearch>({
-    maxEntries: options.searchCacheEntries ?? 2048,
-    maxWeight: options.searchCacheIndexes ?? 1_000_000,
-    weigh: (v) => v.match.ids.length * 2 + v.cube.length,
+    maxEntries: options.searchCacheEntries ?? 4096,
+    maxWeight: options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
+    weigh: weighSearch,
   });
   const searchFor = (q: string): CachedSearch => {
     const terms = queryTerms(q);
@@ -76,7 +90,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     let hit = searches.get(key);
     if (hit === undefined) {
       const match = postings.match(terms);
-      hit = { match, cube: cubeOf(match.ids) };
+      hit = { key, match, cube: cubeOf(match.ids), sorted: {} };
       searches.set(key, hit);
     }
     return hit;
@@ -84,28 +98,50 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
 
   const scratch = new Uint8Array(n);
 
-  function facets(cube: Int32Array, prov: number, type: number, hv: boolean): ListFacets {
+  // Facets are written as JSON text directly: each provider's and game type's fixed part is
+  // encoded once, and entries are ordered by count descending, then key (compareStrings).
+  const providerHead = providerKeys.map((k, i) => `{"provider":${JSON.stringify(k)},"display":${JSON.stringify(providerDisplay[i])},"count":`);
+  const typeHead = GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`);
+  const rankOf = (keys: readonly string[]) => {
+    const rank = new Int32Array(keys.length);
+    [...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)).forEach((k, r) => (rank[k] = r));
+    return rank;
+  };
+  const providerRank = rankOf(providerKeys);
+  const typeRank = rankOf(GAME_TYPES);
+  const providerCounts = new Int32Array(p);
+  const typeCounts = new Int32Array(T);
+
+  /** `{"providers":[…],"game_types":[…]}` for the listed entries (indexes into heads/counts/rank). */
+  function facetList(listed: number[], counts: Int32Array, rank: Int32Array, heads: readonly string[]): string {
+    listed.sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!);
+    let out = '';
+    for (let k = 0; k < listed.length; k++) out += `${k > 0 ? ',' : ''}${heads[listed[k]!]!}${counts[listed[k]!]!}}`;
+    return out;
+  }
+
+  function facetsJson(cube: Int32Array, prov: number, type: number, hv: boolean): string {
     const mFrom = hv ? 1 : 0;
     const tFrom = type === ALL ? 0 : type;
     const tTo = type === ALL ? T : type + 1;
-    const providers: ListFacets['providers'] = [];
+    const providers: number[] = [];
     for (let pp = 0; pp < p; pp++) {
       let count = 0;
       for (let tt = tFrom; tt < tTo; tt++) for (let m = mFrom; m < 2; m++) count += cube[cell(pp, tt, m)]!;
-      if (count > 0 || pp === prov) providers.push({ provider: providerKeys[pp]!, display: providerDisplay[pp]!, count });
+      providerCounts[pp] = count;
+      if (count > 0 || pp === prov) providers.push(pp);
     }
-    providers.sort((a, b) => b.count - a.count || compareStrings(a.provider, b.provider));
-    const gameTypes: ListFacets['game_types'] = [];
     // An unknown provider matches nothing, so every game type counts 0.
     const pFrom = prov === ALL || prov === UNKNOWN ? 0 : prov;
     const pTo = prov === ALL ? p : prov === UNKNOWN ? 0 : prov + 1;
+    const types: number[] = [];
     for (let tt = 0; tt < T; tt++) {
       let count = 0;
       for (let pp = pFrom; pp < pTo; pp++) for (let m = mFrom; m < 2; m++) count += cube[cell(pp, tt, m)]!;
-      if (count > 0 || tt === type) gameTypes.push({ game_type: GAME_TYPES[tt]!, count });
+      typeCounts[tt] = count;
+      if (count > 0 || tt === type) types.push(tt);
     }
-    gameTypes.sort((a, b) => b.count - a.count || compareStrings(a.game_type, b.game_type));
-    return { providers, game_types: gameTypes };
+    return `{"providers":[${facetList(providers, providerCounts, providerRank, providerHead)}],"game_types":[${facetList(types, typeCounts, typeRank, typeHead)}]}`;
   }
 
   function filteredCount(cube: Int32Array, prov: number, type: number, hv: boolean): number {
@@ -119,14 +155,13 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return count;
   }
 
-  /** Positions [start, end) of `order` among the records passing the filters (and `mask`, when given). */
-  function walk(order: Int32Array, prov: number, type: number, hv: boolean, mask: Uint8Array | null, start: number, end: number): ArrayLike<number> {
-    if (mask === null && prov === ALL && type === ALL && !hv) return order.subarray(start, end);
+  /** Positions [start, end) of `order` among the records passing the filters. */
+  function walk(order: Int32Array, prov: number, type: number, hv: boolean, start: number, end: number): ArrayLike<number> {
+    if (prov === ALL && type === ALL && !hv) return order.subarray(start, end);
     const out: number[] = [];
     let seen = 0;
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
-      if (mask !== null && mask[i] === 0) continue;
       if (prov !== ALL && providerOf[i] !== prov) continue;
       if (type !== ALL && typeOf[i] !== type) continue;
       if (hv && multi[i] === 0) continue;
@@ -136,35 +171,37 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return out;
   }
 
-  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, start: number, end: number, filtered: number): ArrayLike<number> {
-    if (start >= end) return [];
-    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, null, start, end);
-    if (found === null) return walk(orders[sort], prov, type, hv, null, start, end);
+  /** The records `found` matches, in `sort`'s order (kept with the search once made). */
+  function sortedMatches(found: CachedSearch, sort: StaticSort): Int32Array {
+    const cached = found.sorted[sort];
+    if (cached !== undefined) return cached;
     const ids = found.match.ids;
+    const order = orders[sort];
+    const out = new Int32Array(ids.length);
     if (ids.length * 16 <= n) {
       // Few matches: order them by rank rather than scanning the whole permutation.
       const rank = ranks[sort];
-      const order = orders[sort];
-      const picked = new Int32Array(filtered);
+      for (let k = 0; k < ids.length; k++) out[k] = rank[ids[k]!]!;
+      out.sort();
+      for (let k = 0; k < out.length; k++) out[k] = order[out[k]!]!;
+    } else {
+      for (let k = 0; k < ids.length; k++) scratch[ids[k]!] = 1;
       let f = 0;
-      for (let k = 0; k < ids.length; k++) {
-        const i = ids[k]!;
-        if (prov !== ALL && providerOf[i] !== prov) continue;
-        if (type !== ALL && typeOf[i] !== type) continue;
-        if (hv && multi[i] === 0) continue;
-        picked[f++] = rank[i]!;
+      for (let k = 0; k < n && f < ids.length; k++) {
+        const i = order[k]!;
+        if (scratch[i] === 1) out[f++] = i;
       }
-      picked.sort();
-      const out = new Int32Array(end - start);
-      for (let k = start; k < end; k++) out[k - start] = order[picked[k]!]!;
-      return out;
-    }
-    for (let k = 0; k < ids.length; k++) scratch[ids[k]!] = 1;
-    try {
-      return walk(orders[sort], prov, type, hv, scratch, start, end);
-    } finally {
       for (let k = 0; k < ids.length; k++) scratch[ids[k]!] = 0;
     }
+    found.sorted[sort] = out;
+    searches.set(found.key, found); // weighed again with the new order
+    return out;
+  }
+
+  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, start: number, end: number): ArrayLike<number> {
+    if (start >= end) return [];
+    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, start, end);
+    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, start, end);
   }
 
   function run(query: ListQuery): ListResult {
@@ -176,7 +213,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     const cube = found === null ? baseCube : found.cube;
     const filtered = filteredCount(cube, prov, type, hv);
     const end = Math.min(filtered, query.offset + query.limit);
-    return { filtered, items: page(found, sort, prov, type, hv, query.offset, end, filtered), facets: facets(cube, prov, type, hv) };
+    return new EvaluatedList(filtered, page(found, sort, prov, type, hv, query.offset, end), facetsJson(cube, prov, type, hv));
   }
 
   return {
@@ -185,5 +222,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     total: n,
     run,
     recordJson: (i: number) => bytes.subarray(offsets[i]!, offsets[i + 1]!),
+    recordLength: (i: number) => offsets[i + 1]! - offsets[i]!,
+    copyRecord: (i: number, target: Uint8Array, at: number) => at + bytes.copy(target, at, offsets[i]!, offsets[i + 1]!),
   };
 }

@@ -3,7 +3,7 @@
 // store, and API keys.
 import { keysFilePath } from '../keys/file.ts';
 import { int } from '../server/config.ts';
-import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS } from '../server/rate-limit-redis.ts';
+import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS } from '../server/rate-limit-store.ts';
 
 export interface ProductionSettings {
   /** How often RTP_OUT_DIR's target is checked for a new release (ms; 0: only on SIGHUP). */

@@ -46,7 +46,8 @@ export interface AppOptions {
   limiter: RateLimiter | null;
   /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
   trustProxy: number;
-  astro?: AstroHandler;
+  /** The adapter, loaded on first use (its import is deferred past start-up); absent: no on-demand routes. */
+  astro?: () => Promise<AstroHandler>;
   /** Body of the HTML 404 page. */
   notFoundHtml: Buffer;
   /** Called with unexpected errors (logged by the server). */
@@ -155,18 +156,17 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
           return notFound(req, res, pathname, extra);
         }
         // Any other on-demand Astro route; the adapter calls next() when none matches.
-        res.setHeader('Access-Control-Allow-Origin', '*');
-        res.setHeader('Cache-Control', POLICIES.page.cacheControl);
-        if (extra !== null) for (let k = 0; k < extra.length; k += 2) res.setHeader(extra[k]!, extra[k + 1]!);
-        void Promise.resolve(
-          astro(req, res, (err?: unknown) => {
+        return astro().then((handler) => {
+          res.setHeader('Access-Control-Allow-Origin', '*');
+          res.setHeader('Cache-Control', POLICIES.page.cacheControl);
+          if (extra !== null) for (let k = 0; k < extra.length; k += 2) res.setHeader(extra[k]!, extra[k + 1]!);
+          return handler(req, res, (err?: unknown) => {
             if (err !== undefined) return fail(req, res, err);
             if (!res.headersSent) notFound(req, res, pathname, null);
-          }),
-        ).catch((err: unknown) => fail(req, res, err));
+          });
+        });
       },
-      (err: unknown) => fail(req, res, err),
-    );
+    ).catch((err: unknown) => fail(req, res, err));
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {

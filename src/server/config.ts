@@ -15,6 +15,8 @@ export interface ServerConfig {
   trustProxy: number;
   staticCacheBytes: number;
   listCacheBytes: number;
+  /** Memory for search results (matches per distinct q, their orders and facet tables). */
+  searchCacheBytes: number;
   shutdownTimeoutMs: number;
 }
 
@@ -30,7 +32,7 @@ export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   return n;
 }
 
-/** Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY, STATIC_CACHE_MB, LIST_CACHE_MB, SHUTDOWN_TIMEOUT_MS. */
+/** Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY, STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, SHUTDOWN_TIMEOUT_MS. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const problems: string[] = [];
   const config: ServerConfig = {
@@ -43,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: int(env, 'TRUST_PROXY', 0, 0, 100, problems),
     staticCacheBytes: int(env, 'STATIC_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
     listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
+    searchCacheBytes: int(env, 'SEARCH_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
   };
   if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);

@@ -10,7 +10,9 @@
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { RateLimiter, type RateLimitDecision, type RateLimiterOptions } from './rate-limit.ts';
-import type { RateLimitStore, WindowCount } from './rate-limit-store.ts';
+import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS, type RateLimitStore, type WindowCount } from './rate-limit-store.ts';
+
+export { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS };
 
 /**
  * KEYS[1] the client's counter, ARGV[1] the window in ms. A counter found without an expiry (which
@@ -29,8 +31,6 @@ end
 return {count, ttl}`;
 export const WINDOW_SCRIPT_SHA = createHash('sha1').update(WINDOW_SCRIPT).digest('hex');
 
-export const DEFAULT_REDIS_PREFIX = 'rtp:rl:';
-export const DEFAULT_REDIS_TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 10_000;
 
 /** Redis could not count this request (down, unreachable, too slow, or an unexpected reply). */

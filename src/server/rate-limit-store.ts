@@ -1,6 +1,11 @@
 // The rate limiter's storage contract: a counter per client key in a fixed window. The in-memory
 // store (rate-limit-memory.ts) is the default; a shared store (Redis, say) can implement the same.
 
+/** Key prefix and per-request time budget of the Redis store (rate-limit-redis.ts); here so that
+ * reading the settings does not load the Redis client. */
+export const DEFAULT_REDIS_PREFIX = 'rtp:rl:';
+export const DEFAULT_REDIS_TIMEOUT_MS = 250;
+
 /** A client's counter after one more request. */
 export interface WindowCount {
   /** Requests counted in the current window, this one included. */

@@ -95,7 +95,7 @@ beforeAll(async () => {
 
   const services = createServices(bundle);
   const statics = await StaticFiles.open(root);
-  const base = { services, statics, trustProxy: 0, astro, notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
+  const base = { services, statics, trustProxy: 0, astro: () => Promise.resolve(astro), notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
   server = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1_000_000 }) }));
   limitedServer = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 3 }) }));
   proxiedServer = await listen(createApp({ ...base, trustProxy: 1, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 2 }) }));
