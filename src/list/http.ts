@@ -8,6 +8,8 @@ import type { ParamError } from './params.ts';
 export interface HandlerResult {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The same headers as name/value pairs, in order (what node:http's writeHead takes). */
+  readonly headerList: readonly string[];
   readonly body: Buffer;
 }
 
@@ -23,9 +25,11 @@ export function strongEtag(body: Uint8Array): string {
 
 /** A 200 JSON answer with its ETag and the route's Cache-Control. */
 export function jsonOk(body: Buffer, cacheControl: string): HandlerResult {
+  const etag = strongEtag(body);
   return {
     status: 200,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: strongEtag(body), 'Access-Control-Allow-Origin': '*' },
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*' },
+    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*'],
     body,
   };
 }
@@ -36,6 +40,7 @@ export function jsonError(status: number, payload: ErrorBody | Record<string, un
   return {
     status,
     headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*' },
+    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*'],
     body,
   };
 }

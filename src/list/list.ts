@@ -10,6 +10,7 @@ import { listQueryKey, parseListQuery } from './query.ts';
 const COMMA = 0x2c;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
+const HEAD_SCRATCH = Buffer.allocUnsafeSlow(64 * 1024);
 
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
@@ -27,11 +28,14 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
     query,
   };
   const head = `{"meta":${JSON.stringify(meta)},"facets":${result.facetsJson},"items":[`;
-  const headBytes = Buffer.byteLength(head);
+  // The head is encoded once, into a scratch buffer when it surely fits (3 bytes per UTF-16 unit
+  // at most), which also gives its length; measuring first would walk the text twice.
+  const inScratch = head.length * 3 <= HEAD_SCRATCH.length;
+  const headBytes = inScratch ? HEAD_SCRATCH.write(head, 0, 'utf8') : Buffer.byteLength(head);
   let size = headBytes + 2 + Math.max(0, count - 1);
   for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
   const out = Buffer.allocUnsafe(size);
-  let at = out.write(head, 0, headBytes, 'utf8');
+  let at = inScratch ? HEAD_SCRATCH.copy(out, 0, 0, headBytes) : out.write(head, 0, headBytes, 'utf8');
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
     at = engine.copyRecord(items[k]!, out, at);

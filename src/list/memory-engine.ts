@@ -102,46 +102,84 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   // encoded once, and entries are ordered by count descending, then key (compareStrings).
   const providerHead = providerKeys.map((k, i) => `{"provider":${JSON.stringify(k)},"display":${JSON.stringify(providerDisplay[i])},"count":`);
   const typeHead = GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`);
-  const rankOf = (keys: readonly string[]) => {
+  /** Each key's position in compareStrings order, and the key index at each position. */
+  const rankOf = (keys: readonly string[]): { rank: Int32Array; atRank: Int32Array } => {
+    const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
     const rank = new Int32Array(keys.length);
-    [...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)).forEach((k, r) => (rank[k] = r));
-    return rank;
+    atRank.forEach((k, r) => (rank[k] = r));
+    return { rank, atRank };
   };
-  const providerRank = rankOf(providerKeys);
-  const typeRank = rankOf(GAME_TYPES);
+  const providerOrder = rankOf(providerKeys);
+  const typeOrder = rankOf(GAME_TYPES);
   const providerCounts = new Int32Array(p);
   const typeCounts = new Int32Array(T);
+  const sortKeys = new Float64Array(Math.max(p, T));
 
-  /** `{"providers":[…],"game_types":[…]}` for the listed entries (indexes into heads/counts/rank). */
-  function facetList(listed: number[], counts: Int32Array, rank: Int32Array, heads: readonly string[]): string {
-    listed.sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!);
+  /**
+   * The listed entries (indexes into heads/counts) as JSON array items, by count descending, then
+   * key: each entry becomes one number, (n - count) * entries + rank, so a numeric typed-array
+   * sort orders them (exact: below 2^53 for any registry).
+   */
+  function facetList(listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: readonly string[]): string {
+    const size = heads.length;
+    for (let k = 0; k < m; k++) sortKeys[k] = (n - counts[listed[k]!]!) * size + order.rank[listed[k]!]!;
+    const keys = sortKeys.subarray(0, m).sort();
     let out = '';
-    for (let k = 0; k < listed.length; k++) out += `${k > 0 ? ',' : ''}${heads[listed[k]!]!}${counts[listed[k]!]!}}`;
+    for (let k = 0; k < m; k++) {
+      const entry = order.atRank[keys[k]! % size]!;
+      out += `${k > 0 ? ',' : ''}${heads[entry]!}${counts[entry]!}}`;
+    }
     return out;
+  }
+
+  const listedProviders = new Int32Array(p);
+  const listedTypes = new Int32Array(T);
+  /** Per count table: totals by provider and by game type over all the others, without and with has_variants. */
+  interface Totals {
+    byProvider: [Int32Array, Int32Array];
+    byType: [Int32Array, Int32Array];
+  }
+  const totalsOf = new WeakMap<Int32Array, Totals>();
+  function totals(cube: Int32Array): Totals {
+    let t = totalsOf.get(cube);
+    if (t === undefined) {
+      const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(p), new Int32Array(p), new Int32Array(T), new Int32Array(T)];
+      for (let pp = 0; pp < p; pp++) {
+        for (let tt = 0; tt < T; tt++) {
+          const multiOnly = cube[cell(pp, tt, 1)]!;
+          const all = cube[cell(pp, tt, 0)]! + multiOnly;
+          provAll[pp]! += all;
+          provMulti[pp]! += multiOnly;
+          typeAll[tt]! += all;
+          typeMulti[tt]! += multiOnly;
+        }
+      }
+      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti] };
+      totalsOf.set(cube, t);
+    }
+    return t;
   }
 
   function facetsJson(cube: Int32Array, prov: number, type: number, hv: boolean): string {
     const mFrom = hv ? 1 : 0;
-    const tFrom = type === ALL ? 0 : type;
-    const tTo = type === ALL ? T : type + 1;
-    const providers: number[] = [];
+    const sums = totals(cube);
+    let providers = 0;
     for (let pp = 0; pp < p; pp++) {
       let count = 0;
-      for (let tt = tFrom; tt < tTo; tt++) for (let m = mFrom; m < 2; m++) count += cube[cell(pp, tt, m)]!;
+      if (type === ALL) count = sums.byProvider[mFrom]![pp]!;
+      else for (let m = mFrom; m < 2; m++) count += cube[cell(pp, type, m)]!;
       providerCounts[pp] = count;
-      if (count > 0 || pp === prov) providers.push(pp);
+      if (count > 0 || pp === prov) listedProviders[providers++] = pp;
     }
-    // An unknown provider matches nothing, so every game type counts 0.
-    const pFrom = prov === ALL || prov === UNKNOWN ? 0 : prov;
-    const pTo = prov === ALL ? p : prov === UNKNOWN ? 0 : prov + 1;
-    const types: number[] = [];
+    let types = 0;
     for (let tt = 0; tt < T; tt++) {
       let count = 0;
-      for (let pp = pFrom; pp < pTo; pp++) for (let m = mFrom; m < 2; m++) count += cube[cell(pp, tt, m)]!;
+      if (prov === ALL) count = sums.byType[mFrom]![tt]!;
+      else if (prov !== UNKNOWN) for (let m = mFrom; m < 2; m++) count += cube[cell(prov, tt, m)]!; // an unknown provider matches nothing
       typeCounts[tt] = count;
-      if (count > 0 || tt === type) types.push(tt);
+      if (count > 0 || tt === type) listedTypes[types++] = tt;
     }
-    return `{"providers":[${facetList(providers, providerCounts, providerRank, providerHead)}],"game_types":[${facetList(types, typeCounts, typeRank, typeHead)}]}`;
+    return `{"providers":[${facetList(listedProviders, providers, providerCounts, providerOrder, providerHead)}],"game_types":[${facetList(listedTypes, types, typeCounts, typeOrder, typeHead)}]}`;
   }
 
   function filteredCount(cube: Int32Array, prov: number, type: number, hv: boolean): number {

@@ -69,17 +69,6 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return false;
 }
 
-const resultHeaders = new WeakMap<HandlerResult, string[]>();
-function headersOf(result: HandlerResult): string[] {
-  let flat = resultHeaders.get(result);
-  if (flat === undefined) {
-    flat = [];
-    for (const [name, value] of Object.entries(result.headers)) flat.push(name, value);
-    resultHeaders.set(result, flat);
-  }
-  return flat;
-}
-
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { services, statics, limiter, trustProxy, astro, notFoundHtml, onError, authenticate } = options;
@@ -87,7 +76,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*'];
 
   /** Writes a complete response in one write; HEAD gets the same headers and no body. */
-  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: Uint8Array, extra: string[] | null): void {
+  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: readonly string[], body: Uint8Array, extra: string[] | null): void {
     const length = String(body.byteLength);
     res.writeHead(status, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
     if (req.method === 'HEAD') res.end();
@@ -95,7 +84,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   /** 200 with the body, or 304 when the client already holds this ETag. */
-  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: string[], etag: string, body: Uint8Array, extra: string[] | null): void {
+  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array, extra: string[] | null): void {
     if (etagMatches(req.headers['if-none-match'], etag)) {
       // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
       const kept: string[] = [];
@@ -113,8 +102,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
 
   function sendResult(req: IncomingMessage, res: ServerResponse, result: HandlerResult, extra: string[] | null): void {
     const etag = result.headers.ETag;
-    if (result.status === 200 && etag !== undefined) sendCacheable(req, res, headersOf(result), etag, result.body, extra);
-    else send(req, res, result.status, headersOf(result), result.body, extra);
+    if (result.status === 200 && etag !== undefined) sendCacheable(req, res, result.headerList, etag, result.body, extra);
+    else send(req, res, result.status, result.headerList, result.body, extra);
   }
 
   function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, extra: string[] | null): void {

@@ -1,5 +1,6 @@
 // parseListQuery: defaults, normalisation and the exact 400 messages of every bad parameter.
 import { describe, expect, it } from 'vitest';
+import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
@@ -129,5 +130,24 @@ describe('parseListQuery', () => {
     expect(key('q=book')).not.toBe(key('q=Book'));
     expect(key('limit=5')).not.toBe(key('offset=5'));
     expect(key('provider=a')).not.toBe(key('q=a'));
+  });
+});
+
+describe('collectParams', () => {
+  const viaUrlSearchParams = (input: string, names: readonly string[]) => {
+    const out = new Map<string, string[]>();
+    for (const [k, v] of new URLSearchParams(input)) if (names.includes(k)) out.set(k, [...(out.get(k) ?? []), v]);
+    return out;
+  };
+  const names = ['q', 'limit', 'offset', 'sort', ''];
+  const pieces = ['q=book', 'q=', 'q', '=x', '', 'limit=5', 'limit=5=6', 'q=a+b', 'q=%41%zz', 'q=caf%C3%A9', 'q=é', 'other=1', '?q=x', 'sort=name', 'q=a\u0000b', 'offset=-1'];
+
+  it('reads a query string exactly as URLSearchParams does, with or without anything to decode', () => {
+    const rand = ((seed: number) => () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32))(7);
+    for (let i = 0; i < 2000; i++) {
+      const parts = Array.from({ length: Math.floor(rand() * 5) }, () => pieces[Math.floor(rand() * pieces.length)]!);
+      const input = (rand() < 0.2 ? '?' : '') + parts.join(rand() < 0.9 ? '&' : '&&');
+      expect(collectParams(input, names), input).toEqual(viaUrlSearchParams(input, names));
+    }
   });
 });
