@@ -2,6 +2,7 @@
 // columns, sort permutations and the search index. Plain data and typed arrays only (the index
 // serialised), so it can be built in another process (src/list/compile-worker.ts) and written to
 // a file (compiled-file.ts).
+import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ListSort } from '../schemas/list.ts';
@@ -22,6 +23,8 @@ export interface CompiledColumns {
   total: number;
   recordBytes: Uint8Array;
   offsets: Uint32Array;
+  /** SHA-256 (hex) of `offsets` and `recordBytes`: names the records' exact bytes (recordsDigest). */
+  recordsDigest: string;
   /** Provider keys ascending, with their display names; providerOf[i] indexes them. */
   providerKeys: string[];
   providerDisplay: string[];
@@ -37,6 +40,14 @@ export interface CompiledColumns {
 export interface CompiledList extends CompiledColumns {
   /** The MiniSearch index (search.ts): built, `JSON.stringify`-ed, or packed (list bundle). */
   searchIndex: string | MiniSearch<SearchDocument> | PackedSearchIndex;
+}
+
+/** SHA-256 (hex) of the record offsets (as stored, little-endian) followed by the record bytes. */
+export function digestRecords(offsets: Uint32Array, recordBytes: Uint8Array): string {
+  return createHash('sha256')
+    .update(new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength))
+    .update(recordBytes)
+    .digest('hex');
 }
 
 /** Code-unit comparison of two strings, the order used for collation keys and slugs. */
@@ -87,6 +98,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   // A Uint8Array owns its ArrayBuffer (unlike a pooled Buffer), so it can be transferred between threads.
   const recordBytes = new Uint8Array(offsets[n]!);
   for (let i = 0; i < n; i++) recordBytes.set(encoded[i]!, offsets[i]!);
+  const recordsDigest = digestRecords(offsets, recordBytes);
 
   // Providers: the bundle's, plus any a record names without a provider file (not expected).
   const displayOf = new Map<string, string>(bundle.providers.map((p) => [p.provider, p.display]));
@@ -138,6 +150,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     total: n,
     recordBytes,
     offsets,
+    recordsDigest,
     providerKeys,
     providerDisplay,
     providerOf,

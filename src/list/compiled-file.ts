@@ -39,11 +39,15 @@ function searchSections(index: string | PackedSearchIndex | undefined): Array<[S
   });
 }
 
+/** Version of the file layout; a file of another version is refused (rebuild). */
+const FORMAT = 2;
+
 interface Header {
-  format: 1;
+  format: typeof FORMAT;
   dataVersion: string;
   frozenAt: string;
   total: number;
+  recordsDigest: string;
   providerKeys: string[];
   providerDisplay: string[];
   meta: RegistryBundle['meta'];
@@ -80,10 +84,11 @@ export function encodeCompiled(input: ServiceInputData): Uint8Array[] {
     at += (8 - (at % 8)) % 8;
   }
   const header: Header = {
-    format: 1,
+    format: FORMAT,
     dataVersion: c.dataVersion,
     frozenAt: c.frozenAt,
     total: c.total,
+    recordsDigest: c.recordsDigest,
     providerKeys: c.providerKeys,
     providerDisplay: c.providerDisplay,
     meta: input.meta,
@@ -115,6 +120,7 @@ export function decodeCompiled(input: Buffer): ServiceInputData {
   // Typed-array views need aligned offsets: copy a buffer that does not start on an 8-byte boundary.
   const file = input.byteOffset % 8 === 0 ? input : Buffer.from(Uint8Array.from(input).buffer);
   const header = JSON.parse(file.toString('utf8', 8, 8 + file.readUInt32LE(4))) as Header;
+  if (header.format !== FORMAT) throw new Error(`compiled list format ${String(header.format)}, expected ${FORMAT}`);
   const section = (name: SectionName) => {
     const s = header.sections[name]!;
     return { offset: file.byteOffset + s.offset, length: s.length };
@@ -151,6 +157,7 @@ export function decodeCompiled(input: Buffer): ServiceInputData {
       dataVersion: header.dataVersion,
       frozenAt: header.frozenAt,
       total: header.total,
+      recordsDigest: header.recordsDigest,
       recordBytes: u8('recordBytes'),
       offsets: new Uint32Array(file.buffer, offsets.offset, offsets.length / 4),
       providerKeys: header.providerKeys,

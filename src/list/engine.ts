@@ -36,6 +36,11 @@ export interface ListEngine {
   readonly frozenAt: string;
   /** Records in the whole registry. */
   readonly total: number;
+  /**
+   * Identifies everything besides the query that a response's bytes depend on (the records'
+   * bytes, data version, freeze time, providers): with the normalised query it names one body.
+   */
+  readonly contentId: string;
   /** Evaluates a validated, normalised query. */
   run(query: ListQuery): ListResult;
   /** The JSON bytes of record `index`, exactly `JSON.stringify` of the public record. */

@@ -23,9 +23,8 @@ export function strongEtag(body: Uint8Array): string {
   return `"${hash('sha256', body, 'hex').slice(0, 32)}"`;
 }
 
-/** A 200 JSON answer with its ETag and the route's Cache-Control. */
-export function jsonOk(body: Buffer, cacheControl: string): HandlerResult {
-  const etag = strongEtag(body);
+/** A 200 JSON answer with its ETag (by default from the body bytes) and the route's Cache-Control. */
+export function jsonOk(body: Buffer, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
   return {
     status: 200,
     headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*' },

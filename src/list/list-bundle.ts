@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { BUNDLE_FILE } from '../registry/bundle.ts';
-import { compileColumns, searchDocuments, sortedRecords } from './compile.ts';
+import { compileColumns, digestRecords, searchDocuments, sortedRecords } from './compile.ts';
 import { buildSearchIndex, packSearchIndex } from './search.ts';
 import { decodeCompiled, encodeCompiled, type CompiledSource, type ServiceInputData } from './compiled-file.ts';
 
@@ -100,6 +100,8 @@ export function listBundleProblem(listBytes: Uint8Array, bundleBytes: Uint8Array
     return 'is not a list bundle';
   }
   if (data.source === undefined || data.compiled.searchIndex === undefined) return 'is not a list bundle';
+  const c = data.compiled;
+  if (digestRecords(c.offsets, c.recordBytes) !== c.recordsDigest) return 'is damaged: its records do not match their digest';
   const source = sourceOf(bundleBytes);
   if (data.source.sha256 !== source.sha256 || data.source.bytes !== source.bytes) return `is stale: it was compiled from another ${BUNDLE_FILE}`;
   return null;

@@ -1,6 +1,7 @@
 // The in-memory list engine: loads a compiled list (compile.ts) and answers each query from the
 // sort permutations, filter columns, a facet count table and a cache of search results, without
 // sorting or scanning the registry per request.
+import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
@@ -254,10 +255,13 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return new EvaluatedList(filtered, page(found, sort, prov, type, hv, query.offset, end), facetsJson(cube, prov, type, hv));
   }
 
+  const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');
+
   return {
     dataVersion: compiled.dataVersion,
     frozenAt: compiled.frozenAt,
     total: n,
+    contentId,
     run,
     recordJson: (i: number) => bytes.subarray(offsets[i]!, offsets[i + 1]!),
     recordLength: (i: number) => offsets[i + 1]! - offsets[i]!,

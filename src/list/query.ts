@@ -59,7 +59,10 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
   };
 }
 
-/** A string that identifies a normalised query (the response-cache key). */
+/** Free text in a key: its length first, so no text can pass for a separator and the next field. */
+const keyText = (value: string | null) => (value === null ? '-' : `${value.length}:${value}`);
+
+/** A string that identifies a normalised query: the response-cache key, and part of the list ETag. */
 export function listQueryKey(query: ListQuery): string {
-  return `${query.q ?? ''}\u0000${query.provider ?? ''}\u0000${query.game_type ?? ''}\u0000${query.has_variants ? 1 : 0}\u0000${query.sort}\u0000${query.limit}\u0000${query.offset}`;
+  return `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.sort}|${query.limit}|${query.offset}`;
 }

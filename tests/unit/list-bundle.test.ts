@@ -106,5 +106,20 @@ describe('list bundle', () => {
     expect(listBundleProblem(list, Buffer.from(bundleText))).toBeNull();
     expect(listBundleProblem(list, Buffer.from(bundleText.replace('"2.3.4"', '"2.3.5"')))).toBe('is stale: it was compiled from another registry-bundle.json');
     expect(listBundleProblem(Buffer.from('nope'), Buffer.from(bundleText))).toBe('is not a list bundle');
+    const damaged = Buffer.from(list);
+    const at = damaged.lastIndexOf('"canonical_slug":"');
+    damaged[at + 20] = damaged[at + 20] === 0x7a ? 0x79 : 0x7a;
+    expect(listBundleProblem(damaged, Buffer.from(bundleText))).toBe('is damaged: its records do not match their digest');
+  });
+
+  it('refuses a list bundle of another file format', async () => {
+    const dir = await serverDir('format');
+    const file = path.join(dir, LIST_BUNDLE_FILE);
+    const bytes = await readFile(file);
+    const at = bytes.indexOf('"format":2');
+    expect(at).toBeGreaterThan(0);
+    bytes.write('"format":1', at, 'latin1');
+    writeFileSync(file, bytes);
+    await expect(readListBundle(dir)).rejects.toThrow(/cannot be read \(compiled list format 1, expected 2\): rebuild with `npm run build`\./);
   });
 });

@@ -1,6 +1,9 @@
 // The list handler's HTTP-neutral answers: status, headers, error bodies, ETags, the Astro endpoint shape.
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { toResponse } from '../../src/list/http.ts';
+import { LIST_FORMAT, listEtag } from '../../src/list/list.ts';
+import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 import { createServices } from '../../src/list/service.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
@@ -8,8 +11,21 @@ import { fixtureBundle } from '../helpers/list-fixture.ts';
 
 const services = createServices(fixtureBundle(120));
 
+function queryOf(search: string) {
+  const parsed = parseListQuery(search);
+  if (!parsed.ok) throw new Error(search);
+  return parsed.query;
+}
+
+const PINNED = {
+  '': '82a2ec2d5b2e3b11',
+  'q=book&sort=relevance&limit=7': '8abe11e9cff30d97',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'f7474138882a9b2d',
+  'game_type=keno&q=xyz': 'd81941bdf2f0aa47',
+};
+
 describe('list handler', () => {
-  it('answers 200 JSON with the list cache policy, CORS and a strong ETag from the bytes', () => {
+  it('answers 200 JSON with the list cache policy, CORS and a strong ETag', () => {
     const r = services.list('q=book');
     expect(r.status).toBe(200);
     expect(r.headers).toEqual({
@@ -40,6 +56,32 @@ describe('list handler', () => {
   it('gives different ETags to different answers and equal ETags to equal ones', () => {
     expect(services.list('limit=5').headers.ETag).not.toBe(services.list('limit=6').headers.ETag);
     expect(services.list('limit=5&x=1').headers.ETag).toBe(services.list('limit=5').headers.ETag);
+  });
+
+  it('tags a body by the list format, the registry content and the normalised query', () => {
+    const r = services.list('q=book&limit=5');
+    expect(r.headers.ETag).toBe(listEtag(services.engine, listQueryKey(queryOf('limit=5&q=book'))));
+    const other = createServices({ ...fixtureBundle(120), meta: { ...fixtureBundle(120).meta, data_version: '2.3.5' } });
+    expect(other.list('q=book&limit=5').headers.ETag).not.toBe(r.headers.ETag);
+    // Two queries whose fields would run together in a naive key get their own answers and tags.
+    const a = services.list('q=a%00b');
+    const b = services.list('q=a&provider=b');
+    expect(services.list('q=a%00b').body.equals(a.body)).toBe(true); // now cached
+    expect(services.list('q=a&provider=b').body.equals(b.body)).toBe(true);
+    expect(a.headers.ETag).not.toBe(b.headers.ETag);
+  });
+
+  // The ETag stands for the bytes only while LIST_FORMAT changes with them: when this fails because
+  // the list body's encoding changed, bump LIST_FORMAT in src/list/list.ts and update the digests
+  // (a change to tests/helpers/list-fixture.ts needs only the digests updated).
+  it('pins the bytes of fixture bodies to LIST_FORMAT', () => {
+    const digests = Object.fromEntries(
+      ['', 'q=book&sort=relevance&limit=7', 'provider=beta&has_variants=1&sort=rtp_desc&offset=3', 'game_type=keno&q=xyz'].map((q) => [
+        q,
+        createHash('sha256').update(services.list(q).body).digest('hex').slice(0, 16),
+      ]),
+    );
+    expect({ LIST_FORMAT, digests }).toEqual({ LIST_FORMAT: 1, digests: PINNED });
   });
 
   it('converts to a web Response for the Astro endpoints', async () => {

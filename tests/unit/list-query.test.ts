@@ -130,6 +130,9 @@ describe('parseListQuery', () => {
     expect(key('q=book')).not.toBe(key('q=Book'));
     expect(key('limit=5')).not.toBe(key('offset=5'));
     expect(key('provider=a')).not.toBe(key('q=a'));
+    // Free text cannot pass for a field separator and the next field.
+    expect(key('q=a%00b')).not.toBe(key('q=a&provider=b'));
+    expect(key('q=a%7C-%7Cx')).not.toBe(key('q=a&game_type=slot'));
   });
 });
 
