@@ -7,23 +7,34 @@ import type { ListFacets, ListQuery } from '../schemas/list.ts';
 export interface ListResult {
   readonly filtered: number;
   readonly items: ArrayLike<number>;
-  /** The facets as JSON text, exactly `JSON.stringify(facets)` (what the response embeds). */
+  /** Writes the facets' JSON (exactly `JSON.stringify(facets)`) into `target` at `at`; returns the end. */
+  writeFacets(target: Uint8Array, at: number): number;
+  /** An upper bound on the bytes `writeFacets` writes. */
+  readonly maxFacetsBytes: number;
+  /** The facets as JSON text. */
   readonly facetsJson: string;
-  /** The facets as an object (parsed from `facetsJson` on first read). */
+  /** The facets as an object (parsed from their JSON on first read). */
   readonly facets: ListFacets;
 }
 
-/** A ListResult whose facets object is only built when someone reads it (the route never does). */
+/** A ListResult whose facets are written straight into the response (the route never builds the object). */
 export class EvaluatedList implements ListResult {
   readonly filtered: number;
   readonly items: ArrayLike<number>;
-  readonly facetsJson: string;
+  readonly writeFacets: (target: Uint8Array, at: number) => number;
+  readonly maxFacetsBytes: number;
   private parsed: ListFacets | undefined;
 
-  constructor(filtered: number, items: ArrayLike<number>, facetsJson: string) {
+  constructor(filtered: number, items: ArrayLike<number>, writeFacets: (target: Uint8Array, at: number) => number, maxFacetsBytes: number) {
     this.filtered = filtered;
     this.items = items;
-    this.facetsJson = facetsJson;
+    this.writeFacets = writeFacets;
+    this.maxFacetsBytes = maxFacetsBytes;
+  }
+
+  get facetsJson(): string {
+    const buffer = Buffer.allocUnsafe(this.maxFacetsBytes);
+    return buffer.toString('utf8', 0, this.writeFacets(buffer, 0));
   }
 
   get facets(): ListFacets {

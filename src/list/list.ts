@@ -28,7 +28,8 @@ export function listEtag(engine: ListEngine, key: string): string {
 const COMMA = 0x2c;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
-const HEAD_SCRATCH = Buffer.allocUnsafeSlow(64 * 1024);
+const ITEMS_OPEN = Buffer.from(',"items":[');
+let headScratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
@@ -45,15 +46,19 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
     has_more: query.offset + count < filtered,
     query,
   };
-  const head = `{"meta":${JSON.stringify(meta)},"facets":${result.facetsJson},"items":[`;
-  // The head is encoded once, into a scratch buffer when it surely fits (3 bytes per UTF-16 unit
-  // at most), which also gives its length; measuring first would walk the text twice.
-  const inScratch = head.length * 3 <= HEAD_SCRATCH.length;
-  const headBytes = inScratch ? HEAD_SCRATCH.write(head, 0, 'utf8') : Buffer.byteLength(head);
+  const metaText = `{"meta":${JSON.stringify(meta)},"facets":`;
+  // The head (meta, facets, the items' opening) is written into a scratch buffer first, which
+  // gives its length; the body is then allocated once at its exact size.
+  const need = metaText.length * 3 + result.maxFacetsBytes + ITEMS_OPEN.length;
+  if (need > headScratch.length) headScratch = Buffer.allocUnsafeSlow(need);
+  let at = headScratch.write(metaText, 0, 'utf8');
+  at = result.writeFacets(headScratch, at);
+  at += ITEMS_OPEN.copy(headScratch, at);
+  const headBytes = at;
   let size = headBytes + 2 + Math.max(0, count - 1);
   for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
   const out = Buffer.allocUnsafe(size);
-  let at = inScratch ? HEAD_SCRATCH.copy(out, 0, 0, headBytes) : out.write(head, 0, headBytes, 'utf8');
+  at = headScratch.copy(out, 0, 0, headBytes);
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
     at = engine.copyRecord(items[k]!, out, at);

@@ -42,6 +42,27 @@ function weighSearch(v: CachedSearch): number {
   return bytes;
 }
 
+const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
+const PROVIDERS_OPEN = new Uint8Array(Buffer.from('{"providers":['));
+const TYPES_OPEN = new Uint8Array(Buffer.from('],"game_types":['));
+const FACETS_CLOSE = new Uint8Array(Buffer.from(']}'));
+
+/** Strings encoded once, each its own view (so copying one allocates nothing). */
+type Fragments = Uint8Array[];
+
+function fragments(texts: readonly string[]): Fragments {
+  return texts.map((t) => new Uint8Array(Buffer.from(t)));
+}
+
+/** Writes a non-negative integer below 2^31 in decimal at `at`. */
+function writeUint(value: number, target: Uint8Array, at: number): number {
+  let digits = 1;
+  for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
+  for (let k = at + digits - 1, v = value; k >= at; k--, v = (v / 10) | 0) target[k] = 0x30 + (v % 10);
+  return at + digits;
+}
+
 /**
  * Loads the engine from a compiled list, or compiles a bundle first. Facets count the records matching every filter except their own, sorted by
  * count descending then key; zero counts are left out except for the selected provider or type.
@@ -54,6 +75,8 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const bytes = Buffer.from(recordBytes.buffer, recordBytes.byteOffset, recordBytes.byteLength);
+  const recordBuffer = recordBytes.buffer;
+  const recordBase = recordBytes.byteOffset;
 
   const ranks = {} as Record<StaticSort, Int32Array>;
   for (const s of STATIC_SORTS) {
@@ -99,10 +122,10 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
 
   const scratch = new Uint8Array(n);
 
-  // Facets are written as JSON text directly: each provider's and game type's fixed part is
+  // Facets are written as JSON bytes directly: each provider's and game type's fixed part is
   // encoded once, and entries are ordered by count descending, then key (compareStrings).
-  const providerHead = providerKeys.map((k, i) => `{"provider":${JSON.stringify(k)},"display":${JSON.stringify(providerDisplay[i])},"count":`);
-  const typeHead = GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`);
+  const providerHead = fragments(providerKeys.map((k, i) => `{"provider":${JSON.stringify(k)},"display":${JSON.stringify(providerDisplay[i])},"count":`));
+  const typeHead = fragments(GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`));
   /** Each key's position in compareStrings order, and the key index at each position. */
   const rankOf = (keys: readonly string[]): { rank: Int32Array; atRank: Int32Array } => {
     const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
@@ -115,22 +138,29 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   const providerCounts = new Int32Array(p);
   const typeCounts = new Int32Array(T);
   const sortKeys = new Float64Array(Math.max(p, T));
+  // Longest facets text: every entry listed with a count of n digits.
+  const fragmentBytes = (f: Fragments) => f.reduce((sum, b) => sum + b.length, 0);
+  const maxFacetsBytes = PROVIDERS_OPEN.length + TYPES_OPEN.length + FACETS_CLOSE.length + fragmentBytes(providerHead) + fragmentBytes(typeHead) + (p + T) * (String(n).length + 2);
 
   /**
-   * The listed entries (indexes into heads/counts) as JSON array items, by count descending, then
-   * key: each entry becomes one number, (n - count) * entries + rank, so a numeric typed-array
-   * sort orders them (exact: below 2^53 for any registry).
+   * Writes the listed entries (indexes into heads/counts) as JSON array items, by count
+   * descending, then key: each entry becomes one number, (n - count) * entries + rank, so a
+   * numeric typed-array sort orders them (exact: below 2^53 for any registry).
    */
-  function facetList(listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: readonly string[]): string {
+  function writeFacetList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: Fragments): number {
     const size = heads.length;
     for (let k = 0; k < m; k++) sortKeys[k] = (n - counts[listed[k]!]!) * size + order.rank[listed[k]!]!;
     const keys = sortKeys.subarray(0, m).sort();
-    let out = '';
     for (let k = 0; k < m; k++) {
       const entry = order.atRank[keys[k]! % size]!;
-      out += `${k > 0 ? ',' : ''}${heads[entry]!}${counts[entry]!}}`;
+      if (k > 0) target[at++] = COMMA;
+      const head = heads[entry]!;
+      target.set(head, at);
+      at += head.length;
+      at = writeUint(counts[entry]!, target, at);
+      target[at++] = CLOSE_BRACE;
     }
-    return out;
+    return at;
   }
 
   const listedProviders = new Int32Array(p);
@@ -161,7 +191,8 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return t;
   }
 
-  function facetsJson(cube: Int32Array, prov: number, type: number, hv: boolean): string {
+  /** Writes `{"providers":[…],"game_types":[…]}` for a count table and filters at `at`; returns the end. */
+  function writeFacets(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number): number {
     const mFrom = hv ? 1 : 0;
     const sums = totals(cube);
     let providers = 0;
@@ -180,7 +211,12 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
       typeCounts[tt] = count;
       if (count > 0 || tt === type) listedTypes[types++] = tt;
     }
-    return `{"providers":[${facetList(listedProviders, providers, providerCounts, providerOrder, providerHead)}],"game_types":[${facetList(listedTypes, types, typeCounts, typeOrder, typeHead)}]}`;
+    target.set(PROVIDERS_OPEN, at);
+    at = writeFacetList(target, at + PROVIDERS_OPEN.length, listedProviders, providers, providerCounts, providerOrder, providerHead);
+    target.set(TYPES_OPEN, at);
+    at = writeFacetList(target, at + TYPES_OPEN.length, listedTypes, types, typeCounts, typeOrder, typeHead);
+    target.set(FACETS_CLOSE, at);
+    return at + FACETS_CLOSE.length;
   }
 
   function filteredCount(cube: Int32Array, prov: number, type: number, hv: boolean): number {
@@ -252,7 +288,8 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     const cube = found === null ? baseCube : found.cube;
     const filtered = filteredCount(cube, prov, type, hv);
     const end = Math.min(filtered, query.offset + query.limit);
-    return new EvaluatedList(filtered, page(found, sort, prov, type, hv, query.offset, end), facetsJson(cube, prov, type, hv));
+    const items = page(found, sort, prov, type, hv, query.offset, end);
+    return new EvaluatedList(filtered, items, (target, at) => writeFacets(cube, prov, type, hv, target, at), maxFacetsBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');
@@ -265,6 +302,11 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     run,
     recordJson: (i: number) => bytes.subarray(offsets[i]!, offsets[i + 1]!),
     recordLength: (i: number) => offsets[i + 1]! - offsets[i]!,
-    copyRecord: (i: number, target: Uint8Array, at: number) => at + bytes.copy(target, at, offsets[i]!, offsets[i + 1]!),
+    copyRecord: (i: number, target: Uint8Array, at: number) => {
+      const start = offsets[i]!;
+      const length = offsets[i + 1]! - start;
+      target.set(new Uint8Array(recordBuffer, recordBase + start, length), at);
+      return at + length;
+    },
   };
 }
