@@ -31,22 +31,20 @@ const CLOSE_OBJECT = 0x7d;
 const ITEMS_OPEN = Buffer.from(',"items":[');
 let headScratch = Buffer.allocUnsafeSlow(64 * 1024);
 
+/** The start of every body of `engine`: `{"meta":{` and the fields that never change, up to `"filtered":`. */
+export function metaPrefix(engine: ListEngine): string {
+  return `{"meta":{"data_version":${JSON.stringify(engine.dataVersion)},"frozen_at":${JSON.stringify(engine.frozenAt)},"total":${engine.total},"filtered":`;
+}
+
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
  * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and records.
+ * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once).
  */
-export function listBody(engine: ListEngine, query: ListQuery, result: ListResult): Buffer {
+export function listBody(engine: ListEngine, query: ListQuery, result: ListResult, prefix: string = metaPrefix(engine)): Buffer {
   const { items, filtered } = result;
   const count = items.length;
-  const meta = {
-    data_version: engine.dataVersion,
-    frozen_at: engine.frozenAt,
-    total: engine.total,
-    filtered,
-    has_more: query.offset + count < filtered,
-    query,
-  };
-  const metaText = `{"meta":${JSON.stringify(meta)},"facets":`;
+  const metaText = `${prefix}${filtered},"has_more":${query.offset + count < filtered},"query":${JSON.stringify(query)}},"facets":`;
   // The head (meta, facets, the items' opening) is written into a scratch buffer first, which
   // gives its length; the body is then allocated once at its exact size.
   const need = metaText.length * 3 + result.maxFacetsBytes + ITEMS_OPEN.length;
@@ -92,6 +90,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
   const seenOnce = new Set<string>();
+  const prefix = metaPrefix(engine);
   // Query strings exactly as received, for responses in the cache: a repeated request skips the
   // parsing. Bounded by count; starts afresh when full (entries whose response left are misses).
   const keyOfRaw = new Map<string, string>();
@@ -115,7 +114,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       remember(raw, key);
       return result;
     }
-    result = jsonOk(listBody(engine, parsed.query, engine.run(parsed.query)), CACHE_LIST, listEtag(engine, key));
+    result = jsonOk(listBody(engine, parsed.query, engine.run(parsed.query), prefix), CACHE_LIST, listEtag(engine, key));
     if (seenOnce.delete(key)) {
       cache.set(key, result);
       remember(raw, key);

@@ -108,12 +108,20 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     maxWeight: options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
     weigh: weighSearch,
   });
+  // q as given -> its words' key, so a repeated q is not tokenised again (bounded; starts afresh when full).
+  const keyOfQ = new Map<string, string>();
   const searchFor = (q: string): CachedSearch => {
-    const terms = queryTerms(q);
-    const key = terms.join(' ');
+    let key = keyOfQ.get(q);
+    let terms: string[] | null = null;
+    if (key === undefined) {
+      terms = queryTerms(q);
+      key = terms.join(' ');
+      if (keyOfQ.size >= 8192) keyOfQ.clear();
+      keyOfQ.set(q, key);
+    }
     let hit = searches.get(key);
     if (hit === undefined) {
-      const match = postings.match(terms);
+      const match = postings.match(terms ?? queryTerms(q));
       hit = { key, match, cube: cubeOf(match.ids), sorted: {} };
       searches.set(key, hit);
     }

@@ -32,7 +32,8 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
   const errors: ParamError[] = [];
 
   let q = text(values, 'q', errors);
-  if (q !== null && queryTerms(q).length > MAX_QUERY_TERMS) {
+  // More than MAX_QUERY_TERMS distinct words need at least 2 * MAX_QUERY_TERMS + 1 characters.
+  if (q !== null && q.length > 2 * MAX_QUERY_TERMS && queryTerms(q).length > MAX_QUERY_TERMS) {
     errors.push({ param: 'q', message: MSG_TOO_MANY_TERMS });
     q = null;
   }

@@ -98,8 +98,15 @@ describe('parseListQuery', () => {
     [`q=${'a'.repeat(10 * 1024)}`, 'q', 'must be at most 200 characters'],
     [`provider=${'p'.repeat(201)}`, 'provider', 'must be at most 200 characters'],
     [`q=${Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join('+')}`, 'q', 'must contain at most 10 words'],
+    ['q=a+b+c+d+e+f+g+h+i+j+k', 'q', 'must contain at most 10 words'], // the shortest q with too many words
+    ['q=a-b-c-d-e-f-g-h-i-j-k', 'q', 'must contain at most 10 words'],
   ])('%s → 400 naming %s', (query, param, message) => {
     expect(errorsOf(query)).toEqual([{ param, message }]);
+  });
+
+  it('accepts ten distinct words, and repeated words once', () => {
+    expect(queryOf('q=a+b+c+d+e+f+g+h+i+j').q).toBe('a b c d e f g h i j');
+    expect(queryOf('q=a+a+a+a+a+a+a+a+a+a+a+a').q).toBe('a a a a a a a a a a a a');
   });
 
   it('counts q in characters, not UTF-16 units', () => {
