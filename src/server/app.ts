@@ -185,7 +185,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const budget = check.status === 'valid' ? keyLimiter : limiter;
       if (budget === null || !POLICIES[classify(pathname)].rateLimited) return route(req, res, pathname, search, null);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
-      const key = check.status === 'valid' ? `key:${check.id}` : clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustProxy);
+      const key = check.status === 'valid' ? `key:${check.id}` : clientIp(req.socket.remoteAddress, trustProxy > 0 ? req.headers['x-forwarded-for'] : undefined, trustProxy);
       const decision = budget.hit(key);
       if (decision instanceof Promise) {
         decision.then(

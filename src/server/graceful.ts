@@ -32,16 +32,20 @@ export function makeGraceful(server: Server, listener: (req: IncomingMessage, re
     if (closing) socket.end();
   });
 
+  // One shared handler ('close' comes once per response, so `on` needs no once-wrapper).
+  function onResponseClose(this: ServerResponse): void {
+    const socket = this.req.socket;
+    inFlight--;
+    pending.set(socket, (pending.get(socket) ?? 1) - 1);
+    release(socket);
+  }
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     pending.set(socket, (pending.get(socket) ?? 0) + 1);
     inFlight++;
     if (closing) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      inFlight--;
-      pending.set(socket, (pending.get(socket) ?? 1) - 1);
-      release(socket);
-    });
+    res.on('close', onResponseClose);
     listener(req, res);
   });
 
