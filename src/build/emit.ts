@@ -8,7 +8,7 @@
 //   dist/client/_headers                       CDN headers (src/build/headers.ts)
 //   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
 //   dist/server/build-info.json                site and counts of this build (dist-check reads it)
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -142,17 +142,18 @@ export function buildInfo(prep: PreparedBuild): BuildInfo {
   return { format: 1, site: prep.site, data_version: meta.data_version, frozen_at: meta.frozen_at, games: records.length, providers: providers.length };
 }
 
-/** Writes all of `items` with at most `limit` writes in flight (the directories must exist). */
-export async function writeAll(root: string, items: Iterable<{ file: string; text: string }>, limit = 64): Promise<number> {
-  const it = items[Symbol.iterator]();
+/**
+ * Writes all of `items`, one after another (the directories must exist). Synchronous on purpose:
+ * creating hundreds of thousands of small files is kernel work that concurrent writes only make
+ * contend (several threads creating entries in one directory); one blocking write each is the
+ * fastest way on the machines measured (docs/benchmarks.md).
+ */
+export function writeAll(root: string, items: Iterable<{ file: string; text: string }>): number {
   let count = 0;
-  const worker = async (): Promise<void> => {
-    for (let next = it.next(); !next.done; next = it.next()) {
-      await writeFile(path.join(root, next.value.file), next.value.text);
-      count++;
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
+  for (const item of items) {
+    writeFileSync(path.join(root, item.file), item.text);
+    count++;
+  }
   return count;
 }
 
@@ -162,16 +163,16 @@ export async function writeFamilies(prep: PreparedBuild, clientDir: string): Pro
   return writeAll(clientDir, renderAll(prep));
 }
 
-/** Writes `_headers`, the registry bundle and build-info; returns how many files. */
-export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
+/** Writes `_headers`, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
+export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText: string = serialise(prep.bundle)): Promise<number> {
   mkdirSync(serverDir, { recursive: true });
   await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile());
-  await writeFile(path.join(serverDir, BUNDLE_FILE), serialise(prep.bundle));
+  await writeFile(path.join(serverDir, BUNDLE_FILE), bundleText);
   await writeFile(path.join(serverDir, BUILD_INFO_FILE), serialise(buildInfo(prep)));
   return 3;
 }
 
 /** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */
-export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
-  return (await writeFamilies(prep, clientDir)) + (await writeExtras(prep, clientDir, serverDir));
+export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText?: string): Promise<number> {
+  return (await writeFamilies(prep, clientDir)) + (await writeExtras(prep, clientDir, serverDir, bundleText));
 }

@@ -5,19 +5,21 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { sharePreparedBuild } from '../site/registry.ts';
-import { writeListBundle } from '../list/list-bundle.ts';
-import { assertValidBuild, prepareBuild, writeBuild, type PreparedBuild } from './emit.ts';
+import { compileListBundleInWorker, writeListBundleBytes } from '../list/list-bundle.ts';
+import { assertValidBuild, prepareBuild, serialise, writeBuild, type PreparedBuild } from './emit.ts';
 import { siteUrl } from './site.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
 export default function rtpRegistry(): AstroIntegration {
   let prepared: PreparedBuild | undefined;
   let serverDir: string | undefined;
+  let bundleText: string | undefined;
+  let listBundle: Promise<Uint8Array> | undefined;
   return {
     name: 'rtp-registry',
     hooks: {
       // Runs before Astro empties or writes outDir, so invalid data leaves the output untouched.
-      'astro:config:setup': async ({ command, logger }) => {
+      'astro:config:setup': async ({ command, config, logger }) => {
         if (command !== 'build') return;
         const dir = dataDir();
         const started = performance.now();
@@ -27,6 +29,10 @@ export default function rtpRegistry(): AstroIntegration {
           prepared = prepareBuild(registry, siteUrl());
           assertValidBuild(prepared);
           sharePreparedBuild(dir, prepared); // the registry pages reuse it instead of loading the data again
+          // The list bundle is compiled in a worker thread while Astro builds; written in astro:build:done.
+          bundleText = serialise(prepared.bundle);
+          listBundle = compileListBundleInWorker(bundleText, new URL('./src/list/list-bundle-worker.ts', config.root));
+          listBundle.catch(() => undefined); // awaited (and reported) in astro:build:done
         } catch (err) {
           // The message lists every problem; a stack trace would only bury it.
           (err as Error).stack = '';
@@ -40,10 +46,12 @@ export default function rtpRegistry(): AstroIntegration {
         serverDir = fileURLToPath(config.build.server);
       },
       'astro:build:done': async ({ dir, logger }) => {
-        if (prepared === undefined || serverDir === undefined) throw new Error('rtp-registry: the registry was not loaded before the build');
+        if (prepared === undefined || serverDir === undefined || bundleText === undefined || listBundle === undefined) {
+          throw new Error('rtp-registry: the registry was not loaded before the build');
+        }
         const started = performance.now();
-        const count = await writeBuild(prepared, fileURLToPath(dir), serverDir);
-        await writeListBundle(serverDir, prepared.bundle); // the list engine's compiled form (src/list/list-bundle.ts)
+        const count = await writeBuild(prepared, fileURLToPath(dir), serverDir, bundleText);
+        await writeListBundleBytes(serverDir, await listBundle); // the list engine's compiled form (src/list/list-bundle.ts)
         logger.info(`wrote ${count + 1} files in ${Math.round(performance.now() - started)} ms`);
       },
     },

