@@ -131,10 +131,10 @@ async function startAndWait(what: string, args: string[], env: NodeJS.ProcessEnv
   return { proc, base, readyMs };
 }
 
-async function startServer(outDir: string, lifetimeMs: number): Promise<Running> {
+async function startServer(outDir: string, lifetimeMs: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
   const port = await freePort();
   // ACCESS_LOG=off: the benchmark measures serving, not writing (and piping) a log line per request.
-  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ACCESS_LOG: 'off' };
+  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ACCESS_LOG: 'off', ...extraEnv };
   return startAndWait('server', [...SERVER_NODE_FLAGS, SERVER_ENTRY], env, '/api/rtp/list?limit=1', port, lifetimeMs);
 }
 
@@ -231,6 +231,7 @@ async function buildOnce(cfg: Config, work: string, sets: DataSet[], built: Map<
 async function memoryPhase(cfg: Config, sets: DataSet[], built: Map<string, string>): Promise<BenchResults['memory']> {
   if (!existsSync(path.resolve(ROOT, SERVER_ENTRY))) return { status: 'not available', reason: `${SERVER_ENTRY} does not exist yet.` };
   const rows: MemoryRow[] = [];
+  const uncached: string[] = [];
   for (const ds of sets) {
     const outDir = built.get(ds.label);
     if (!outDir) continue;
@@ -250,6 +251,17 @@ async function memoryPhase(cfg: Config, sets: DataSet[], built: Map<string, stri
         break;
       }
     }
+    // One more start without Node's compile cache: what the very first start on a machine costs.
+    if (error === undefined) {
+      try {
+        const s = await startServer(outDir, 120_000, { NODE_DISABLE_COMPILE_CACHE: '1' });
+        await s.proc.stop();
+        uncached.push(`${ds.label}: ${Math.round(s.readyMs)} ms`);
+        log(`memory ${ds.label} start without the compile cache: ready in ${s.readyMs.toFixed(0)} ms`);
+      } catch (err) {
+        uncached.push(`${ds.label}: failed (${(err as Error).message.slice(0, 120)})`);
+      }
+    }
     rows.push({
       label: ds.label,
       games: ds.games,
@@ -261,7 +273,10 @@ async function memoryPhase(cfg: Config, sets: DataSet[], built: Map<string, stri
   return {
     status: 'ok',
     rows,
-    notes: [`${cfg.memoryStarts} cold starts per registry (a fresh process each time; the files are in the page cache). The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT}.`],
+    notes: [
+      `${cfg.memoryStarts} cold starts per registry (a fresh process each time; the files are in the page cache). The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and ACCESS_LOG=off.`,
+      `The starts use Node's on-disk compile cache, which src/server/main.ts turns on and the first start on a machine fills, as every later start or restart of a deployed server does. One start per registry with the cache off (NODE_DISABLE_COMPILE_CACHE=1), start to ready: ${uncached.join('; ')}.`,
+    ],
   };
 }
 
@@ -616,7 +631,7 @@ async function main(): Promise<number> {
     settings: {
       build: `${cfg.buildRuns} run(s) per registry, each paired with a baseline run`,
       load: `autocannon, ${cfg.connections} connections, ${cfg.warmupS} s warm-up per scenario, then ${cfg.rounds} round(s) of ${cfg.roundS} s per scenario, scenarios interleaved round by round (${cfg.rounds * cfg.roundS} s timed per scenario).`,
-      'rate limit': `RATE_LIMIT=${BENCH_RATE_LIMIT} for the benchmark server`,
+      'rate limit': `RATE_LIMIT=${BENCH_RATE_LIMIT} and ACCESS_LOG=off for the benchmark server (its node flags: ${SERVER_NODE_FLAGS.join(' ')})`,
       'query mix': `${cfg.mixCount} distinct queries, seed ${cfg.seed}`,
       'temp folders': cfg.mode === 'quick' ? 'deleted at the end' : 'deleted after the report is written, by a detached low-priority rm (not part of the run time)',
     },
