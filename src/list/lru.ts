@@ -4,6 +4,8 @@ export class Lru<K, V> {
   private readonly map = new Map<K, V>();
   private readonly weights = new Map<K, number>();
   private total = 0;
+  /** The key at the newest end of the order (a repeated get of it needs no move). */
+  private newest: K | undefined;
   private readonly maxEntries: number;
   private readonly maxWeight: number;
   private readonly weigh: (value: V) => number;
@@ -18,10 +20,11 @@ export class Lru<K, V> {
   /** The value for `key`, marked as most recently used. */
   get(key: K): V | undefined {
     const value = this.map.get(key);
-    if (value === undefined) return undefined;
+    if (value === undefined || key === this.newest) return value;
     // Re-inserting moves the key to the end of the Map's iteration order (the "newest" end).
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     return value;
   }
 
@@ -31,6 +34,7 @@ export class Lru<K, V> {
     this.delete(key);
     if (weight > this.maxWeight || this.maxEntries <= 0) return;
     this.map.set(key, value);
+    this.newest = key;
     this.weights.set(key, weight);
     this.total += weight;
     while (this.map.size > this.maxEntries || this.total > this.maxWeight) {
@@ -41,12 +45,14 @@ export class Lru<K, V> {
 
   delete(key: K): void {
     if (!this.map.has(key)) return;
+    if (key === this.newest) this.newest = undefined;
     this.map.delete(key);
     this.total -= this.weights.get(key) ?? 0;
     this.weights.delete(key);
   }
 
   clear(): void {
+    this.newest = undefined;
     this.map.clear();
     this.weights.clear();
     this.total = 0;

@@ -58,6 +58,20 @@ export interface AppOptions {
   keyLimiter?: RateLimiter | null;
 }
 
+/**
+ * Whether the request carries a header called `name` (lowercase), read from the raw header list:
+ * most requests carry none of the few headers the server looks at, and asking `req.headers` would
+ * build the whole header object for nothing.
+ */
+export function hasHeader(req: IncomingMessage, name: string): boolean {
+  const raw = req.rawHeaders;
+  for (let k = 0; k < raw.length; k += 2) {
+    const n = raw[k]!;
+    if (n.length === name.length && n.toLowerCase() === name) return true;
+  }
+  return false;
+}
+
 /** True when `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
@@ -85,7 +99,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
 
   /** 200 with the body, or 304 when the client already holds this ETag. */
   function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array, extra: string[] | null): void {
-    if (etagMatches(req.headers['if-none-match'], etag)) {
+    if (hasHeader(req, 'if-none-match') && etagMatches(req.headers['if-none-match'], etag)) {
       // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
       const kept: string[] = [];
       for (let k = 0; k < headers.length; k += 2) {
@@ -180,7 +194,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       if (!target.ok) return notFound(req, res, target.rawPath, null);
       const { pathname, search } = target;
       // A presented key must be valid on every route: an unknown, revoked or malformed key gets 401, never a silent downgrade.
-      const check: KeyCheck = authenticate === undefined ? NO_KEY : authenticate(req);
+      const check: KeyCheck = authenticate === undefined || !(hasHeader(req, 'authorization') || hasHeader(req, 'x-api-key')) ? NO_KEY : authenticate(req);
       if (check.status === 'invalid') return send(req, res, 401, JSON_ERROR_HEADERS, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
       const budget = check.status === 'valid' ? keyLimiter : limiter;
       if (budget === null || !POLICIES[classify(pathname)].rateLimited) return route(req, res, pathname, search, null);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/list/service.ts';
-import { createApp, type AstroHandler } from '../../src/server/app.ts';
+import { createApp, hasHeader, type AstroHandler } from '../../src/server/app.ts';
 import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { StaticFiles } from '../../src/server/static.ts';
@@ -182,6 +182,15 @@ describe('routes and headers', () => {
       expect(r.headers['content-type']).toBeUndefined();
     }
     expect((await request(server.base, target, { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+    expect((await request(server.base, target, { headers: { 'iF-nOnE-mAtCh': etag } })).status).toBe(304);
+  });
+
+  it('finds a header in the raw list whatever its case, without building req.headers', () => {
+    const req = { rawHeaders: ['Host', 'x', 'IF-NONE-MATCH', '"a"', 'X-Api-Key', 'k'] } as unknown as IncomingMessage;
+    expect(hasHeader(req, 'if-none-match')).toBe(true);
+    expect(hasHeader(req, 'x-api-key')).toBe(true);
+    expect(hasHeader(req, 'authorization')).toBe(false);
+    expect(hasHeader({ rawHeaders: ['"a"', 'authorization'] } as unknown as IncomingMessage, 'authorization')).toBe(false); // values are not names
   });
 });
 
