@@ -1,4 +1,5 @@
 // Benchmark results model and the Markdown report (BENCHMARKS.md, or a temp file in quick mode); pure formatting only.
+import { renderHistory, type EarlierRun } from './history.ts';
 import type { Environment } from './env.ts';
 import type { Summary } from './stats.ts';
 
@@ -276,8 +277,8 @@ function renderTargets(r: BenchResults): string {
   return out.join('\n');
 }
 
-/** The whole report as Markdown. */
-export function renderReport(r: BenchResults): string {
+/** The whole report as Markdown; `history`: earlier full runs to list (history.ts). */
+export function renderReport(r: BenchResults, history: readonly EarlierRun[] = []): string {
   const title = r.mode === 'full' ? '# Benchmarks' : `# Benchmarks (${r.mode} run: not representative)`;
   const head = [
     title,
@@ -301,7 +302,8 @@ export function renderReport(r: BenchResults): string {
   ];
   const problems = r.problems.length > 0 ? ['', '## Problems in this run', '', ...r.problems.map((p) => `- ${p}`)] : [];
   if (r.missing.length > 0) problems.push('', '## Not available in this run', '', ...r.missing.map((p) => `- ${p}`));
-  return [...head, ...problems, '', renderTargets(r), '', renderBuild(r), '', renderList(r), '', renderMemory(r), '', renderSearch(r), ''].join('\n');
+  const earlier = renderHistory(history, r.targets.map((t) => `#${t.issue} ${t.what}`), table);
+  return [...head, ...problems, '', renderTargets(r), '', ...(earlier === '' ? [] : [earlier, '']), renderBuild(r), '', renderList(r), '', renderMemory(r), '', renderSearch(r), ''].join('\n');
 }
 
 /** A few lines for the console. */

@@ -17,6 +17,7 @@ import { environment } from './env.ts';
 import { fetchRaw, pathSource, runLoad, type LoadRun, type Target as LoadTarget } from './load.ts';
 import { killAll, pollUntil, rssMiB, spawnBounded, type Spawned } from './procs.ts';
 import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
+import { carryHistory } from './history.ts';
 import { renderReport, renderSummary, type BenchResults, type BuildRow, type ListSection, type MemoryRow, type ScenarioRow, type SearchSection } from './report.ts';
 import { pairedRatios, summarize } from './stats.ts';
 import { evaluateTargets, RATIO } from './targets.ts';
@@ -670,7 +671,9 @@ async function main(): Promise<number> {
   results.elapsedS = (performance.now() - t0) / 1000;
   results.settings['load average'] = `${load0.toFixed(2)} at the start, ${os.loadavg()[0]!.toFixed(2)} at the end (1-minute averages; the start figure shows other work on the machine, the end figure includes this suite's own load)`;
   results.targets = evaluateTargets(results, cfg.listGames);
-  writeFileSync(cfg.outFile, renderReport(results));
+  // A full run carries the previous full report's figures forward (before/after, history.ts).
+  const history = cfg.mode === 'full' && existsSync(cfg.outFile) ? carryHistory(readFileSync(cfg.outFile, 'utf8')) : [];
+  writeFileSync(cfg.outFile, renderReport(results, history));
   console.log(renderSummary(results));
   console.log(`report: ${cfg.outFile}`);
   if (cfg.keep) log(`kept ${work}`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fmt, fmtRatio, num, renderReport, renderSummary, table, type BenchResults } from '../../scripts/bench/report.ts';
 import { summarize } from '../../scripts/bench/stats.ts';
 import { evaluateTargets, RATIO } from '../../scripts/bench/targets.ts';
+import { carryHistory } from '../../scripts/bench/history.ts';
 
 const env = { cpu: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v24.0.0', platform: 'Linux x64', date: '2026-11-21T00:00:00.000Z', commit: 'abc1234+dirty' };
 
@@ -105,5 +106,31 @@ describe('renderReport', () => {
     const s = renderSummary(r);
     expect(s).toContain('bench (full) finished in 321 s');
     expect(s).toContain('u uncached [server]: 900 req/s, p99 9.00 ms FAIL');
+  });
+});
+
+describe('earlier full runs (before/after)', () => {
+  const withTargets = (commit: string, measured: string) => {
+    const r = results({ env: { ...env, commit } });
+    r.targets = evaluateTargets(r, 50_000).map((t) => (t.what.startsWith('full build') ? { ...t, measured } : t));
+    return r;
+  };
+
+  it('carries the previous full report forward, newest first, and keeps listing older runs', () => {
+    const first = renderReport(withTargets('aaa1111', '2.50x'));
+    const one = carryHistory(first);
+    expect(one).toEqual([{ commit: 'aaa1111', date: '2026-11-21', measured: expect.objectContaining({ '#3 full build at 50k / plain baseline': '2.50x' }) }]);
+    const second = renderReport(withTargets('bbb2222', '1.90x'), one);
+    expect(second).toContain('## Earlier full runs');
+    const two = carryHistory(second);
+    expect(two.map((r) => [r.commit, r.measured['#3 full build at 50k / plain baseline']])).toEqual([
+      ['bbb2222', '1.90x'],
+      ['aaa1111', '2.50x'],
+    ]);
+  });
+
+  it('carries nothing from a partial or missing report', () => {
+    expect(carryHistory(renderReport(results({ mode: 'partial' })))).toEqual([]);
+    expect(carryHistory('')).toEqual([]);
   });
 });
