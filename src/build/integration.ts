@@ -28,11 +28,12 @@ export default function rtpRegistry(): AstroIntegration {
           registry = await loadRegistryOrThrow(dir);
           prepared = prepareBuild(registry, siteUrl());
           assertValidBuild(prepared);
-          sharePreparedBuild(dir, prepared); // the registry pages reuse it instead of loading the data again
           // The list bundle is compiled in a worker thread while Astro builds; written in astro:build:done.
           bundleText = serialise(prepared.bundle);
           listBundle = compileListBundleInWorker(bundleText, new URL('./src/list/list-bundle-worker.ts', config.root));
           listBundle.catch(() => undefined); // awaited (and reported) in astro:build:done
+          // The registry pages reuse the data (and the home page the compiled list) instead of loading them again.
+          sharePreparedBuild(dir, prepared, listBundle);
         } catch (err) {
           // The message lists every problem; a stack trace would only bury it.
           (err as Error).stack = '';

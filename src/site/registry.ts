@@ -23,6 +23,8 @@ export interface SiteData {
   /** History entries per slug, newest first (as in GET /api/rtp/{slug}). */
   historyBySlug: Map<string, SlotHistoryEntry[]>;
   providers: ProviderSummary[];
+  /** The list bundle's bytes as the build compiles them (list-bundle.ts), when the build shares them. */
+  listBundle?: Promise<Uint8Array>;
 }
 
 /** Name order, as the list route's `sort=name`: folded name (case and accents ignored), ties by slug. */
@@ -58,8 +60,9 @@ const keyOf = (dir: string, site: string) => `${dir}\u0000${site}`;
  * Hands the registry the build already loaded and validated (src/build/integration.ts) to the pages,
  * so a 50k-game registry is read once per build.
  */
-export function sharePreparedBuild(dir: string, prepared: { site: string; bundle: RegistryBundle; ctx: ShapeContext }): void {
-  cache().set(keyOf(dir, prepared.site), Promise.resolve(indexBundle(prepared.bundle, prepared.site, prepared.ctx)));
+export function sharePreparedBuild(dir: string, prepared: { site: string; bundle: RegistryBundle; ctx: ShapeContext }, listBundle?: Promise<Uint8Array>): void {
+  const data = indexBundle(prepared.bundle, prepared.site, prepared.ctx);
+  cache().set(keyOf(dir, prepared.site), Promise.resolve(listBundle === undefined ? data : { ...data, listBundle }));
 }
 
 /** The registry in `dir` (default: `RTP_DATA_DIR` or data/) for the pages: shared by the build, or loaded once per process. */

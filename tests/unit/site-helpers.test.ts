@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { createServices } from '../../src/list/service.ts';
+import { encodeListBundle } from '../../src/list/list-bundle.ts';
 import { normaliseBorder, normaliseRadius, widgetQuery, widgetSrc, embedSnippet, DEFAULT_WIDGET_OPTIONS } from '../../src/site/embed.ts';
 import { escapeHtml } from '../../src/site/escape.ts';
 import { formatHouseEdge, formatMaxWin, formatRange, formatRtp, formatVariantKind, formatVolatility, formatYear } from '../../src/site/format.ts';
@@ -100,13 +101,18 @@ describe('embed options', () => {
 });
 
 describe('home page first page', () => {
-  it('is the list route answer to the default query (sort name, limit 50)', () => {
-    const page = firstPage(bundle, 50);
+  it('is the list route answer to the default query (sort name, limit 50)', async () => {
+    const page = await firstPage(bundle, 50);
     const served = JSON.parse(createServices(bundle).list('').body.toString());
     expect(page).toEqual(served);
     expect(page.items).toHaveLength(50);
     expect(page.meta.total).toBe(bundle.records.length);
     expect(page.meta.has_more).toBe(true);
+  });
+
+  it('is the same from the list bundle the build shares', async () => {
+    const bytes = Buffer.concat(encodeListBundle(bundle, Buffer.from(JSON.stringify(bundle))));
+    expect(await firstPage(bundle, 50, Promise.resolve(new Uint8Array(bytes)))).toEqual(await firstPage(bundle, 50));
   });
 
   it('rejects an invalid query with its parameter named', () => {
