@@ -157,10 +157,15 @@ export function writeAll(root: string, items: Iterable<{ file: string; text: str
   return count;
 }
 
-/** Writes every file of the families (the per-game and per-provider files); returns how many. */
-export async function writeFamilies(prep: PreparedBuild, clientDir: string): Promise<number> {
+/** Writes every file of the families (the per-game and per-provider files) under `clientDir`; returns how many. */
+export function writeFamiliesSync(prep: PreparedBuild, clientDir: string): number {
   for (const dir of Object.values(FAMILY_DIRS)) mkdirSync(path.join(clientDir, dir), { recursive: true });
   return writeAll(clientDir, renderAll(prep));
+}
+
+/** `writeFamiliesSync`, for callers that await. */
+export async function writeFamilies(prep: PreparedBuild, clientDir: string): Promise<number> {
+  return writeFamiliesSync(prep, clientDir);
 }
 
 /** Writes `_headers`, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */

@@ -1,12 +1,15 @@
-// Astro integration: validates the registry and every response before the build writes anything,
-// then writes the per-game, per-provider and server files next to Astro's own output (src/build/emit.ts)
-// and the compiled list bundle dist/server/list-bundle.bin (src/list/list-bundle.ts).
+// Astro integration: validates the registry and every response before the build writes anything.
+// Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
+// (src/list/list-bundle.ts) and write the per-game and per-provider files into a staging folder
+// beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
+// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { sharePreparedBuild } from '../site/registry.ts';
 import { compileListBundleInWorker, writeListBundleBytes } from '../list/list-bundle.ts';
-import { assertValidBuild, prepareBuild, serialise, writeBuild, type PreparedBuild } from './emit.ts';
+import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBuild } from './emit.ts';
+import { startStagedWrite, type StagedWrite } from './staging.ts';
 import { siteUrl } from './site.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
@@ -15,6 +18,7 @@ export default function rtpRegistry(): AstroIntegration {
   let serverDir: string | undefined;
   let bundleText: string | undefined;
   let listBundle: Promise<Uint8Array> | undefined;
+  let staged: StagedWrite | undefined;
   return {
     name: 'rtp-registry',
     hooks: {
@@ -32,6 +36,10 @@ export default function rtpRegistry(): AstroIntegration {
           bundleText = serialise(prepared.bundle);
           listBundle = compileListBundleInWorker(bundleText, new URL('./src/list/list-bundle-worker.ts', config.root));
           listBundle.catch(() => undefined); // awaited (and reported) in astro:build:done
+          // The per-game and per-provider files are written into a staging folder beside the output
+          // folder by another worker meanwhile, and moved into dist/client in astro:build:done.
+          staged = startStagedWrite(bundleText, prepared.site, fileURLToPath(config.outDir), new URL('./src/build/write-worker.ts', config.root));
+          staged.done.catch(() => undefined); // awaited (and reported) in astro:build:done
           // The registry pages reuse the data (and the home page the compiled list) instead of loading them again.
           sharePreparedBuild(dir, prepared, listBundle);
         } catch (err) {
@@ -47,13 +55,15 @@ export default function rtpRegistry(): AstroIntegration {
         serverDir = fileURLToPath(config.build.server);
       },
       'astro:build:done': async ({ dir, logger }) => {
-        if (prepared === undefined || serverDir === undefined || bundleText === undefined || listBundle === undefined) {
+        if (prepared === undefined || serverDir === undefined || bundleText === undefined || listBundle === undefined || staged === undefined) {
           throw new Error('rtp-registry: the registry was not loaded before the build');
         }
         const started = performance.now();
-        const count = await writeBuild(prepared, fileURLToPath(dir), serverDir, bundleText);
+        const clientDir = fileURLToPath(dir);
+        const count = (await staged.done) + (await writeExtras(prepared, clientDir, serverDir, bundleText));
+        staged.moveInto(clientDir);
         await writeListBundleBytes(serverDir, await listBundle); // the list engine's compiled form (src/list/list-bundle.ts)
-        logger.info(`wrote ${count + 1} files in ${Math.round(performance.now() - started)} ms`);
+        logger.info(`wrote ${count + 1} files (waited ${Math.round(performance.now() - started)} ms for them after Astro)`);
       },
     },
   };

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertValidBuild, BUILD_INFO_FILE, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
+import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/build/staging.ts';
 import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
 import { BUNDLE_FILE, RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
@@ -129,5 +130,30 @@ describe('writeBuild', () => {
     const bundle = RegistryBundleSchema.parse(JSON.parse(ta.get(`server/${BUNDLE_FILE}`)!));
     expect(bundle.records.map((r) => r.canonical_slug)).toEqual(registry().games.map((g) => g.canonical_slug));
     expect(JSON.parse(ta.get(`server/${BUILD_INFO_FILE}`)!)).toEqual({ format: 1, site: SITE, data_version: '1.0.0', frozen_at: '2026-11-21T00:00:00Z', games: 6, providers: 3 });
+  });
+});
+
+describe('staged write (worker thread, then moved into dist/client)', () => {
+  const workerFile = new URL('../../src/build/write-worker.ts', import.meta.url);
+
+  it('writes the same family files as writeBuild, into place, and leaves no staging folder', async () => {
+    const [direct, staged] = [await tempDir(), await tempDir()];
+    const prep = prepareBuild(registry(), SITE);
+    await writeBuild(prep, path.join(direct, 'client'), path.join(direct, 'server'));
+    const out = path.join(staged, 'dist');
+    const write = startStagedWrite(serialise(prep.bundle), SITE, out, workerFile);
+    expect(existsSync(stagingDirFor(out))).toBe(true);
+    expect(await write.done).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);
+    write.moveInto(path.join(out, 'client'));
+    expect(existsSync(stagingDirFor(out))).toBe(false);
+    const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
+    expect(families(tree(out))).toEqual(families(tree(direct)));
+    expect(families(tree(out)).size).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);
+  });
+
+  it('rejects when the worker fails', async () => {
+    const out = path.join(await tempDir(), 'dist');
+    const write = startStagedWrite('{not json', SITE, out, workerFile);
+    await expect(write.done).rejects.toThrow();
   });
 });
