@@ -163,11 +163,6 @@ export function writeFamiliesSync(prep: PreparedBuild, clientDir: string): numbe
   return writeAll(clientDir, renderAll(prep));
 }
 
-/** `writeFamiliesSync`, for callers that await. */
-export async function writeFamilies(prep: PreparedBuild, clientDir: string): Promise<number> {
-  return writeFamiliesSync(prep, clientDir);
-}
-
 /** Writes `_headers`, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
 export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText: string = serialise(prep.bundle)): Promise<number> {
   mkdirSync(serverDir, { recursive: true });
@@ -179,5 +174,5 @@ export async function writeExtras(prep: PreparedBuild, clientDir: string, server
 
 /** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */
 export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText?: string): Promise<number> {
-  return (await writeFamilies(prep, clientDir)) + (await writeExtras(prep, clientDir, serverDir, bundleText));
+  return writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
 }

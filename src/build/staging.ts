@@ -4,7 +4,7 @@
 // Nothing reaches dist/ before the data has been validated, and no staging folder outlives the build.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { runWorker } from './workers.ts';
 import { FAMILY_DIRS } from './emit.ts';
 
 /** The staging folder for an output folder: a sibling, so a rename moves it into place. */
@@ -36,13 +36,7 @@ export function startStagedWrite(bundleText: string, site: string, outDir: strin
   mkdirSync(stagingDir, { recursive: true });
   const discard = () => rmSync(stagingDir, { recursive: true, force: true });
   process.once('exit', discard);
-  const done = new Promise<number>((resolve, reject) => {
-    const worker = new Worker(workerFile, { workerData: { bundleText, site, stagingDir } });
-    let count: number | undefined;
-    worker.once('message', (n: number) => (count = n));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (count !== undefined ? resolve(count) : reject(new Error(`the file writer stopped (exit code ${code}) before it finished`))));
-  });
+  const done = runWorker<number>(workerFile, { bundleText, site, stagingDir }, 'the file writer');
   return {
     done,
     moveInto(clientDir: string): void {

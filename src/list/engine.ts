@@ -54,10 +54,8 @@ export interface ListEngine {
   readonly contentId: string;
   /** Evaluates a validated, normalised query. */
   run(query: ListQuery): ListResult;
-  /** The JSON bytes of record `index`, exactly `JSON.stringify` of the public record. */
-  recordJson(index: number): Uint8Array;
-  /** The length of `recordJson(index)` in bytes. */
+  /** The length in bytes of record `index`'s JSON (exactly `JSON.stringify` of the public record). */
   recordLength(index: number): number;
-  /** Copies `recordJson(index)` into `target` at `at`; returns the position after it. */
+  /** Copies record `index`'s JSON into `target` at `at`; returns the position after it. */
   copyRecord(index: number, target: Uint8Array, at: number): number;
 }

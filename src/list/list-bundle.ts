@@ -4,7 +4,6 @@
 // and indexing 40 MB of JSON. It names the registry bundle it was made from (SHA-256 and size).
 import { createHash } from 'node:crypto';
 import { open, readFile, stat, writeFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { BUNDLE_FILE } from '../registry/bundle.ts';
@@ -42,22 +41,7 @@ export async function writeListBundle(serverDir: string, bundle: RegistryBundle)
   }
 }
 
-/**
- * Compiles the list bundle for the registry bundle whose file holds exactly `bundleText`, in a
- * worker thread (list-bundle-worker.ts at `workerFile`, which the caller resolves: the build knows
- * the project root); resolves to the file's bytes, the same as `encodeListBundle`'s.
- */
-export function compileListBundleInWorker(bundleText: string, workerFile: URL): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerFile, { workerData: bundleText });
-    let result: Uint8Array | undefined;
-    worker.once('message', (bytes: Uint8Array) => (result = bytes));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (result !== undefined ? resolve(result) : reject(new Error(`the list bundle worker stopped (exit code ${code}) without a result`))));
-  });
-}
-
-/** Writes the list bundle's bytes (from `compileListBundleInWorker`) into `serverDir`. */
+/** Writes the list bundle's bytes (from src/build/workers.ts `compileListBundleInWorker`) into `serverDir`. */
 export async function writeListBundleBytes(serverDir: string, bytes: Uint8Array): Promise<void> {
   await writeFile(path.join(serverDir, LIST_BUNDLE_FILE), bytes);
 }

@@ -74,7 +74,6 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   const p = providerKeys.length;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
-  const bytes = Buffer.from(recordBytes.buffer, recordBytes.byteOffset, recordBytes.byteLength);
   const recordBuffer = recordBytes.buffer;
   const recordBase = recordBytes.byteOffset;
 
@@ -308,7 +307,6 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     total: n,
     contentId,
     run,
-    recordJson: (i: number) => bytes.subarray(offsets[i]!, offsets[i + 1]!),
     recordLength: (i: number) => offsets[i + 1]! - offsets[i]!,
     copyRecord: (i: number, target: Uint8Array, at: number) => {
       const start = offsets[i]!;

@@ -1,26 +1,14 @@
 // Pagination walks over HTTP: limit 7 through every page of every order (and some filters),
 // collecting every matching slug exactly once, in the same order as one big page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
+import { describe, expect, it } from 'vitest';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { refFilterSort, refMatchesQ } from '../helpers/list-reference.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { useListServer } from '../helpers/list-server.ts';
+import { testDataDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT: '1000000' } });
-});
-afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-});
-
-async function list(query: string): Promise<ListResponse> {
-  const res = await fetch(`${server.url}/api/rtp/list?${query}`);
-  expect(res.status).toBe(200);
-  return ListResponseSchema.parse(await res.json());
-}
+const server = useListServer();
+const list = server.list;
 
 const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'];
 const FILTERS: Array<[string, (g: (typeof data.games)[number]) => boolean]> = [

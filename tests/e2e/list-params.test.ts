@@ -1,26 +1,14 @@
 // GET /api/rtp/list over HTTP against the built dist: every parameter and their combinations,
 // checked against an independent model computed from the data files; every response schema-valid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
+import { describe, expect, it } from 'vitest';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { refFacets, refFilterSort, refMatchesQ } from '../helpers/list-reference.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { useListServer } from '../helpers/list-server.ts';
+import { testDataDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT: '1000000' } });
-});
-afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-});
-
-async function list(query: string): Promise<ListResponse> {
-  const res = await fetch(`${server.url}/api/rtp/list${query === '' ? '' : `?${query}`}`);
-  expect(res.status).toBe(200);
-  return ListResponseSchema.parse(await res.json());
-}
+const server = useListServer();
+const list = server.list;
 
 const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'sweet', 'pragmatic', 'play', 'netent', 'hold win', 'zzzz', 'wolf', 'bonanxa', 'gonzos'];
 const PROVIDERS = [null, 'netent', 'wazdan', 'push-gaming', 'nope'];

@@ -1,0 +1,33 @@
+// Setup shared by the list route's e2e files: the real server (rate limit out of the way) for the
+// file's tests, and a GET of the list route that expects 200 and a schema-valid body.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+export interface ListServer {
+  /** The server's base URL (once started). */
+  readonly url: string;
+  /** GET /api/rtp/list?`query` (no `?` when empty): expects 200 and parses the body. */
+  list(query: string): Promise<ListResponse>;
+}
+
+/** Starts the server before this file's tests and stops it after (expecting exit code 0). */
+export function useListServer(): ListServer {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { RATE_LIMIT: '1000000' } });
+  });
+  afterAll(async () => {
+    expect(await server.stop()).toBe(0);
+  });
+  return {
+    get url() {
+      return server.url;
+    },
+    async list(query) {
+      const res = await fetch(`${server.url}/api/rtp/list${query === '' ? '' : `?${query}`}`);
+      expect(res.status).toBe(200);
+      return ListResponseSchema.parse(await res.json());
+    },
+  };
+}
