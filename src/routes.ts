@@ -8,7 +8,8 @@
 //   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
 //   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
-//   anything else under dist/client    static pages and assets, rate limited
+//   GET /_astro/*                      static build assets, immutable, exempt
+//   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './build/widget-assets.ts';
 
 export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'page' | 'asset';
@@ -26,6 +27,25 @@ export interface RoutePolicy {
 
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
 
+/**
+ * The registry pages' security headers. Scripts and styles come from the site's own files only
+ * (Astro bundles them under /_astro/); inline style attributes are allowed for the bar widths; the
+ * only frame is the embed builder's widget preview, served from the site's origin (`siteOrigin`,
+ * the build's `site`, when it differs from the serving origin). Pages are never framed themselves
+ * (CSP frame-ancestors, and X-Frame-Options for older browsers); the widget family keeps allowing it.
+ */
+export function pageHeaders(siteOrigin: string | null = null): Readonly<Record<string, string>> {
+  const frames = siteOrigin === null ? "'self'" : `'self' ${siteOrigin}`;
+  return {
+    'Content-Security-Policy':
+      "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; " +
+      `connect-src 'self'; frame-src ${frames}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    ...NOSNIFF,
+  };
+}
+
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -39,16 +59,17 @@ export const CACHE_PAGE = 'public, max-age=300, s-maxage=3600';
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
-  list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true },
-  history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false },
+  list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
   slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   widget_data: { family: 'widget_data', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
   widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
-  openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true },
-  page: { family: 'page', contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true },
-  asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: true },
+  openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  page: { family: 'page', contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
+  // Fingerprinted build assets are exempt: a page view loads several, and they are the same for everyone.
+  asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
 };
 
 /** URL path of each static family, and the file under dist/client that holds it. */

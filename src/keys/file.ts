@@ -1,7 +1,7 @@
 // The keys file (RTP_KEYS_FILE, default ./var/keys.json): read, written atomically with mode 0600
 // under a lock, and the issue/revoke/list operations of `npm run keys:*`.
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { acquirePidLock, writeFileAtomic } from '../registry/write.ts';
 import path from 'node:path';
 import { KeysFileSchema, type ApiKeyRecord, type KeysFile } from '../schemas/api-keys.ts';
 import { generateKey, hashKey, keyIdOf, maskKey } from './keys.ts';
@@ -40,42 +40,22 @@ export async function readKeysFile(file: string): Promise<KeysFile> {
   return parseKeysFile(text, file);
 }
 
-/** Writes the keys file through a synced temporary sibling and a rename (readers see old or new, whole). */
+/** Writes the keys file (mode 0600) through a synced temporary sibling, a rename and a synced folder (readers see old or new, whole). */
 export async function writeKeysFile(file: string, data: KeysFile): Promise<void> {
-  const text = `${JSON.stringify(KeysFileSchema.parse(data), null, 2)}\n`;
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(file, `${JSON.stringify(KeysFileSchema.parse(data), null, 2)}\n`, 0o600);
 }
 
-/** Runs `fn` holding `<file>.lock` (exclusive create), so two commands never lose each other's change. */
-export async function withKeysLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  await mkdir(path.dirname(file), { recursive: true });
+/**
+ * Runs `fn` holding `<file>.lock` (holding our pid), so two commands never lose each other's
+ * change; a lock left by a killed command is cleared with a message.
+ */
+export async function withKeysLock<T>(file: string, fn: () => Promise<T>, log?: (line: string) => void): Promise<T> {
   const lock = `${file}.lock`;
-  let handle;
-  try {
-    handle = await open(lock, 'wx');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${lock} exists: another keys command is running (remove the file if none is).`);
-    throw err;
-  }
-  await handle.close();
+  const unlock = await acquirePidLock(lock, (pid) => `${lock} is held by process ${pid}: another keys command is running.`, log);
   try {
     return await fn();
   } finally {
-    await rm(lock, { force: true });
+    await unlock();
   }
 }
 

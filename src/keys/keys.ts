@@ -42,18 +42,22 @@ export function maskKey(id: string): string {
 export type Presented = { kind: 'none' } | { kind: 'key'; key: string } | { kind: 'malformed' };
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
 
 /**
- * Reads `Authorization: Bearer <key>` and `X-API-Key: <key>`. Any other Authorization scheme, a
- * token that is not a key, repeated or conflicting headers are malformed (401, not ignored).
+ * Reads `Authorization: Bearer <key>` and `X-API-Key: <key>`. No route requires a key
+ * (public-api.md), so an Authorization header of another scheme (`Basic …`, a proxy's own
+ * credentials) is not ours and is ignored. A Bearer token that is not a key, a malformed
+ * X-API-Key, and conflicting keys are malformed (401, not ignored).
  */
 export function presentedKey(authorization: string | string[] | undefined, apiKey: string | string[] | undefined): Presented {
-  if (authorization === undefined && apiKey === undefined) return { kind: 'none' };
+  // Node joins repeated Authorization headers into one string only for some headers; an array is never ours to read.
+  const auth = typeof authorization === 'string' && BEARER_SCHEME.test(authorization.trimStart()) ? authorization.trim() : undefined;
+  if (auth === undefined && apiKey === undefined) return { kind: 'none' };
   let fromAuth: string | undefined;
   let fromHeader: string | undefined;
-  if (authorization !== undefined) {
-    if (typeof authorization !== 'string') return { kind: 'malformed' };
-    const m = BEARER.exec(authorization);
+  if (auth !== undefined) {
+    const m = BEARER.exec(auth);
     if (m === null || !API_KEY_PATTERN.test(m[1]!)) return { kind: 'malformed' };
     fromAuth = m[1]!;
   }

@@ -10,11 +10,15 @@ import {
   type HistoryQuery,
 } from '../schemas/history.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { stringBytes } from './bounded.ts';
 import { Lru } from './lru.ts';
 import { collectParams, integer, single, text, type ParamError, type QueryInput } from './params.ts';
 import type { ParseResult } from './query.ts';
 
 export const HISTORY_PARAMS = ['slug', 'provider', 'since', 'limit', 'offset'] as const;
+/** Bytes of history responses kept (bodies, keys and their result objects). */
+export const HISTORY_CACHE_BYTES = 8 * 1024 * 1024;
+
 export const MSG_SINCE = 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,7 +74,7 @@ export function createHistoryHandler(meta: RegistryFile, history: readonly Histo
   }));
   const at = Float64Array.from(entries, (e) => e.at);
   const encoded = items.map((item) => JSON.stringify(item));
-  const cache = new Lru<string, HandlerResult>({ maxEntries: 512, maxWeight: 16 * 1024 * 1024, weigh: (r) => r.body.length + 256 });
+  const cache = new Lru<string, HandlerResult>({ maxEntries: 512, maxWeight: HISTORY_CACHE_BYTES, weigh: (r, key) => r.body.length + stringBytes(key) + 512 });
   const cacheControl = POLICIES.history.cacheControl;
 
   return (input) => {

@@ -27,8 +27,8 @@ export function strongEtag(body: Uint8Array): string {
 export function jsonOk(body: Buffer, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
   return {
     status: 200,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*' },
-    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*'],
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
+    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
     body,
   };
 }
@@ -38,8 +38,8 @@ export function jsonError(status: number, payload: ErrorBody | Record<string, un
   const body = Buffer.from(JSON.stringify(payload));
   return {
     status,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*' },
-    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*'],
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
+    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
     body,
   };
 }

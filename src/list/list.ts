@@ -4,6 +4,7 @@ import { CACHE_LIST } from '../routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { ByteBoundedMap, ByteBoundedSet, stringBytes } from './bounded.ts';
 import { Lru } from './lru.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
@@ -73,10 +74,12 @@ export interface ListHandlerOptions {
   cacheBytes?: number;
 }
 
-/** Query keys remembered for cache admission before the set starts afresh. */
-const DOORKEEPER_SIZE = 8192;
-/** Raw query strings remembered for cached responses. */
-const RAW_KEYS = 8192;
+/** Bytes of query keys remembered for cache admission before the set starts afresh. */
+export const DOORKEEPER_BYTES = 1024 * 1024;
+/** Bytes of raw query strings (and their keys) remembered for cached responses. */
+export const RAW_KEYS_BYTES = 2 * 1024 * 1024;
+/** Per cached response, beyond its body and key: the result object and its header arrays. */
+const RESULT_OVERHEAD = 512;
 
 export type ListHandler = (input: QueryInput) => HandlerResult;
 
@@ -85,19 +88,17 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const cache = new Lru<string, HandlerResult>({
     maxEntries: options.cacheEntries ?? 4096,
     maxWeight: options.cacheBytes ?? 64 * 1024 * 1024,
-    weigh: (r) => r.body.length + 256,
+    weigh: (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD,
   });
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
-  const seenOnce = new Set<string>();
+  const seenOnce = new ByteBoundedSet(DOORKEEPER_BYTES);
   const prefix = metaPrefix(engine);
   // Query strings exactly as received, for responses in the cache: a repeated request skips the
-  // parsing. Bounded by count; starts afresh when full (entries whose response left are misses).
-  const keyOfRaw = new Map<string, string>();
+  // parsing. Bounded by bytes; starts afresh when full (entries whose response left are misses).
+  const keyOfRaw = new ByteBoundedMap(RAW_KEYS_BYTES);
   const remember = (raw: string | null, key: string) => {
-    if (raw === null) return;
-    if (keyOfRaw.size >= RAW_KEYS) keyOfRaw.clear();
-    keyOfRaw.set(raw, key);
+    if (raw !== null) keyOfRaw.set(raw, key);
   };
   return (input) => {
     const raw = typeof input === 'string' ? input : null;
@@ -119,7 +120,6 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       cache.set(key, result);
       remember(raw, key);
     } else {
-      if (seenOnce.size >= DOORKEEPER_SIZE) seenOnce.clear();
       seenOnce.add(key);
     }
     return result;

@@ -8,10 +8,13 @@ export class Lru<K, V> {
   private newest: K | undefined;
   private readonly maxEntries: number;
   private readonly maxWeight: number;
-  private readonly weigh: (value: V) => number;
+  private readonly weigh: (value: V, key: K) => number;
 
-  /** `weigh` gives an entry's share of `maxWeight`; a value heavier than `maxWeight` is never kept. */
-  constructor(options: { maxEntries: number; maxWeight?: number; weigh?: (value: V) => number }) {
+  /**
+   * `weigh` gives an entry's share of `maxWeight` (count the key too when the bound is bytes); an
+   * entry heavier than `maxWeight` is never kept.
+   */
+  constructor(options: { maxEntries: number; maxWeight?: number; weigh?: (value: V, key: K) => number }) {
     this.maxEntries = options.maxEntries;
     this.maxWeight = options.maxWeight ?? Number.POSITIVE_INFINITY;
     this.weigh = options.weigh ?? (() => 1);
@@ -30,7 +33,7 @@ export class Lru<K, V> {
 
   /** Stores `value`, evicting the least recently used entries beyond the bounds. */
   set(key: K, value: V): void {
-    const weight = this.weigh(value);
+    const weight = this.weigh(value, key);
     this.delete(key);
     if (weight > this.maxWeight || this.maxEntries <= 0) return;
     this.map.set(key, value);

@@ -7,6 +7,7 @@ import type { ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
+import { ByteBoundedMap, stringBytes } from './bounded.ts';
 import { Lru } from './lru.ts';
 import { loadSearchIndex, packSearchIndex, PostingSearch, unpackSearchIndex, type PackedSearchIndex, type SearchMatch } from './search.ts';
 import { queryTerms } from './text.ts';
@@ -36,6 +37,9 @@ interface CachedSearch {
 }
 
 /** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
+/** Bytes of `q` strings (and their word keys) remembered so a repeated q is not tokenised again. */
+export const Q_KEYS_BYTES = 1024 * 1024;
+
 function weighSearch(v: CachedSearch): number {
   let bytes = v.match.ids.byteLength * 2 + v.cube.byteLength + 256;
   for (const order of Object.values(v.sorted)) bytes += order.byteLength;
@@ -105,17 +109,16 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   const searches = new Lru<string, CachedSearch>({
     maxEntries: options.searchCacheEntries ?? 4096,
     maxWeight: options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
-    weigh: weighSearch,
+    weigh: (v, key) => weighSearch(v) + stringBytes(key),
   });
-  // q as given -> its words' key, so a repeated q is not tokenised again (bounded; starts afresh when full).
-  const keyOfQ = new Map<string, string>();
+  // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
+  const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);
   const searchFor = (q: string): CachedSearch => {
     let key = keyOfQ.get(q);
     let terms: string[] | null = null;
     if (key === undefined) {
       terms = queryTerms(q);
       key = terms.join(' ');
-      if (keyOfQ.size >= 8192) keyOfQ.clear();
       keyOfQ.set(q, key);
     }
     let hit = searches.get(key);

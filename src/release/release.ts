@@ -7,7 +7,7 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE, BuildInfoSchema } from '../build/emit.ts';
 import { formatProblems, loadRegistry } from '../registry/load.ts';
-import { toDataJson, writeFileAtomic } from '../registry/write.ts';
+import { syncTree, toDataJson, writeFileAtomic } from '../registry/write.ts';
 import { ReleaseInfoSchema, ReleaseManifestSchema, type ReleaseInfo, type ReleaseManifest } from '../schemas/release.ts';
 import { diffReleases, purgeList, type ManifestSide } from './manifest.ts';
 import {
@@ -102,7 +102,7 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
   const { dir, dataDir, keep, steps } = options;
   const log = options.log ?? (() => undefined);
   const now = options.now ?? (() => new Date());
-  const unlock = await step('lock', () => acquireLock(dir));
+  const unlock = await step('lock', () => acquireLock(dir, log));
   let staging: string | null = null;
   try {
     const leftovers = await removeLeftovers(dir);
@@ -161,6 +161,8 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
       await writeFileAtomic(path.join(folder, PURGE_FILE), purgeList(manifest));
       await writeFileAtomic(path.join(folder, RELEASE_INFO_FILE), toDataJson(ReleaseInfoSchema.parse(record)));
       if (existing === null) {
+        // Every file on disk before the folder takes its name: a crash after the switch never serves a torn release.
+        await syncTree(stagingDir);
         await rm(target, { recursive: true, force: true }); // an incomplete folder of that name (no valid release.json)
         await rename(stagingDir, target);
         staging = null;

@@ -9,6 +9,9 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { RELEASE_NAME, ReleaseInfoSchema, type ReleaseInfo } from '../schemas/release.ts';
+import { acquirePidLock, syncDir } from '../registry/write.ts';
+
+export { syncDir };
 
 export const CURRENT_LINK = 'current';
 export const STAGING_PREFIX = '.staging-';
@@ -29,19 +32,6 @@ export function releaseName(dataVersion: string, contentHash: string): string {
   const name = `${dataVersion}-${contentHash.slice(0, 12)}`;
   if (!RELEASE_NAME.test(name)) throw new Error(`Cannot name a release from data version ${JSON.stringify(dataVersion)} and hash ${JSON.stringify(contentHash)}.`);
   return name;
-}
-
-/** Flushes a folder's entries (a rename or new link) to disk; ignored where folders cannot be opened. */
-export async function syncDir(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, constants.O_RDONLY);
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on folders; the rename is atomic either way.
-  } finally {
-    await handle?.close();
-  }
 }
 
 /** The release `current` points at, or null when there is none (or it is not a link to a release). */
@@ -152,37 +142,10 @@ export async function removeLeftovers(dir: string): Promise<string[]> {
   return removed;
 }
 
-/** Whether a process with this id exists (EPERM: it exists but belongs to someone else). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Takes the releases folder's lock (an exclusively created file holding our pid). A lock left by
- * a process that no longer runs is taken over; a live holder makes this throw.
+ * a process that no longer runs is cleared with a message and taken over; a live holder makes this throw.
  */
-export async function acquireLock(dir: string): Promise<() => Promise<void>> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return () => rm(file, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-        throw new Error(`Another release is running (process ${holder} holds ${file}).`);
-      }
-      await rm(file, { force: true }); // stale: its process is gone
-    }
-  }
-  throw new Error(`Cannot take the lock ${file}.`);
+export async function acquireLock(dir: string, log?: (line: string) => void): Promise<() => Promise<void>> {
+  return acquirePidLock(path.join(dir, LOCK_FILE), (pid) => `Another release is running (process ${pid} holds ${path.join(dir, LOCK_FILE)}).`, log);
 }

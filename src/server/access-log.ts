@@ -11,7 +11,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { KeyCheck } from '../keys/auth.ts';
-import { clientIp } from './client-ip.ts';
+import { clientIp, type TrustProxy } from './client-ip.ts';
+
+/** Most bytes of access-log lines waiting for the output (stdout or the file) before lines are dropped. */
+export const ACCESS_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Client address hashes kept (a cache, dropped wholesale when full), and the heap each takes at most. */
+export const ACCESS_LOG_HASHES = 10_000;
+export const ACCESS_LOG_HASH_BYTES = 256;
 
 export type AccessLogTarget = { kind: 'off' } | { kind: 'stdout' } | { kind: 'file'; path: string };
 
@@ -72,7 +78,7 @@ function headerValue(headers: unknown, name: string): string | undefined {
 export interface AccessLogOptions {
   target: Exclude<AccessLogTarget, { kind: 'off' }>;
   /** Proxies trusted for X-Forwarded-For (the same setting as the rate limiter). */
-  trustProxy: number;
+  trustProxy: TrustProxy;
   /** Salt of the IP hashes (ACCESS_LOG_SALT); random per process when absent. */
   salt?: string;
   /** The API key check made for a request, if any. */
@@ -85,7 +91,7 @@ export class AccessLog {
   private readonly logger: Logger;
   private readonly destination: ReturnType<typeof pino.destination>;
   private readonly salt: string;
-  private readonly trustProxy: number;
+  private readonly trustProxy: TrustProxy;
   private readonly keyCheck: ((req: IncomingMessage) => KeyCheck) | undefined;
   private readonly toFile: boolean;
   private readonly hashes = new Map<string, string>();
@@ -96,6 +102,9 @@ export class AccessLog {
       sync: options.sync ?? false,
       // No minimum batch: lines go out as soon as the previous write finished (batched under load, never held back).
       minLength: 0,
+      // Bounded by bytes: when the output cannot keep up, lines past 4 MiB of backlog are dropped
+      // (SonicBoom's maxLength) rather than held in memory.
+      maxLength: ACCESS_LOG_BUFFER_BYTES,
       mkdir: options.target.kind === 'file',
     });
     this.logger = pino(
@@ -156,7 +165,7 @@ export class AccessLog {
     let hashed = this.hashes.get(address);
     if (hashed === undefined) {
       // Bounded: dropped wholesale when full (a cache, not a record of clients).
-      if (this.hashes.size >= 10_000) this.hashes.clear();
+      if (this.hashes.size >= ACCESS_LOG_HASHES) this.hashes.clear();
       hashed = hashedClient(address, this.salt);
       this.hashes.set(address, hashed);
     }

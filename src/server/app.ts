@@ -1,21 +1,24 @@
-// The request handler of the Node server: methods and preflight, path normalisation, the rate
-// limiter, the dynamic list and history routes, static files from memory, the Astro adapter for
-// any other on-demand route, and the 404 answers. Every response carries CORS `*`.
+// The request handler of the Node server: methods and preflight, request-target bounds, path
+// normalisation, the rate limiter, the dynamic list and history routes, static files from memory,
+// and the 404 answers. Every response carries CORS `*` and `X-Content-Type-Options: nosniff`.
 //
 //   GET /api/rtp/list, /api/rtp/history      answered by src/list handlers (same as the Astro endpoints)
 //   GET /api/rtp/{slug}, /api/rtp/provider/{key}, /api/widget/rtp/{slug}, /widget/rtp/{slug}, pages, /_astro/*
 //                                            dist/client files (src/server/static.ts)
 //   unknown /api/rtp/*                       404 {"statusCode":404,"statusMessage":"slot not found in registry"}
 //   other unknown /api/*                     404 {"statusCode":404,"statusMessage":"route not found"}
-//   other unknown paths                      the adapter's on-demand routes, else the HTML 404 page
+//   other unknown paths                      the HTML 404 page
+//   request targets past MAX_PATH_LENGTH / MAX_QUERY_LENGTH   414 JSON, before any parsing or caching
+// No framework runtime is loaded: every route the registry serves is a file or a list function, so
+// framework endpoints (`/_image`, `/_server-islands`, actions) answer 404 like any unknown path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, JSON_TYPE, HTML_TYPE, POLICIES } from '../routes.ts';
+import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
-import { clientIp } from './client-ip.ts';
-import { normalizeTarget } from './paths.ts';
+import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
+import { MAX_PATH_LENGTH, normalizeTarget } from './paths.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
 
@@ -27,30 +30,61 @@ export const PREFLIGHT_MAX_AGE = '86400';
 export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };
 export const METHOD_NOT_ALLOWED: ErrorBody = { statusCode: 405, statusMessage: 'method not allowed' };
 export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'internal server error' };
+/** Longest query string answered (bytes as received, escapes included); longer ones get 414. */
+export const MAX_QUERY_LENGTH = 2048;
+export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_QUERY_LENGTH} bytes` };
+export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
 
 const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
 const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
 const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED));
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
+const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
+const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
 const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
+/** Route patterns for logs: a log line names the route, never the request target (it can carry keys or payloads). */
+const ROUTE_NAMES: Record<RouteFamily, string> = {
+  list: '/api/rtp/list',
+  history: '/api/rtp/history',
+  slot: '/api/rtp/{slug}',
+  provider: '/api/rtp/provider/{provider}',
+  widget_data: '/api/widget/rtp/{slug}',
+  widget: '/widget/rtp/{slug}',
+  openapi: '/api/openapi.json',
+  page: '(page)',
+  asset: '/_astro/*',
+};
+
+/** `GET /api/rtp/{slug}`: the method and route pattern of a request, safe to log. */
+export function describeRoute(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const method = req.method !== undefined && /^[A-Z]{1,16}$/.test(req.method) ? req.method : '(method)';
+  return `${method} ${ROUTE_NAMES[classify(q < 0 ? url : url.slice(0, q))]}`;
+}
+
+/** The 414 body for a request target past the bounds, or null when it is within them. */
+export function targetTooLong(url: string): Buffer | null {
+  if (url.length <= MAX_PATH_LENGTH) return null;
+  const q = url.indexOf('?');
+  if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
+  return q >= 0 && url.length - q - 1 > MAX_QUERY_LENGTH ? QUERY_TOO_LONG_BYTES : null;
+}
 const NO_KEY: KeyCheck = { status: 'none' };
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
-
-/** The Astro node adapter's middleware-mode handler (`handler` of dist/server/entry.mjs). */
-export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => unknown;
 
 export interface AppOptions {
   services: RegistryServices;
   statics: StaticFiles;
   /** Null disables rate limiting. */
   limiter: RateLimiter | null;
-  /** Proxies in front of the server whose X-Forwarded-For entries are trusted (0: none). */
-  trustProxy: number;
-  /** The adapter, loaded on first use (its import is deferred past start-up); absent: no on-demand routes. */
-  astro?: () => Promise<AstroHandler>;
+  /** The proxies in front of the server whose X-Forwarded-For entries are trusted (src/server/client-ip.ts). */
+  trustProxy: TrustProxy;
   /** Body of the HTML 404 page. */
   notFoundHtml: Buffer;
-  /** Called with unexpected errors (logged by the server). */
+  /** The pages' security headers, sent with the HTML 404 too (default: src/routes.ts pageHeaders()). */
+  pageHeaders?: Readonly<Record<string, string>>;
+  /** Called with unexpected errors (logged by the server, naming the route with describeRoute). */
   onError?: (err: unknown, req: IncomingMessage) => void;
   /** Checks the API key a request presents (src/keys/auth.ts); absent: keys are not looked at. */
   authenticate?: (req: IncomingMessage) => KeyCheck;
@@ -85,9 +119,9 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { services, statics, limiter, trustProxy, astro, notFoundHtml, onError, authenticate } = options;
+  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate } = options;
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
-  const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*'];
+  const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
 
   /** Writes a complete response in one write; HEAD gets the same headers and no body. */
   function send(req: IncomingMessage, res: ServerResponse, status: number, headers: readonly string[], body: Uint8Array, extra: string[] | null): void {
@@ -140,6 +174,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
       'Allow', ALLOWED_METHODS,
       'Vary', 'Access-Control-Request-Headers',
+      'X-Content-Type-Options', 'nosniff',
       'Content-Length', '0',
     ];
     res.writeHead(204, headers);
@@ -153,22 +188,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     const hit = statics.cached(pathname);
     if (hit !== undefined) return sendStatic(req, res, hit, extra);
     statics.load(pathname).then(
-      (file) => {
-        if (file !== null) return sendStatic(req, res, file, extra);
-        if (astro === undefined || pathname.startsWith('/api/') || pathname === '/api' || pathname.startsWith('/widget/')) {
-          return notFound(req, res, pathname, extra);
-        }
-        // Any other on-demand Astro route; the adapter calls next() when none matches.
-        return astro().then((handler) => {
-          res.setHeader('Access-Control-Allow-Origin', '*');
-          res.setHeader('Cache-Control', POLICIES.page.cacheControl);
-          if (extra !== null) for (let k = 0; k < extra.length; k += 2) res.setHeader(extra[k]!, extra[k + 1]!);
-          return handler(req, res, (err?: unknown) => {
-            if (err !== undefined) return fail(req, res, err);
-            if (!res.headersSent) notFound(req, res, pathname, null);
-          });
-        });
-      },
+      (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
     ).catch((err: unknown) => fail(req, res, err));
   }
 
@@ -190,7 +210,10 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       if (method !== 'GET' && method !== 'HEAD') {
         return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', ALLOWED_METHODS]);
       }
-      const target = normalizeTarget(req.url);
+      const url = req.url ?? '';
+      const tooLong = targetTooLong(url);
+      if (tooLong !== null) return send(req, res, 414, JSON_ERROR_HEADERS, tooLong, null);
+      const target = normalizeTarget(url);
       if (!target.ok) return notFound(req, res, target.rawPath, null);
       const { pathname, search } = target;
       // A presented key must be valid on every route: an unknown, revoked or malformed key gets 401, never a silent downgrade.
@@ -199,13 +222,13 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const budget = check.status === 'valid' ? keyLimiter : limiter;
       if (budget === null || !POLICIES[classify(pathname)].rateLimited) return route(req, res, pathname, search, null);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
-      const key = check.status === 'valid' ? `key:${check.id}` : clientIp(req.socket.remoteAddress, trustProxy > 0 ? req.headers['x-forwarded-for'] : undefined, trustProxy);
+      const key = check.status === 'valid' ? `key:${check.id}` : limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
       const decision = budget.hit(key);
       if (decision instanceof Promise) {
-        decision.then(
-          (d) => (d.allowed ? route(req, res, pathname, search, d.headers) : limited(req, res, d)),
-          (err: unknown) => fail(req, res, err),
-        );
+        // One catch after the callback: a throw while routing must become a 500, never an unhandled rejection.
+        decision
+          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers) : limited(req, res, d)))
+          .catch((err: unknown) => fail(req, res, err));
         return;
       }
       if (!decision.allowed) return limited(req, res, decision);

@@ -1,24 +1,133 @@
-// The client address the rate limiter keys on: the socket's peer, or X-Forwarded-For when the
-// operator says how many proxies in front of the server to trust (TRUST_PROXY=<n>).
-import { isIP } from 'node:net';
+// The client address the rate limiter keys on: the socket's peer, or an X-Forwarded-For entry when
+// the operator trusts the proxies in front (TRUST_PROXY: a hop count, or a list of proxy addresses
+// and CIDR blocks, docs/security.md). IPv6 clients are keyed by their /64: one host owns a whole
+// /64 (RFC 4291 §2.5.4, RFC 7421), so per-address keys would let it pick a fresh key per request.
+import { BlockList, isIP } from 'node:net';
+
+/** Which proxies' X-Forwarded-For entries are believed. */
+export interface TrustProxy {
+  /** False: X-Forwarded-For is never read. */
+  readonly active: boolean;
+  /** Trust this many hops from the right of X-Forwarded-For, whoever connects (0 with a list). */
+  readonly hops: number;
+  /** Trust the socket peer and each entry while it is in this list (null with a hop count). */
+  readonly list: BlockList | null;
+  /** The setting as configured, for the start-up line. */
+  readonly text: string;
+}
+
+export const NO_PROXY: TrustProxy = { active: false, hops: 0, list: null, text: 'none' };
+
+/** Names for common blocks in a TRUST_PROXY list. */
+const NAMED_BLOCKS: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
+  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
+  private: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
+};
+
+/**
+ * Parses TRUST_PROXY: empty or `0` (trust nobody), a hop count 1-100, or a comma-separated list of
+ * addresses, CIDR blocks and the names `loopback`/`private`. Every bad entry is added to `problems`.
+ */
+export function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const text = (raw ?? '').trim();
+  if (text === '' || text === '0') return NO_PROXY;
+  if (/^[0-9]+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 100) {
+      problems.push(`TRUST_PROXY=${JSON.stringify(raw)}: a hop count must be from 0 to 100`);
+      return NO_PROXY;
+    }
+    return { active: true, hops, list: null, text: `${hops} hop(s)` };
+  }
+  const list = new BlockList();
+  const bad: string[] = [];
+  for (const entry of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    const named = NAMED_BLOCKS[entry];
+    if (named !== undefined) {
+      for (const [net, prefix, type] of named) list.addSubnet(net, prefix, type);
+      continue;
+    }
+    const [address, prefixText, extra] = entry.split('/');
+    const type = isIP(address ?? '');
+    const max = type === 4 ? 32 : 128;
+    const prefix = prefixText === undefined ? max : /^[0-9]{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
+    if (type === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
+      bad.push(entry);
+      continue;
+    }
+    list.addSubnet(normalizeIp(address!), prefix, type === 4 ? 'ipv4' : 'ipv6');
+  }
+  if (bad.length > 0) {
+    problems.push(`TRUST_PROXY: not an address, a CIDR block, "loopback" or "private": ${bad.map((b) => JSON.stringify(b.slice(0, 64))).join(', ')}`);
+    return NO_PROXY;
+  }
+  return { active: true, hops: 0, list, text };
+}
 
 /** `::ffff:203.0.113.9` and `203.0.113.9` are one client. */
 export function normalizeIp(address: string): string {
   return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }
 
+function trusted(list: BlockList, address: string): boolean {
+  const type = isIP(address);
+  return type !== 0 && list.check(address, type === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
- * With `trustProxy` = 0 the socket address, always. With n > 0, each of the n trusted proxies
- * appended the address it received from, so the client is the n-th entry from the right of
- * X-Forwarded-For (or the leftmost when fewer are present). A missing header or an entry that is
- * not an IP address gives the socket address: spoofed values left of the trusted hops are never read.
+ * The client's address. Untrusted: the socket peer, always. A hop count n: each of the n trusted
+ * proxies appended the address it received from, so the client is the n-th entry from the right
+ * (or the leftmost when fewer are present). A list: when the peer is in it, X-Forwarded-For is
+ * walked from the right past every trusted entry; the first untrusted one is the client. An
+ * entry that is not an IP address ends the walk at the last trusted hop: values left of the
+ * trusted hops are never read, so a client cannot spoof them.
  */
-export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustProxy: number): string {
+export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: TrustProxy): string {
   const socket = normalizeIp(socketAddress ?? 'unknown');
-  if (trustProxy <= 0 || forwardedFor === undefined) return socket;
+  if (!trust.active || forwardedFor === undefined) return socket;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-  const hops = header.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  // A list header longer than any real chain is cut; its left part is never trusted anyway.
+  const hops = header.slice(-4096).split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (hops.length === 0) return socket;
-  const candidate = hops[Math.max(0, hops.length - trustProxy)]!;
-  return isIP(candidate) === 0 ? socket : normalizeIp(candidate);
+  if (trust.list === null) {
+    const candidate = hops[Math.max(0, hops.length - trust.hops)]!;
+    return isIP(candidate) === 0 ? socket : normalizeIp(candidate);
+  }
+  if (!trusted(trust.list, socket)) return socket;
+  let client = socket;
+  for (let k = hops.length - 1; k >= 0; k--) {
+    const hop = normalizeIp(hops[k]!);
+    if (isIP(hop) === 0) return client;
+    client = hop;
+    if (!trusted(trust.list, hop)) return hop;
+  }
+  return client;
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address;
+  const zone = text.indexOf('%');
+  if (zone >= 0) text = text.slice(0, zone);
+  const last = text.lastIndexOf(':');
+  const tail = text.slice(last + 1);
+  if (tail.includes('.')) {
+    // An embedded IPv4 tail (RFC 4291 §2.2 form 3) is two groups.
+    const v4 = tail.split('.').map(Number);
+    text = `${text.slice(0, last + 1)}${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
+  }
+  const halves = text.split('::');
+  const head = halves[0] === '' ? [] : halves[0]!.split(':');
+  const rest = halves.length > 1 ? (halves[1] === '' ? [] : halves[1]!.split(':')) : [];
+  const missing = 8 - head.length - rest.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
+  return [...head, ...new Array<string>(missing).fill('0'), ...rest].map((g) => Number.parseInt(g, 16));
+}
+
+/** The rate limiter's key for a client address: an IPv6 address stands for its /64. */
+export function limiterKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (groups === null) return address;
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }

@@ -1,6 +1,7 @@
 // Server settings from the environment, validated all at once (docs/server.md lists them).
 import path from 'node:path';
 import { DEFAULT_MAX_KEYS } from './rate-limit-memory.ts';
+import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
 import { DEFAULT_RATE_LIMIT, DEFAULT_WINDOW_MS } from './rate-limit.ts';
 
 export interface ServerConfig {
@@ -12,7 +13,14 @@ export interface ServerConfig {
   rateLimit: number;
   rateLimitWindowMs: number;
   rateLimitMaxKeys: number;
-  trustProxy: number;
+  trustProxy: TrustProxy;
+  /** node:http timeouts (ms) against slow clients: the whole head, the whole request, an idle keep-alive connection. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Open connections in all, and from one client address (connections past either are closed at once). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   staticCacheBytes: number;
   listCacheBytes: number;
   /** Memory for search results (matches per distinct q, their orders and facet tables). */
@@ -32,7 +40,11 @@ export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   return n;
 }
 
-/** Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY, STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, SHUTDOWN_TIMEOUT_MS. */
+/**
+ * Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY,
+ * STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, SHUTDOWN_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
+ * REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS.
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const problems: string[] = [];
   const config: ServerConfig = {
@@ -42,7 +54,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimit: int(env, 'RATE_LIMIT', DEFAULT_RATE_LIMIT, 0, 1_000_000_000, problems),
     rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_WINDOW_MS, 1000, 366 * DEFAULT_WINDOW_MS, problems),
     rateLimitMaxKeys: int(env, 'RATE_LIMIT_MAX_KEYS', DEFAULT_MAX_KEYS, 1, 100_000_000, problems),
-    trustProxy: int(env, 'TRUST_PROXY', 0, 0, 100, problems),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000, problems),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000, problems),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000, problems),
+    maxConnections: int(env, 'MAX_CONNECTIONS', 4096, 1, 1_000_000, problems),
+    maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 1_000_000, problems),
     staticCacheBytes: int(env, 'STATIC_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
     listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
     searchCacheBytes: int(env, 'SEARCH_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,

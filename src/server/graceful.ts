@@ -11,6 +11,8 @@ import type { Socket } from 'node:net';
 export interface Graceful {
   /** Responses not yet finished. */
   readonly inFlight: number;
+  /** Connections tracked (open ones only). */
+  readonly sockets: number;
   /** Stops accepting, finishes in-flight responses, then calls `done`; forces closing after `timeoutMs`. */
   shutdown(timeoutMs: number, done: () => void, onForce?: () => void): void;
 }
@@ -32,17 +34,21 @@ export function makeGraceful(server: Server, listener: (req: IncomingMessage, re
     if (closing) socket.end();
   });
 
-  // One shared handler ('close' comes once per response, so `on` needs no once-wrapper).
+  // One shared handler ('close' comes once per response, so `on` needs no once-wrapper). A response
+  // aborted by the client closes after its socket did: the socket is gone from the map then and
+  // must not be put back (it would never leave again).
   function onResponseClose(this: ServerResponse): void {
     const socket = this.req.socket;
     inFlight--;
-    pending.set(socket, (pending.get(socket) ?? 1) - 1);
+    const count = pending.get(socket);
+    if (count === undefined) return;
+    pending.set(socket, count - 1);
     release(socket);
   }
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    pending.set(socket, (pending.get(socket) ?? 0) + 1);
+    if (!socket.destroyed) pending.set(socket, (pending.get(socket) ?? 0) + 1);
     inFlight++;
     if (closing) res.shouldKeepAlive = false;
     res.on('close', onResponseClose);
@@ -56,6 +62,9 @@ export function makeGraceful(server: Server, listener: (req: IncomingMessage, re
   return {
     get inFlight() {
       return inFlight;
+    },
+    get sockets() {
+      return pending.size;
     },
     shutdown(timeoutMs, done, onForce) {
       if (closing) return;

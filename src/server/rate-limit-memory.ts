@@ -11,7 +11,9 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
-export const DEFAULT_MAX_KEYS = 200_000;
+export const DEFAULT_MAX_KEYS = 100_000;
+/** Heap one held key costs (a /64 key string, its window object and the Map entry; measured about 213 bytes). */
+export const BYTES_PER_KEY = 256;
 export const DEFAULT_SWEEP_MS = 60_000;
 
 export class MemoryRateLimitStore implements RateLimitStore {

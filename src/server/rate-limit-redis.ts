@@ -3,10 +3,10 @@
 // return the count and PTTL), sent with EVALSHA (EVAL when Redis has not cached the script yet).
 // Chosen by RATE_LIMIT_STORE=redis with REDIS_URL (docs/production.md).
 //
-// Policy when Redis cannot answer (down, unreachable, slower than REDIS_TIMEOUT_MS): fail open.
-// The request is served without rate-limit headers and a warning is logged (at most one every
-// 10 s, with the number of requests let through), because a shared limiter being down must not
-// take the public read-only API down with it.
+// Policy when Redis cannot answer (down, unreachable, full, slower than REDIS_TIMEOUT_MS): fall
+// back to this process's in-memory limiter (FallbackRateLimiter). The limit then still holds per
+// instance, the public API stays up, one line is logged per minute at most, and Redis is asked
+// again (one probe request at a time, at most once a second) until it answers.
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { RateLimiter, type RateLimitDecision, type RateLimiterOptions } from './rate-limit.ts';
@@ -31,7 +31,7 @@ end
 return {count, ttl}`;
 export const WINDOW_SCRIPT_SHA = createHash('sha1').update(WINDOW_SCRIPT).digest('hex');
 
-const WARN_EVERY_MS = 10_000;
+const WARN_EVERY_MS = 60_000;
 
 /** Redis could not count this request (down, unreachable, too slow, or an unexpected reply). */
 export class RateLimitStoreUnavailable extends Error {
@@ -92,7 +92,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /**
    * Creates the client and waits up to `connectWaitMs` (default 2 s) for Redis. When Redis is not
-   * there yet the store is returned anyway: requests fail open until the client's reconnection
+   * there yet the store is returned anyway: requests are counted in process until the client's reconnection
    * loop (backing off up to 2 s) reaches it.
    */
   static async connect(options: RedisStoreOptions): Promise<RedisRateLimitStore> {
@@ -117,11 +117,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([connecting, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)))]);
     clearTimeout(timer);
-    if (!ready) store.log(`rate limit: Redis at ${redactUrl(options.url)} is not reachable yet: requests are served without a limit (fail open) until it is`);
+    if (!ready) store.log(`rate limit: Redis at ${redactUrl(options.url)} is not reachable yet: requests are counted in this process until it is`);
     return store;
   }
 
-  /** Logs a problem at most once every 10 s. */
+  /** Logs a problem at most once a minute. */
   warn(line: string): void {
     const t = Date.now();
     if (t - this.lastErrorLog < WARN_EVERY_MS) return;
@@ -186,63 +186,93 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-export interface FailOpenOptions extends RateLimiterOptions {
+export interface FallbackOptions extends RateLimiterOptions {
+  /** Counts requests while the store cannot (the in-process limiter, same limit and window). */
+  fallback: RateLimiter;
   log?: (line: string) => void;
+  /** After a failure, how long requests go straight to the fallback before Redis is probed again. */
+  retryMs?: number;
 }
 
-/**
- * A rate limiter over a store that may be unreachable: when the store fails, the request is let
- * through with no rate-limit headers, and a warning (at most every 10 s) counts how many were.
- */
-export class FailOpenRateLimiter extends RateLimiter {
-  private readonly log: (line: string) => void;
-  private readonly open: RateLimitDecision;
-  private failing = false;
-  private passed = 0;
-  private lastWarn = 0;
+/** At most one "still unavailable" line per this many ms. */
+export const FALLBACK_LOG_EVERY_MS = 60_000;
+export const FALLBACK_RETRY_MS = 1000;
 
-  constructor(options: FailOpenOptions) {
+/**
+ * A rate limiter over a shared store that may fail: while the store cannot count (an error, a
+ * timeout, an unexpected reply), requests are counted by `fallback` in this process, so the limit
+ * still holds per instance instead of failing open. After a failure the store is left alone for
+ * `retryMs`; then one request probes it while the others keep using the fallback, and counting
+ * returns to the store as soon as it answers.
+ */
+export class FallbackRateLimiter extends RateLimiter {
+  private readonly fallback: RateLimiter;
+  private readonly log: (line: string) => void;
+  private readonly retryMs: number;
+  private readonly clock: () => number;
+  private failing = false;
+  private probing = false;
+  private retryAt = 0;
+  private counted = 0;
+  private lastLog = Number.NEGATIVE_INFINITY;
+
+  constructor(options: FallbackOptions) {
     super(options);
+    this.fallback = options.fallback;
     this.log = options.log ?? ((line) => console.error(line));
-    this.open = { allowed: true, limit: this.limit, remaining: this.limit, reset: 0, retryAfter: 0, headers: [] };
+    this.retryMs = options.retryMs ?? FALLBACK_RETRY_MS;
+    this.clock = options.now ?? (() => Date.now());
   }
 
-  /** Decisions for requests let through unlimited carry no headers (`headers.length === 0`). */
-  static isOpen(decision: RateLimitDecision): boolean {
-    return decision.headers.length === 0;
+  /** True while requests are counted in process. */
+  get degraded(): boolean {
+    return this.failing;
   }
 
   override hit(key: string): RateLimitDecision | Promise<RateLimitDecision> {
+    if (this.failing && (this.probing || this.clock() < this.retryAt)) return this.local(key);
+    if (this.failing) this.probing = true;
     let counted: RateLimitDecision | Promise<RateLimitDecision>;
     try {
       counted = super.hit(key);
     } catch (err) {
-      return this.letThrough(err);
+      return this.fellBack(key, err);
     }
     if (!(counted instanceof Promise)) return this.recovered(counted);
     return counted.then(
       (d) => this.recovered(d),
-      (err: unknown) => this.letThrough(err),
+      (err: unknown) => this.fellBack(key, err),
     );
   }
 
+  private local(key: string): RateLimitDecision | Promise<RateLimitDecision> {
+    this.counted++;
+    return this.fallback.hit(key);
+  }
+
   private recovered(decision: RateLimitDecision): RateLimitDecision {
+    this.probing = false;
     if (this.failing) {
       this.failing = false;
-      this.log(`rate limit: store answering again; counting resumed (${this.passed} request(s) were served unlimited)`);
-      this.passed = 0;
+      this.log(`rate limit: store answering again; counting there resumed (${this.counted} request(s) were counted in this process meanwhile)`);
+      this.counted = 0;
+      this.lastLog = Number.NEGATIVE_INFINITY;
     }
     return decision;
   }
 
-  private letThrough(err: unknown): RateLimitDecision {
-    this.passed++;
-    const t = Date.now();
-    if (!this.failing || t - this.lastWarn >= WARN_EVERY_MS) {
-      this.failing = true;
-      this.lastWarn = t;
-      this.log(`rate limit: WARNING store unavailable, failing open (${this.passed} request(s) served unlimited so far): ${err instanceof Error ? err.message : String(err)}`);
+  private fellBack(key: string, err: unknown): RateLimitDecision | Promise<RateLimitDecision> {
+    this.probing = false;
+    this.failing = true;
+    const t = this.clock();
+    this.retryAt = t + this.retryMs;
+    if (t - this.lastLog >= FALLBACK_LOG_EVERY_MS) {
+      this.lastLog = t;
+      this.log(
+        `rate limit: WARNING store unavailable, counting in this process until it answers (${this.counted} request(s) so far): ` +
+          `${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-    return this.open;
+    return this.local(key);
   }
 }

@@ -1,16 +1,18 @@
 // The production server (started by src/server/main.ts): one Node process answering the list and
-// history routes from the list bundle, static files from dist/client, and any other on-demand Astro
-// route through the node adapter. Loads the registry before listening; the adapter, needed by no
-// route the registry serves, is imported right after. Exits cleanly on SIGTERM/SIGINT (docs/server.md).
-import { access, readFile } from 'node:fs/promises';
+// history routes from the list bundle and static files from dist/client. No framework runtime is
+// loaded. Loads the registry before listening, applies the limits against hostile clients
+// (docs/security.md), and exits cleanly on SIGTERM/SIGINT (docs/server.md).
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BUNDLE_FILE } from '../registry/bundle.ts';
+import { BUILD_INFO_FILE } from '../build/emit.ts';
+import { pageHeaders } from '../routes.ts';
 import { loadServices } from '../list/service.ts';
-import { createApp, type AstroHandler } from './app.ts';
+import { createApp, describeRoute } from './app.ts';
+import { answerClientError, limitConnections, serverOptions } from './connections.ts';
+import { memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
 import { MemoryRateLimitStore } from './rate-limit-memory.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -24,23 +26,6 @@ import { makeGraceful } from './graceful.ts';
 
 const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 
-/** Checks that the adapter's entry exists (a missing one means no complete build); returns its path. */
-async function findAstroEntry(serverDir: string): Promise<string> {
-  const entry = path.join(serverDir, 'entry.mjs');
-  try {
-    await access(entry);
-  } catch {
-    throw new Error(`Cannot find ${entry}: run \`npm run build\` first.`);
-  }
-  return entry;
-}
-
-async function importAstroHandler(entry: string): Promise<AstroHandler> {
-  const mod = (await import(pathToFileURL(entry).href)) as { handler?: AstroHandler };
-  if (typeof mod.handler !== 'function') throw new Error(`${entry} exports no handler: the node adapter must be in middleware mode.`);
-  return mod.handler;
-}
-
 async function readNotFoundPage(clientDir: string): Promise<Buffer> {
   try {
     return await readFile(path.join(clientDir, '404.html'));
@@ -49,18 +34,14 @@ async function readNotFoundPage(clientDir: string): Promise<Buffer> {
   }
 }
 
-/** Answers a request Node's parser refused (before any handler ran) with a JSON error, then closes. */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
+/** The origin of the build's `site` (build-info.json), where the embed builder's widget preview comes from. */
+async function readSiteOrigin(serverDir: string): Promise<string | null> {
+  try {
+    const info = JSON.parse(await readFile(path.join(serverDir, BUILD_INFO_FILE), 'utf8')) as { site?: unknown };
+    return typeof info.site === 'string' ? new URL(info.site).origin : null;
+  } catch {
+    return null;
   }
-  const [status, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request header fields too large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout'] : [400, 'bad request'];
-  const body = JSON.stringify({ statusCode: status, statusMessage: message });
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
-      `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 function urlOf(address: AddressInfo): string {
@@ -81,11 +62,14 @@ async function main(): Promise<void> {
     const budget = { limit: config.rateLimit, windowMs: config.rateLimitWindowMs };
     if (production.rateLimitStore === 'redis') {
       // Loaded only when chosen: the Redis client is a tenth of the server's start-up.
-      const { FailOpenRateLimiter, RedisRateLimitStore } = await import('./rate-limit-redis.ts');
-      // Redis down or too slow: requests are served without a limit (fail open), see rate-limit-redis.ts.
-      store = await RedisRateLimitStore.connect({ url: production.redisUrl, prefix: production.redisPrefix, timeoutMs: production.redisTimeoutMs });
-      limiter = new FailOpenRateLimiter({ store, ...budget });
-      keyLimiter = new FailOpenRateLimiter({ store, ...budget, limit: budget.limit * KEY_BUDGET_FACTOR });
+      const { FallbackRateLimiter, RedisRateLimitStore } = await import('./rate-limit-redis.ts');
+      // Redis down, full or too slow: requests are counted in this process meanwhile, see rate-limit-redis.ts.
+      const redis = await RedisRateLimitStore.connect({ url: production.redisUrl, prefix: production.redisPrefix, timeoutMs: production.redisTimeoutMs });
+      const local = new MemoryRateLimitStore({ maxKeys: config.rateLimitMaxKeys });
+      store = { increment: (k, w) => redis.increment(k, w), close: async () => { local.close(); await redis.close(); } };
+      limiter = new FallbackRateLimiter({ store: redis, ...budget, fallback: new RateLimiter({ store: local, ...budget }) });
+      const keyBudget = { ...budget, limit: budget.limit * KEY_BUDGET_FACTOR };
+      keyLimiter = new FallbackRateLimiter({ store: redis, ...keyBudget, fallback: new RateLimiter({ store: local, ...keyBudget }) });
     } else {
       store = new MemoryRateLimitStore({ maxKeys: config.rateLimitMaxKeys });
       limiter = new RateLimiter({ store, ...budget });
@@ -98,25 +82,16 @@ async function main(): Promise<void> {
     const value = await work;
     return [value, Math.round(performance.now() - started)];
   };
-  // The first release's adapter is imported once the server listens (see below); a release
-  // switched in later is loaded in full, adapter included, before it serves.
-  let firstLoad = true;
-  /** Loads one release (list bundle, static index, Astro handler, 404 page) from its real folder. */
+  /** Loads one release (list bundle, static index, 404 page) from its real folder. */
   const loadRelease = async (outDir: string) => {
     const clientDir = path.join(outDir, 'client');
     const serverDir = path.join(outDir, 'server');
-    const deferAdapter = firstLoad;
-    firstLoad = false;
-    const [[services, listMs], [statics, filesMs], entry, notFoundHtml] = await Promise.all([
+    const headers = pageHeaders(await readSiteOrigin(serverDir));
+    const [[services, listMs], [statics, filesMs], notFoundHtml] = await Promise.all([
       timed(loadServices(path.join(serverDir, BUNDLE_FILE), { cacheBytes: config.listCacheBytes, searchCacheBytes: config.searchCacheBytes })),
-      timed(StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes })),
-      findAstroEntry(serverDir),
+      timed(StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: headers })),
       readNotFoundPage(clientDir),
     ]);
-    let astroImport: Promise<AstroHandler> | null = null;
-    const astro = (): Promise<AstroHandler> => (astroImport ??= importAstroHandler(entry));
-    let astroMs = 0;
-    if (!deferAdapter) [, astroMs] = await timed(astro());
     const app = createApp({
       services,
       statics,
@@ -124,12 +99,12 @@ async function main(): Promise<void> {
       keyLimiter,
       authenticate: (req) => keys.check(req),
       trustProxy: config.trustProxy,
-      astro,
       notFoundHtml,
-      onError: (err, req) => console.error(`error answering ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+      pageHeaders: headers,
+      // The route and the error, never the request target: it can carry keys or attack payloads.
+      onError: (err, req) => console.error(`error answering ${describeRoute(req)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
-    const timings = `list ${listMs} ms, files ${filesMs} ms` + (deferAdapter ? '' : `, adapter ${astroMs} ms`);
-    return { services, app, astro, timings };
+    return { services, app, timings: `list ${listMs} ms, files ${filesMs} ms` };
   };
   // RTP_OUT_DIR may be releases/current: a switched link is followed (polling, or SIGHUP) and the
   // next release loaded in full before new requests go to it; requests in flight finish on the old one.
@@ -145,9 +120,15 @@ async function main(): Promise<void> {
     void keys.reload();
   });
 
-  const server = http.createServer();
+  const limits = { ...config, trustProxy: config.trustProxy };
+  const server = http.createServer(serverOptions(limits));
+  limitConnections(server, limits);
   // Malformed requests and oversized heads get a JSON error too (Node's default is a bare status line).
   server.on('clientError', answerClientError);
+  // Every request's errors are caught where they happen; anything that still escapes is logged
+  // (without request data) and the server keeps serving: its state is read-only after start.
+  process.on('unhandledRejection', (reason) => logEscaped('unhandled rejection', reason));
+  process.on('uncaughtException', (err) => logEscaped('uncaught exception', err));
   const graceful = makeGraceful(server, (req, res) => {
     accessLog?.track(req, res);
     live.current.app(req, res);
@@ -186,21 +167,27 @@ async function main(): Promise<void> {
     const { services, timings } = live.current;
     console.log(
       `rtp-registry: data ${services.dataVersion}, ${services.games} games, listening on ${urlOf(server.address() as AddressInfo)} ` +
-        `(ready ${ready} ms after start; ${timings}, in parallel; adapter loading)` +
+        `(ready ${ready} ms after start; ${timings}, in parallel)` +
         (limiter === null ? ', rate limit off' : `, rate limit ${limiter.limit} per ${Math.round(limiter.windowMs / 1000)} s (${production.rateLimitStore} store)`) +
         `, ${keys.size} API key(s)`,
     );
-    // The adapter answers no route of the registry itself (only other on-demand pages): it is
-    // imported now, off the start-up path. A release whose adapter cannot load is not served.
-    const adapterStarted = performance.now();
-    live.current.astro().then(
-      () => console.log(`rtp-registry: adapter loaded in ${Math.round(performance.now() - adapterStarted)} ms`),
-      (err: unknown) => {
-        console.error(`cannot load the Astro adapter: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
-      },
-    );
+    const budget = memoryBudget(config);
+    console.log(budget.line);
+    if (!budget.fits) console.error(budget.warning);
   });
+}
+
+let escapedLogged = 0;
+let escapedWindow = 0;
+/** Logs an error that escaped every handler: at most 10 lines a minute, then a count. */
+function logEscaped(kind: string, err: unknown): void {
+  const now = Date.now();
+  if (now - escapedWindow >= 60_000) {
+    escapedWindow = now;
+    escapedLogged = 0;
+  }
+  if (++escapedLogged > 10) return;
+  console.error(`${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
 main().catch((err: unknown) => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { classify, files, POLICIES, type RouteFamily } from '../routes.ts';
 import { strongEtag } from '../list/http.ts';
 import { Lru } from '../list/lru.ts';
+import { stringBytes } from '../list/bounded.ts';
 import { contentTypeOf } from './mime.ts';
 
 /** A file ready to send. `headers` are name/value pairs without Content-Length or rate-limit headers. */
@@ -29,6 +30,8 @@ export interface StaticFilesOptions {
   cacheBytes?: number;
   /** Larger files are read on each request instead of being cached. */
   maxCachedFileBytes?: number;
+  /** The pages' security headers (src/routes.ts pageHeaders, with the build's site origin). */
+  pageHeaders?: Readonly<Record<string, string>>;
 }
 
 const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
@@ -80,12 +83,14 @@ export class StaticFiles {
   private readonly cache: Lru<string, StaticFile>;
   private readonly pending = new Map<string, Promise<StaticFile | null>>();
   private readonly maxCachedFileBytes: number;
+  private readonly pageHeaders: Readonly<Record<string, string>>;
 
   private constructor(root: string, index: Map<string, string>, options: StaticFilesOptions) {
     this.root = root;
     this.index = index;
     this.maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
-    this.cache = new Lru({ maxEntries: 1_000_000, maxWeight: options.cacheBytes ?? 64 * 1024 * 1024, weigh: (f) => f.body.length + 512 });
+    this.pageHeaders = options.pageHeaders ?? POLICIES.page.headers ?? {};
+    this.cache = new Lru({ maxEntries: 1_000_000, maxWeight: options.cacheBytes ?? 64 * 1024 * 1024, weigh: (f, key) => f.body.length + stringBytes(key) + 512 });
   }
 
   /** Indexes `root` (dist/client). */
@@ -151,7 +156,8 @@ export class StaticFiles {
       'ETag', etag,
       'Access-Control-Allow-Origin', '*',
     ];
-    for (const [name, value] of Object.entries(policy.headers ?? {})) headers.push(name, value);
+    const extra = located.family === 'page' ? this.pageHeaders : (policy.headers ?? {});
+    for (const [name, value] of Object.entries(extra)) headers.push(name, value);
     return { family: located.family, body, etag, headers };
   }
 }

@@ -67,7 +67,6 @@ describe('API keys', () => {
   it.each([
     ['an unknown key', { authorization: 'Bearer rtp_live_00000000000000000000000000000000' }],
     ['a malformed bearer token', { authorization: 'Bearer not-a-key' }],
-    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
     ['an empty X-API-Key', { 'x-api-key': '' }],
     ['two different keys', { authorization: 'Bearer rtp_live_00000000000000000000000000000000', 'x-api-key': 'rtp_live_11111111111111111111111111111111' }],
   ])('%s gets 401 JSON on every route family, never a silent downgrade', async (_name, headers) => {
@@ -80,6 +79,14 @@ describe('API keys', () => {
       expect(r.headers.get('www-authenticate')).toBe('Bearer realm="rtp-registry", error="invalid_token"');
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
       expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
+  it('an Authorization header of another scheme is ignored: no key, the anonymous budget', async () => {
+    for (const url of [SLOT, '/api/rtp/list?q=book', '/api/rtp/provider/playngo', '/']) {
+      const r = await request(server.url + url, { headers: { authorization: 'Basic dXNlcjpwYXNz', 'x-forwarded-for': '198.51.100.7' } });
+      expect(r.status, url).not.toBe(401);
+      expect(r.headers.get('www-authenticate'), url).toBeNull();
     }
   });
 

@@ -1,8 +1,9 @@
 // Several instances, one budget: two servers on different ports with RATE_LIMIT_STORE=redis share
-// the 1,000-request budget exactly (a real redis-server on loopback), and fail open with a logged
-// warning while Redis is down.
+// the 1,000-request budget exactly (a real redis-server on loopback); while Redis is down or frozen
+// each instance counts in process, so the limit still holds, and counting returns to Redis after.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
 import { request, startServer, type Answer, type Server } from '../helpers/production.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
@@ -62,32 +63,67 @@ describe('Redis-backed rate limit', () => {
     for (const server of [a, b]) expect((await request(`${server.url}/api/rtp/provider/playngo`)).status).toBe(200);
   });
 
-  it('fails open with a logged warning while Redis is down, and counts again once it is back', async () => {
+  it('Redis down: each instance counts in process (headers and all), warns once, and returns to the shared budget', async () => {
     await redis.stop();
     const during = await burst(20, 4, (k) => `${(k % 2 === 0 ? a : b).url}${SLOT}`);
     for (const r of during) {
       expect(r.status).toBe(200);
-      expect(r.headers.get('x-ratelimit-limit')).toBeNull();
-      expect(r.headers.get('ratelimit')).toBeNull();
+      expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
     }
-    for (const server of [a, b]) expect(server.output()).toMatch(/rate limit: WARNING store unavailable, failing open/);
+    // Ten requests each, counted by each instance itself: 999 down to 990.
+    const remainingA = during.filter((_, k) => k % 2 === 0).map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => y - x);
+    expect(remainingA).toEqual([999, 998, 997, 996, 995, 994, 993, 992, 991, 990]);
+    for (const server of [a, b]) expect(server.output().match(/rate limit: WARNING store unavailable, counting in this process until it answers/g)).toHaveLength(1);
 
     await redis.start(); // empty: no persistence, so a fresh window
-    let r = await request(a.url + SLOT);
-    for (let k = 0; k < 100 && r.headers.get('x-ratelimit-limit') === null; k++) {
-      await new Promise((res) => setTimeout(res, 50));
-      r = await request(a.url + SLOT);
+    for (const server of [a, b]) {
+      await vi.waitFor(async () => {
+        await request(server.url + SLOT);
+        expect(server.output()).toMatch(/rate limit: store answering again; counting there resumed/);
+      }, { timeout: 15_000, interval: 100 });
     }
-    expect(r.status).toBe(200);
-    expect(r.headers.get('x-ratelimit-remaining')).toBe('999');
-    let s = await request(b.url + SLOT);
-    for (let k = 0; k < 100 && s.headers.get('x-ratelimit-limit') === null; k++) {
-      await new Promise((res) => setTimeout(res, 50));
-      s = await request(b.url + SLOT);
+    const ra = Number((await request(a.url + SLOT)).headers.get('x-ratelimit-remaining'));
+    const rb = Number((await request(b.url + SLOT)).headers.get('x-ratelimit-remaining'));
+    expect(rb).toBe(ra - 1); // one shared counter again
+  }, 40_000);
+
+  it('Redis frozen by SIGSTOP: the limit still holds per instance, no request waits on Redis twice, counting returns after SIGCONT', async () => {
+    const prefix = `e2e:${randomBytes(6).toString('hex')}:`;
+    const c = await startServer(testOutDir(), { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: '100' });
+    try {
+      expect((await request(c.url + SLOT)).headers.get('x-ratelimit-remaining')).toBe('4'); // counted in Redis
+      redis.pause();
+      const statuses: number[] = [];
+      const started = performance.now();
+      for (let k = 0; k < 8; k++) {
+        const r = await request(c.url + SLOT);
+        statuses.push(r.status);
+        expect(r.headers.get('x-ratelimit-limit')).toBe('5');
+      }
+      // The first waits REDIS_TIMEOUT_MS; the others are counted in process at once.
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+      expect(c.output().match(/rate limit: WARNING store unavailable/g)).toHaveLength(1);
+      redis.resume();
+      await vi.waitFor(async () => {
+        await request(c.url + SLOT);
+        expect(c.output()).toMatch(/rate limit: store answering again/);
+      }, { timeout: 15_000, interval: 100 });
+      // Each request is counted in Redis again: its counter for this client moves by one.
+      const client = createClient({ url: redis.url });
+      await client.connect();
+      try {
+        const before = Number(await client.get(`${prefix}127.0.0.1`));
+        await request(c.url + SLOT);
+        expect(Number(await client.get(`${prefix}127.0.0.1`))).toBe(before + 1);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      redis.resume();
+      await c.stop();
     }
-    expect(s.headers.get('x-ratelimit-remaining')).toBe('998');
-    expect(a.output()).toMatch(/rate limit: store answering again; counting resumed/);
-  }, 30_000);
+  }, 40_000);
 
   it('a fresh key space per deployment: another prefix starts its own budget', async () => {
     const [c, d] = await pair(`e2e:${randomBytes(6).toString('hex')}:`);

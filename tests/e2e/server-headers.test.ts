@@ -32,7 +32,7 @@ const ROUTES: Array<[string, string, string, boolean]> = [
   ['/api/openapi.json', JSON_TYPE, HOUR, true],
   ['/', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
   ['/rtp/book-of-dead', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
-  ...(asset === undefined ? [] : [[`/_astro/${asset}`, asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8', 'public, max-age=31536000, immutable', true] as [string, string, string, boolean]]),
+  ...(asset === undefined ? [] : [[`/_astro/${asset}`, asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8', 'public, max-age=31536000, immutable', false] as [string, string, string, boolean]]),
 ];
 
 describe('headers on every route family', () => {

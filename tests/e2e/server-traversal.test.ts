@@ -60,12 +60,20 @@ const ATTEMPTS = [
   '/api/rtp/%252e%252e/%252e%252e/server/registry-bundle.json',
   '/api/rtp/%',
   '/api/rtp/%zz',
-  `/api/rtp/${'a'.repeat(2000)}`,
   '/_headers',
   '/.%2e/server/entry.mjs',
 ];
 
 describe('traversal attempts', () => {
+  it('a path past 1,024 bytes gets 414 JSON, never a file', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const r = await raw(`/api/rtp/${'a'.repeat(2000)}`, method);
+      expect(r.status).toBe(414);
+      expect(r.head).toMatch(/access-control-allow-origin: \*/i);
+      if (method === 'GET') expect(r.body).toBe('{"statusCode":414,"statusMessage":"path too long: at most 1024 bytes"}');
+    }
+  });
+
   it.each(ATTEMPTS)('%s → 404, nothing from outside dist/client', async (target) => {
     for (const method of ['GET', 'HEAD']) {
       const r = await raw(target, method);

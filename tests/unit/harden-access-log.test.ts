@@ -1,5 +1,6 @@
 // The structured access log: one JSON line per request with the documented fields; never a raw IP,
 // a key, a query string or an Authorization value.
+import { parseTrustProxy } from '../../src/server/client-ip.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   file = path.join(dir, 'logs/access.jsonl');
   log = new AccessLog({
     target: { kind: 'file', path: file },
-    trustProxy: 1,
+    trustProxy: parseTrustProxy('1', []),
     salt: 'pepper',
     sync: true,
     keyCheck: (req): KeyCheck => (req.headers.authorization === `Bearer ${KEY}` ? { status: 'valid', id: 'AbCd1234' } : req.headers.authorization ? { status: 'invalid' } : { status: 'none' }),

@@ -1,5 +1,6 @@
 // The request handler with API keys, in process: 401 before anything else for a bad key on any
 // route, the key budget counted per key id, the address budget untouched by key requests.
+import { NO_PROXY } from '../../src/server/client-ip.ts';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,7 +41,7 @@ beforeAll(async () => {
     limiter: new RateLimiter({ store, limit: 2 }),
     keyLimiter: new RateLimiter({ store, limit: 20 }),
     authenticate: (req) => auth.check(req),
-    trustProxy: 0,
+    trustProxy: NO_PROXY,
     notFoundHtml: Buffer.from('<h1>Not found</h1>'),
   });
   server = http.createServer(app);

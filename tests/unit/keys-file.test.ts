@@ -88,7 +88,7 @@ describe('keys file operations', () => {
 
   it('refuses to run two commands at once', async () => {
     await withKeysLock(file, async () => {
-      await expect(withKeysLock(file, async () => 1)).rejects.toThrow('another keys command is running');
+      await expect(withKeysLock(file, async () => 1)).rejects.toThrow(`${file}.lock is held by process ${process.pid}: another keys command is running.`);
     });
     expect(await withKeysLock(file, async () => 2)).toBe(2);
   });

@@ -48,15 +48,26 @@ describe('presentedKey', () => {
 
   it.each([
     ['Basic dXNlcjpwYXNz', undefined],
+    [`Token ${KEY}`, undefined],
+    [KEY, undefined],
+    ['', undefined],
+    ['Digest username="a"', undefined],
+    [['Bearer x', 'Bearer y'], undefined],
+  ])('another scheme is not ours and is ignored: %s / %s', (auth, header) => {
+    expect(presentedKey(auth, header)).toEqual({ kind: 'none' });
+  });
+
+  it('another scheme beside a valid X-API-Key: the X-API-Key counts', () => {
+    expect(presentedKey('Basic dXNlcjpwYXNz', KEY)).toEqual({ kind: 'key', key: KEY });
+  });
+
+  it.each([
     ['Bearer', undefined],
     ['Bearer ', undefined],
     [`Bearer ${KEY} extra`, undefined],
-    [`Token ${KEY}`, undefined],
-    [KEY, undefined],
     ['Bearer rtp_live_short', undefined],
     [`Bearer ${KEY}x`, undefined],
     [`Bearer rtp_test_${KEY.slice(9)}`, undefined],
-    ['', undefined],
     [undefined, ''],
     [undefined, `${KEY}, ${KEY}`],
     [undefined, [KEY, KEY]],

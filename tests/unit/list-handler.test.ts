@@ -33,6 +33,7 @@ describe('list handler', () => {
       'Cache-Control': 'public, max-age=0, s-maxage=300',
       ETag: r.headers.ETag,
       'Access-Control-Allow-Origin': '*',
+      'X-Content-Type-Options': 'nosniff',
     });
     expect(r.headers.ETag).toMatch(/^"[0-9a-f]{32}"$/);
     ListResponseSchema.parse(JSON.parse(r.body.toString('utf8')));
@@ -41,7 +42,7 @@ describe('list handler', () => {
   it('answers 400 with every bad parameter and no caching', () => {
     const r = services.list('limit=abc&offset=-1&sort=nope&game_type=video&has_variants=yes');
     expect(r.status).toBe(400);
-    expect(r.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' });
+    expect(r.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
     expect(r.body.toString('utf8')).toBe(
       '{"statusCode":400,"statusMessage":"invalid query parameters","errors":[' +
         '{"param":"game_type","message":"must be one of: slot, scratchcard, table, instant, bingo, keno"},' +

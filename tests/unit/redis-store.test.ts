@@ -1,9 +1,12 @@
 // The Redis rate-limit store against a real redis-server: atomic counting in one script, window
-// expiry, script reloading after a restart, and the fail-open policy when Redis is down or hangs.
+// expiry, script reloading after a restart, and the fallback to the in-process limiter when Redis
+// is down or hangs.
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FailOpenRateLimiter, RedisRateLimitStore, WINDOW_SCRIPT_SHA, redactUrl } from '../../src/server/rate-limit-redis.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { FallbackRateLimiter, RedisRateLimitStore, WINDOW_SCRIPT_SHA, redactUrl } from '../../src/server/rate-limit-redis.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 
 let redis: TestRedis;
@@ -67,7 +70,8 @@ describe('RedisRateLimitStore', () => {
     const s = await store();
     expect((await s.increment('k', 150)).count).toBe(1);
     expect((await s.increment('k', 150)).count).toBe(2);
-    await new Promise((r) => setTimeout(r, 250));
+    // Wait on the event itself: Redis expiring the counter (its own clock, which fake timers cannot move).
+    await vi.waitFor(async () => expect(await raw((c) => c.exists(`${s.prefix}k`))).toBe(0), { timeout: 5000, interval: 20 });
     expect((await s.increment('k', 150)).count).toBe(1);
   });
 
@@ -93,42 +97,52 @@ describe('RedisRateLimitStore', () => {
   });
 });
 
-describe('fail open', () => {
-  it('lets requests through without headers while Redis is down, warns once, and resumes counting', async () => {
+describe('fallback to the in-process limiter', () => {
+  const fallbackLimiter = (s: RedisRateLimitStore, lines: string[], limit = 3) =>
+    new FallbackRateLimiter({ store: s, limit, windowMs: 60_000, retryMs: 100, log: (l) => lines.push(l), fallback: new RateLimiter({ store: new MemoryRateLimitStore(), limit, windowMs: 60_000 }) });
+
+  it('counts in process while Redis is down (the limit still holds), warns once, and returns to Redis', async () => {
     const lines: string[] = [];
     const s = await store({ log: (l) => lines.push(l) });
-    const limiter = new FailOpenRateLimiter({ store: s, limit: 3, windowMs: 60_000, log: (l) => lines.push(l) });
+    const limiter = fallbackLimiter(s, lines);
     expect((await limiter.hit('k')).remaining).toBe(2);
 
     await redis.stop();
-    const during = await Promise.all(Array.from({ length: 5 }, () => limiter.hit('k')));
-    for (const d of during) {
-      expect(d.allowed).toBe(true);
-      expect(d.headers).toEqual([]);
-      expect(FailOpenRateLimiter.isOpen(d)).toBe(true);
-    }
-    const warnings = lines.filter((l) => l.startsWith('rate limit: WARNING store unavailable, failing open'));
+    const during = [];
+    for (let k = 0; k < 5; k++) during.push(await limiter.hit('k'));
+    expect(during.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+    expect(during[0]!.headers).toContain('X-RateLimit-Limit');
+    expect(limiter.degraded).toBe(true);
+    const warnings = lines.filter((l) => l.startsWith('rate limit: WARNING store unavailable, counting in this process until it answers'));
     expect(warnings).toHaveLength(1);
 
     await redis.start();
-    let next = await limiter.hit('k');
-    for (let k = 0; k < 100 && FailOpenRateLimiter.isOpen(next); k++) {
-      await new Promise((r) => setTimeout(r, 50));
-      next = await limiter.hit('k');
-    }
-    // Redis restarted empty (no persistence): a fresh window.
-    expect(next.remaining).toBe(2);
-    expect(lines.some((l) => /^rate limit: store answering again; counting resumed \(\d+ request\(s\) were served unlimited\)$/.test(l))).toBe(true);
+    // Redis restarted empty (no persistence): once it answers, a fresh window there.
+    await vi.waitFor(async () => {
+      await limiter.hit('probe');
+      expect(limiter.degraded).toBe(false);
+    }, { timeout: 10_000, interval: 50 });
+    expect((await limiter.hit('k')).remaining).toBe(2);
+    expect(lines.some((l) => /^rate limit: store answering again; counting there resumed \(\d+ request\(s\) were counted in this process meanwhile\)$/.test(l))).toBe(true);
   }, 20_000);
 
-  it('does not wait for a Redis that accepts connections but never answers', async () => {
+  it('does not wait for a Redis that accepts connections but never answers: one probe, the rest counted in process', async () => {
+    const lines: string[] = [];
     const s = await store({ timeoutMs: 100 });
-    const limiter = new FailOpenRateLimiter({ store: s, limit: 3, windowMs: 60_000, log: () => undefined });
-    expect(FailOpenRateLimiter.isOpen(await limiter.hit('k'))).toBe(false);
+    const limiter = fallbackLimiter(s, lines, 1000);
+    expect(limiter.degraded).toBe(false);
+    await limiter.hit('k');
     redis.pause();
-    const d = await limiter.hit('k');
-    expect(FailOpenRateLimiter.isOpen(d)).toBe(true);
-    redis.resume();
+    try {
+      const first = await limiter.hit('k'); // waits the timeout, then falls back
+      expect(first.allowed).toBe(true);
+      expect(limiter.degraded).toBe(true);
+      const started = performance.now();
+      for (let k = 0; k < 50; k++) expect((await limiter.hit('k')).allowed).toBe(true);
+      expect(performance.now() - started).toBeLessThan(100 * 5); // no request waited for Redis again
+    } finally {
+      redis.resume();
+    }
   });
 
   it('starts without Redis and counts once it appears', async () => {
@@ -136,16 +150,9 @@ describe('fail open', () => {
     const lines: string[] = [];
     const s = await RedisRateLimitStore.connect({ url: redis.url, prefix: `test:${randomBytes(6).toString('hex')}:`, connectWaitMs: 200, log: (l) => lines.push(l) });
     stores.push(s);
-    expect(lines.some((l) => l.includes('is not reachable yet: requests are served without a limit (fail open)'))).toBe(true);
+    expect(lines.some((l) => l.includes('is not reachable yet: requests are counted in this process until it is'))).toBe(true);
     await expect(s.increment('k', 60_000)).rejects.toThrow('Redis did not count the request');
     await redis.start();
-    let count: number | undefined;
-    for (let k = 0; k < 100 && count === undefined; k++) {
-      count = await s.increment('k', 60_000).then((r) => r.count, async () => {
-        await new Promise((r) => setTimeout(r, 50));
-        return undefined;
-      });
-    }
-    expect(count).toBe(1);
+    await vi.waitFor(async () => expect((await s.increment('k', 60_000)).count).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
   }, 20_000);
 });

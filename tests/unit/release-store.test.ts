@@ -125,9 +125,19 @@ describe('lock and leftovers', () => {
     const pid = child.pid!;
     await new Promise((r) => child.once('exit', r));
     await writeFile(path.join(dir, LOCK_FILE), `${pid}\n`);
-    const release = await acquireLock(dir);
+    const lines: string[] = [];
+    const release = await acquireLock(dir, (l) => lines.push(l));
+    expect(lines).toEqual([`${path.join(dir, LOCK_FILE)}: cleared a stale lock (process ${pid} no longer runs)`]);
     await release();
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('clears a lock that names no process, with a message', async () => {
+    await writeFile(path.join(dir, LOCK_FILE), 'garbage');
+    const lines: string[] = [];
+    const release = await acquireLock(dir, (l) => lines.push(l));
+    expect(lines).toEqual([`${path.join(dir, LOCK_FILE)}: cleared a stale lock (it names no process)`]);
+    await release();
   });
 
   it('removes staging folders and temporary links of interrupted runs, nothing else', async () => {

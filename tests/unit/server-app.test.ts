@@ -1,6 +1,7 @@
 // The server's request handler in-process over a real socket: a fixture dist/client, the fixture
 // bundle, a fake Astro handler. Methods, preflight, headers per family, 304, 404s, traversal,
-// rate limiting, client keys behind proxies, and the adapter fall-through.
+// rate limiting, client keys behind proxies, framework paths (404: no adapter), request-target bounds,
+// and errors on the asynchronous limiter path.
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/list/service.ts';
-import { createApp, hasHeader, type AstroHandler } from '../../src/server/app.ts';
+import { createApp, describeRoute, hasHeader, MAX_QUERY_LENGTH } from '../../src/server/app.ts';
+import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
+import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { StaticFiles } from '../../src/server/static.ts';
@@ -55,18 +58,6 @@ async function listen(listener: (req: IncomingMessage, res: ServerResponse) => v
   };
 }
 
-const astroCalls: string[] = [];
-const astro: AstroHandler = (req, res, next) => {
-  astroCalls.push(req.url ?? '');
-  if (req.url === '/on-demand') {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<p>rendered</p>');
-    return;
-  }
-  if (req.url === '/boom') return next(new Error('render failed'));
-  next();
-};
-
 let server: { base: string; close: () => Promise<void> };
 let limitedServer: { base: string; close: () => Promise<void> };
 let proxiedServer: { base: string; close: () => Promise<void> };
@@ -95,10 +86,10 @@ beforeAll(async () => {
 
   const services = createServices(bundle);
   const statics = await StaticFiles.open(root);
-  const base = { services, statics, trustProxy: 0, astro: () => Promise.resolve(astro), notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
+  const base = { services, statics, trustProxy: NO_PROXY, notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
   server = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1_000_000 }) }));
   limitedServer = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 3 }) }));
-  proxiedServer = await listen(createApp({ ...base, trustProxy: 1, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 2 }) }));
+  proxiedServer = await listen(createApp({ ...base, trustProxy: parseTrustProxy('1', []), limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 2 }) }));
 });
 
 afterAll(async () => {
@@ -123,7 +114,7 @@ describe('routes and headers', () => {
     ['/about', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
     ['/providers/beta', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
     [`/rtp/${slug}`, HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
-    ['/_astro/app.abc.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable', true],
+    ['/_astro/app.abc.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable', false],
     ['/favicon.svg', 'image/svg+xml', 'public, max-age=300, s-maxage=3600', true],
   ])('%s: 200, %s, %s, CORS, ETag, rate-limit headers only when counted', async (target, type, cache, counted) => {
     const r = await request(server.base, target);
@@ -262,23 +253,12 @@ describe('not found and odd paths', () => {
     expect(r.body).not.toContain('secret');
   });
 
-  it('hands other paths to the Astro adapter, then answers 404 when it has no route', async () => {
-    astroCalls.length = 0;
-    const rendered = await request(server.base, '/on-demand');
-    expect(rendered.status).toBe(200);
-    expect(rendered.body).toBe('<p>rendered</p>');
-    expect(rendered.headers['access-control-allow-origin']).toBe('*');
-    expect((await request(server.base, '/no-such-page')).status).toBe(404);
-    await request(server.base, '/api/nope');
-    await request(server.base, '/widget/rtp/nope');
-    expect(astroCalls).toEqual(['/on-demand', '/no-such-page']);
-  });
-
-  it('answers 500 JSON without details when rendering fails', async () => {
-    const r = await request(server.base, '/boom');
-    expect(r.status).toBe(500);
-    expect(JSON.parse(r.body)).toEqual({ statusCode: 500, statusMessage: 'internal server error' });
-    expect(errors.length).toBeGreaterThan(0);
+  it.each(['/_image?href=/x.png&w=1&h=1&f=png', '/_server-islands/X', '/_actions/x', '/on-demand'])('%s: a framework endpoint or unknown page is a plain 404 (no adapter is loaded)', async (target) => {
+    const r = await request(server.base, target);
+    expect(r.status).toBe(404);
+    expect(r.headers['content-type']).toBe(HTML_TYPE);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 
@@ -322,5 +302,91 @@ describe('rate limiting', () => {
   it('ignores X-Forwarded-For without a trusted proxy', async () => {
     for (let i = 0; i < 5; i++) await request(limitedServer.base, '/about', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
     expect((await request(limitedServer.base, '/about', { headers: { 'X-Forwarded-For': '198.51.100.1' } })).status).toBe(429);
+  });
+});
+
+describe('request-target bounds', () => {
+  it('answers a query string past MAX_QUERY_LENGTH with 414 JSON, before parsing, without echoing it', async () => {
+    const pad = 'Z'.repeat(MAX_QUERY_LENGTH);
+    const r = await request(limitedServer.base, `/api/rtp/list?limit=1&pad=${pad}`);
+    expect(r.status).toBe(414);
+    expect(r.body).toBe('{"statusCode":414,"statusMessage":"query string too long: at most 2048 bytes"}');
+    expect(r.headers['content-type']).toBe(JSON_TYPE);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('answers a path past 1024 bytes with 414 JSON', async () => {
+    const r = await request(server.base, `/api/rtp/${'a'.repeat(1100)}`);
+    expect(r.status).toBe(414);
+    expect(r.body).toBe('{"statusCode":414,"statusMessage":"path too long: at most 1024 bytes"}');
+  });
+
+  it('answers a query string of exactly MAX_QUERY_LENGTH as usual', async () => {
+    const q = `limit=1&pad=${'Z'.repeat(MAX_QUERY_LENGTH - 'limit=1&pad='.length)}`;
+    expect(q.length).toBe(MAX_QUERY_LENGTH);
+    expect((await request(server.base, `/api/rtp/list?${q}`)).status).toBe(200);
+  });
+
+  it('a 400 names the parameter and never echoes its value', async () => {
+    const r = await request(server.base, `/api/rtp/list?q=${'<script>x</script>'.repeat(20)}&limit=<img>`);
+    expect(r.status).toBe(400);
+    expect(r.body).not.toContain('script');
+    expect(r.body).not.toContain('<img>');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('nosniff on every response', () => {
+  it.each(['/api/rtp/list?q=book', '/api/rtp/history', `/api/rtp/${slug}`, '/api/openapi.json', '/about', '/_astro/app.abc.js', '/api/rtp/list?limit=0', '/nope', '/api/nope'])('%s', async (target) => {
+    expect((await request(server.base, target)).headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('preflights and 405s', async () => {
+    expect((await request(server.base, '/api/rtp/list', { method: 'OPTIONS' })).headers['x-content-type-options']).toBe('nosniff');
+    expect((await request(server.base, '/api/rtp/list', { method: 'DELETE' })).headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('errors on the asynchronous limiter path', () => {
+  it('a throw while routing after an asynchronous decision is a 500 JSON, never an unhandled rejection or a hang', async () => {
+    const asyncStore: RateLimitStore = { increment: async (_k, w) => ({ count: 1, resetAt: Date.now() + w }), close: () => undefined };
+    const seen: unknown[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const services = createServices(bundle);
+    const broken = await listen(
+      createApp({
+        services: { ...services, list: () => { throw new Error('list exploded'); } },
+        statics: await StaticFiles.open(root),
+        trustProxy: NO_PROXY,
+        notFoundHtml: Buffer.from('x'),
+        onError: (e) => seen.push(e),
+        limiter: new RateLimiter({ store: asyncStore, limit: 100 }),
+      }),
+    );
+    try {
+      const r = await request(broken.base, '/api/rtp/list?q=book');
+      expect(r.status).toBe(500);
+      expect(r.body).toBe('{"statusCode":500,"statusMessage":"internal server error"}');
+      expect(r.body).not.toContain('exploded');
+      expect(seen).toHaveLength(1);
+      await new Promise((r2) => setImmediate(r2));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await broken.close();
+    }
+  });
+
+  it('describeRoute names the route pattern, never the request target', () => {
+    const req = (url: string, method = 'GET') => ({ url, method }) as IncomingMessage;
+    expect(describeRoute(req('/api/rtp/list?key=rtp_live_secret&q=<x>'))).toBe('GET /api/rtp/list');
+    expect(describeRoute(req('/api/rtp/book-of-dead?token=1'))).toBe('GET /api/rtp/{slug}');
+    expect(describeRoute(req('/widget/rtp/x'))).toBe('GET /widget/rtp/{slug}');
+    expect(describeRoute(req('/some/<payload>'))).toBe('GET (page)');
+    expect(describeRoute(req('/', 'G\r\nX'))).toBe('(method) (page)');
   });
 });

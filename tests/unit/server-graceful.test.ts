@@ -3,7 +3,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeGraceful } from '../../src/server/graceful.ts';
 
 const BIG = Buffer.alloc(512 * 1024, 'x');
@@ -31,8 +31,7 @@ describe('makeGraceful', () => {
     const socket = await connect(port);
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(graceful.inFlight).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
     const done = new Promise<void>((r) => graceful.shutdown(60_000, r));
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
@@ -72,5 +71,28 @@ describe('makeGraceful', () => {
     await done; // the client never reads, so only the timeout can end it
     expect(forced).toBe(true);
     socket.destroy();
+  });
+
+  it('forgets the socket of an aborted response: no entry is left behind when clients leave mid-request', async () => {
+    const server = http.createServer();
+    const held: http.ServerResponse[] = [];
+    const graceful = makeGraceful(server, (_req, res) => {
+      held.push(res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const serverSockets: net.Socket[] = [];
+    server.on('connection', (s: net.Socket) => serverSockets.push(s));
+    for (let k = 0; k < 10; k++) {
+      const socket = await connect(port);
+      socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n');
+      await vi.waitFor(() => expect(held.length).toBeGreaterThanOrEqual(k + 1), { timeout: 5000, interval: 5 });
+      socket.destroy();
+    }
+    await vi.waitFor(() => expect(serverSockets.every((s) => s.destroyed)).toBe(true), { timeout: 5000, interval: 5 });
+    // The held responses finish after their sockets closed (a slow handler answering late).
+    for (const res of held) res.end('late');
+    await vi.waitFor(() => expect(graceful.sockets).toBe(0), { timeout: 5000, interval: 10 });
+    await new Promise<void>((r) => server.close(() => r()));
   });
 });

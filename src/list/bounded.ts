@@ -1,0 +1,86 @@
+// Memo maps and sets bounded by the bytes their keys and values hold: when the next entry would
+// pass the bound they start afresh (a clear is O(1) and a later miss only costs a re-parse).
+
+/** Bytes a string may hold in V8 (two per code unit, the worst case) plus a Map entry's overhead. */
+export function stringBytes(s: string): number {
+  return 2 * s.length + 48;
+}
+
+/** A string-keyed map whose keys and values together stay within `maxBytes`. */
+export class ByteBoundedMap {
+  private readonly map = new Map<string, string>();
+  private used = 0;
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  get(key: string): string | undefined {
+    return this.map.get(key);
+  }
+
+  /** Stores the pair unless it alone is larger than the bound; clears the map first when full. */
+  set(key: string, value: string): void {
+    if (this.map.has(key)) return;
+    const bytes = stringBytes(key) + 2 * value.length;
+    if (bytes > this.maxBytes) return;
+    if (this.used + bytes > this.maxBytes) this.clear();
+    this.map.set(key, value);
+    this.used += bytes;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.used = 0;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Bytes accounted for the entries held. */
+  get bytes(): number {
+    return this.used;
+  }
+}
+
+/** A string set within `maxBytes` (the list cache's doorkeeper: queries seen once). */
+export class ByteBoundedSet {
+  private readonly set = new Set<string>();
+  private used = 0;
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Removes `key`; true when it was there. */
+  delete(key: string): boolean {
+    if (!this.set.delete(key)) return false;
+    this.used -= stringBytes(key);
+    return true;
+  }
+
+  add(key: string): void {
+    if (this.set.has(key)) return;
+    const bytes = stringBytes(key);
+    if (bytes > this.maxBytes) return;
+    if (this.used + bytes > this.maxBytes) this.clear();
+    this.set.add(key);
+    this.used += bytes;
+  }
+
+  clear(): void {
+    this.set.clear();
+    this.used = 0;
+  }
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  get bytes(): number {
+    return this.used;
+  }
+}

@@ -1,0 +1,121 @@
+// Limits against slow and greedy clients on a node:http server: the head, request and keep-alive
+// timeouts, a cap on open connections in all and per client address, and the answer to requests
+// Node's parser refuses (docs/security.md lists the values and their variables).
+import http, { type Server } from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
+
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  /** Trusted proxies are exempt from the per-address cap (every client arrives through them). */
+  trustProxy: TrustProxy;
+}
+
+/** How long the answer to a refused request may take to reach a client before its connection is destroyed. */
+export const CLIENT_ERROR_GRACE_MS = 1000;
+
+/** How often Node checks the head and request timeouts (its default, 30 s, lets a slow head live up to 40 s). */
+export const CONNECTIONS_CHECK_MS = 1000;
+
+/** The options for http.createServer that go with `limits`. */
+export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
+  return {
+    // RFC 9110 §5.4: Node answers a head larger than this with 431 (the default, stated here).
+    maxHeaderSize: 16 * 1024,
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+  };
+}
+
+/**
+ * Applies the caps to `server`: `maxConnections` (Node closes connections past it at once), an
+ * inactivity timeout on every socket, and the per-address cap. Returns the count of open
+ * connections per address, for tests and the shutdown line.
+ */
+export function limitConnections(server: Server, limits: ConnectionLimits): { readonly open: number; readonly addresses: number } {
+  server.maxConnections = limits.maxConnections;
+  // A socket that neither sends nor reads for this long (a stalled reader of a response) is closed.
+  server.timeout = limits.requestTimeoutMs;
+  server.maxHeadersCount = 100;
+  const perAddress = new Map<string, number>();
+  let open = 0;
+  // With a hop count every client arrives through a proxy, so no address is capped.
+  const trust = limits.trustProxy;
+  const exempt = (address: string) => trust.active && (trust.list === null || (isIP(address) !== 0 && trust.list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')));
+  server.on('connection', (socket: Socket) => {
+    const peer = normalizeIp(socket.remoteAddress ?? 'unknown');
+    if (exempt(peer)) return;
+    const address = limiterKey(peer);
+    const count = (perAddress.get(address) ?? 0) + 1;
+    if (count > limits.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, count);
+    open++;
+    socket.once('close', () => {
+      open--;
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+  });
+  return {
+    get open() {
+      return open;
+    },
+    get addresses() {
+      return perAddress.size;
+    },
+  };
+}
+
+/** What a socket holds while Node writes a response on it (Node's own clientError handler reads it too). */
+type SocketWithResponse = Duplex & { _httpMessage?: http.ServerResponse | null };
+
+/**
+ * Answers a request Node's parser refused with a JSON error, then closes. When a response to an
+ * earlier request on the same connection is still being written, nothing is written into it: the
+ * connection closes once that response has finished.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const inFlight = (socket as SocketWithResponse)._httpMessage;
+  if (inFlight !== undefined && inFlight !== null) {
+    inFlight.shouldKeepAlive = false;
+    if (inFlight.writableFinished) closeAfter(socket, '');
+    else inFlight.once('close', () => closeAfter(socket, ''));
+    return;
+  }
+  const [status, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request header fields too large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout'] : [400, 'bad request'];
+  const body = JSON.stringify({ statusCode: status, statusMessage: message });
+  closeAfter(
+    socket,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+      `Access-Control-Allow-Origin: *\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Sends `last` and closes. end() alone only half-closes: a client that never reads and keeps
+ * sending (a slow-header attack) would hold the connection open. The socket is destroyed once
+ * `last` is flushed, or after CLIENT_ERROR_GRACE_MS when the client does not take it.
+ */
+function closeAfter(socket: Duplex, last: string): void {
+  const guard = setTimeout(() => socket.destroy(), CLIENT_ERROR_GRACE_MS);
+  guard.unref();
+  socket.end(last, () => {
+    clearTimeout(guard);
+    socket.destroy();
+  });
+}
