@@ -2,14 +2,18 @@
 // bounded by bytes under padded and distinct queries, slow-header clients are cut off while others
 // are served, a malformed pipelined request never writes into a response in flight, and the
 // framework surface is gone (docs/security.md).
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Server } from '../helpers/production.ts';
+import { ROOT, startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 import { agents, blast, exchange, get } from '../helpers/load.ts';
 
-/** The heap flags of `npm start` / `npm run serve` (package.json). */
-const SERVE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=128'];
+/** The Node flags of `npm start` / `npm run serve`, read from package.json (their one source). */
+const SERVE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 const portOf = (server: Server) => Number(new URL(server.url).port);
 
 describe('memory stays bounded by bytes under hostile queries', () => {

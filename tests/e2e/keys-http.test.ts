@@ -114,7 +114,8 @@ describe('API keys', () => {
 
   it('the access log names keys by id only and never holds a key, an address or a query', async () => {
     await request(`${server.url}/api/rtp/list?q=private+words&api_key=${key}`, bearer(key));
-    await new Promise((r) => setTimeout(r, 200));
+    // The line is written when the response has finished, which can be after the client read it.
+    await vi.waitFor(async () => expect(await readFile(accessLog, 'utf8')).toContain('"path":"/api/rtp/list"'), { timeout: 5000, interval: 20 });
     const text = await readFile(accessLog, 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(50);

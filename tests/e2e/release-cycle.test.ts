@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { switchCurrent } from '../../src/release/store.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
@@ -91,7 +91,7 @@ describe('npm run release', () => {
       const expected = target === nameA ? '1.0.0' : '1.1.0';
       await switchCurrent(releases, target);
       switches++;
-      for (let k = 0; k < 100 && (await version(server.url)) !== expected; k++) await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(async () => expect(await version(server.url)).toBe(expected), { timeout: 5000, interval: 50 });
     }
     await new Promise((r) => setTimeout(r, 300));
     stop = true;
@@ -182,7 +182,7 @@ describe('npm run release', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`release: now serving ${nameA}`);
     expect(await current()).toBe(nameA);
-    for (let k = 0; k < 100 && (await version(server.url)) !== '1.0.0'; k++) await new Promise((res) => setTimeout(res, 50));
+    await vi.waitFor(async () => expect(await version(server.url)).toBe('1.0.0'), { timeout: 5000, interval: 50 });
     expect(await version(server.url)).toBe('1.0.0');
   });
 
@@ -194,7 +194,7 @@ describe('npm run release', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(await version(still.url)).toBe('1.0.0');
       still.signal('SIGHUP');
-      for (let k = 0; k < 100 && (await version(still.url)) !== '1.1.0'; k++) await new Promise((res) => setTimeout(res, 50));
+      await vi.waitFor(async () => expect(await version(still.url)).toBe('1.1.0'), { timeout: 5000, interval: 50 });
       expect(await version(still.url)).toBe('1.1.0');
     } finally {
       await still.stop();

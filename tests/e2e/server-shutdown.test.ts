@@ -1,7 +1,7 @@
 // Graceful shutdown: on SIGTERM the server stops accepting, finishes the responses in flight,
 // half-closes keep-alive connections once they have nothing left to send, and exits 0.
 import net from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startServer } from '../helpers/server.ts';
 
 function connect(url: string): Promise<net.Socket> {
@@ -18,14 +18,15 @@ describe('graceful shutdown', () => {
     const socket = await connect(server.url);
     // Many large pipelined responses while the client does not read: the server is mid-write.
     const requests = Array.from({ length: 100 }, (_, i) => `GET /api/rtp/list?limit=200&offset=${i % 3} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
-    socket.pause();
-    socket.write(requests);
-    await new Promise((r) => setTimeout(r, 300));
-    const closed = new Promise<void>((r) => socket.once('close', () => r()));
     const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    // Paused-mode reading: 'readable' says the server has started answering, without consuming anything.
+    const answering = new Promise<void>((r) => socket.once('readable', () => r()));
+    socket.write(requests);
+    await answering;
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.waitFor(() => expect(server.output()).toContain('SIGTERM: no new connections'), { timeout: 5000, interval: 10 });
+    socket.on('data', (c: Buffer) => chunks.push(c));
     socket.resume();
     await closed;
     const text = Buffer.concat(chunks).toString('utf8');

@@ -1,10 +1,9 @@
 // A throwaway redis-server for tests: Debian's `redis-server` on a free loopback port, no
 // persistence (--save '' --appendonly no), stopped in teardown; restartable on the same port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { missingMessage, requireTool } from './system-tools.ts';
 import net from 'node:net';
 
-export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? 'redis-server';
 
 /** A port nobody listens on right now (bound and released by the kernel). */
 export function freePort(): Promise<number> {
@@ -32,7 +31,7 @@ export interface TestRedis {
 
 function launch(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(requireTool('redis-server'), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -40,7 +39,7 @@ function launch(port: number): Promise<ChildProcess> {
     }, 10_000);
     child.once('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`cannot run ${REDIS_SERVER} (install Debian's redis-server package: apt-get install -y redis-server): ${err.message}`));
+      reject(new Error(`cannot run redis-server (${missingMessage('redis-server')}): ${err.message}`));
     });
     const onData = (d: Buffer) => {
       out += d.toString();

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
 import { AccessLog, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
 
@@ -16,6 +16,7 @@ let file: string;
 let server: http.Server;
 let base: string;
 let log: AccessLog;
+let slowArrived: () => void = () => undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-access-'));
@@ -30,7 +31,9 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     log.track(req, res);
     if (req.url?.startsWith('/slow')) {
-      setTimeout(() => res.end('late'), 200);
+      // Answers only once the client has gone (its 'close'), so the line must say aborted.
+      slowArrived();
+      req.socket.once('close', () => res.end('late'));
       return;
     }
     if (req.headers.authorization !== undefined && req.headers.authorization !== `Bearer ${KEY}`) {
@@ -53,9 +56,19 @@ afterAll(async () => {
 
 type Line = AccessLogEntry & { type: string; time: string };
 
-async function lines(): Promise<Line[]> {
-  await new Promise((r) => setTimeout(r, 20));
-  return (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
+const readLines = async (): Promise<Line[]> => {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trim() === '' ? [] : text.trim().split('\n').map((l) => JSON.parse(l) as Line);
+};
+
+/** The log's lines once it holds at least `min` (a line is written when its response finishes, after the client may have read it). */
+async function lines(min = 1): Promise<Line[]> {
+  let out: Line[] = [];
+  await vi.waitFor(async () => {
+    out = await readLines();
+    expect(out.length).toBeGreaterThanOrEqual(min);
+  }, { timeout: 5000, interval: 10 });
+  return out;
 }
 
 describe('access log', () => {
@@ -70,10 +83,11 @@ describe('access log', () => {
   });
 
   it('names a key by its id, hashes forwarded addresses, and never writes keys, IPs or queries', async () => {
+    const before = (await readLines()).length;
     await fetch(`${base}/widget/rtp/x?api_key=${KEY}`, { headers: { authorization: `Bearer ${KEY}`, 'x-forwarded-for': '198.51.100.23' } });
     await fetch(`${base}/api/rtp/x`, { headers: { authorization: 'Bearer rtp_live_0000000000000000000000000000wxyz', 'x-forwarded-for': '198.51.100.23' } });
     await fetch(`${base}/api/rtp/${KEY}`);
-    const all = await lines();
+    const all = await lines(before + 3);
     const [withKey, invalid, keyInPath] = all.slice(-3);
     expect(withKey).toMatchObject({ path: '/widget/rtp/x', client: 'key:AbCd1234', auth: 'key', status: 200 });
     expect(invalid).toMatchObject({ client: hashedClient('198.51.100.23', 'pepper'), auth: 'invalid', status: 401, rate_limit_remaining: null });
@@ -83,13 +97,14 @@ describe('access log', () => {
   });
 
   it('marks a request whose client left before the answer', async () => {
+    const before = (await readLines()).length;
+    const arrived = new Promise<void>((r) => (slowArrived = r));
     const ctrl = new AbortController();
     const pending = fetch(`${base}/slow`, { signal: ctrl.signal }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await arrived;
     ctrl.abort();
     await pending;
-    await new Promise((r) => setTimeout(r, 300));
-    const last = (await lines()).at(-1)!;
+    const last = (await lines(before + 1)).at(-1)!;
     expect(last).toMatchObject({ path: '/slow', aborted: true });
   });
 });

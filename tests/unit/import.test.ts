@@ -1,5 +1,5 @@
-// Seed import: variant kinds, row problems, and the round trip from ../shared/data CSVs to the shipped data/ files.
-import { existsSync } from 'node:fs';
+// Seed import: variant kinds, row problems, and the round trip from the seed CSVs (kept in
+// tests/fixtures/seed, a copy of the hand-checked seed with its README) to the shipped data/ files.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +8,8 @@ import { loadRegistry, type Registry } from '../../src/registry/load.ts';
 import { toDataJson } from '../../src/registry/write.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-/** The seed CSVs live beside the clone (CI checks out ../shared next to it). */
-const SEED_DIR = path.resolve(repoRoot, '../shared/data');
-const hasSeed = existsSync(path.join(SEED_DIR, 'seed-games.csv'));
-if (!hasSeed) console.warn(`import round-trip tests skipped: no seed CSVs at ${SEED_DIR} (expected ../shared/data beside the clone)`);
+/** The hand-checked seed the shipped data/ was imported from (tests/fixtures/seed/README.md says where it comes from). */
+const SEED_DIR = path.join(repoRoot, 'tests/fixtures/seed');
 
 const HEADER = 'canonical_slug,canonical_name,provider,provider_display,game_type,stated_rtp,rtp_variants,volatility,max_win_x,release_year,source_url,evidence_url,checked_at,notes';
 const PROVIDERS: CsvRow[] = [{ provider: 'playngo', provider_display: "Play'n GO", website: 'https://www.playngo.com' }];
@@ -110,7 +108,7 @@ describe('convertRows', () => {
   });
 });
 
-describe.skipIf(!hasSeed)('round trip: ../shared/data seed CSVs → shipped data/', () => {
+describe('round trip: the seed CSVs → shipped data/', () => {
   let gameRows: CsvRow[];
   let converted: ReturnType<typeof convertRows>;
   let shipped: Registry;

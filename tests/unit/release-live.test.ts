@@ -68,14 +68,19 @@ describe('LiveRelease', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let first = true;
+    let entered: () => void = () => undefined;
+    const loadingB = new Promise<void>((r) => (entered = r));
     const live = await open(async (real) => {
-      if (!first) await gate;
+      if (!first) {
+        entered();
+        await gate;
+      }
       first = false;
       return readVersion(real);
     });
     await switchCurrent(dir, B);
     const swapping = live.reload(false);
-    await new Promise((r) => setTimeout(r, 20));
+    await loadingB;
     expect(live.current).toBe(A); // still loading B
     release();
     expect(await swapping).toBe(true);

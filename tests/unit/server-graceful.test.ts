@@ -65,7 +65,7 @@ describe('makeGraceful', () => {
     const socket = await connect(port);
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
     let forced = false;
     const done = new Promise<void>((r) => graceful.shutdown(100, r, () => { forced = true; }));
     await done; // the client never reads, so only the timeout can end it

@@ -1,0 +1,103 @@
+// `npm test`, the full gate: provides what the tests drive (Debian's chromium and redis-server,
+// installed with apt when missing and running as root), then runs typecheck, data:check,
+// test:unit, build, dist:check, test:e2e and the bench smoke run, stopping at the first failure.
+// Ends with one plain line, "tests: N passed, N failed, N skipped", summed over the Vitest runs;
+// a skipped test fails the gate (a test that cannot run must fail with its reason instead).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findTool, missingMessage, TOOLS, type ToolName } from '../tests/helpers/system-tools.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Installs the missing system programs with apt (as root), or says what to install. */
+function provision(): boolean {
+  const missing = (Object.keys(TOOLS) as ToolName[]).filter((t) => findTool(t) === null);
+  if (missing.length === 0) return true;
+  const packages = missing.map((t) => TOOLS[t].apt);
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (!root || !apt) {
+    for (const t of missing) console.error(`test: ${missingMessage(t)}`);
+    return false;
+  }
+  console.log(`test: installing Debian's ${packages.join(' and ')} with apt-get (needed by the browser and shared rate-limit tests)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (r.status !== 0) {
+      console.error(`test: apt-get ${args[0]} failed (exit code ${r.status ?? r.signal})`);
+      return false;
+    }
+  }
+  const still = missing.filter((t) => findTool(t) === null);
+  for (const t of still) console.error(`test: ${missingMessage(t)}`);
+  return still.length === 0;
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  skippedNames: string[];
+}
+
+/** Reads Vitest's JSON report (numPassedTests…; skipped = pending + todo). */
+function readReport(file: string, into: Counts): void {
+  let report: { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number; numTodoTests?: number; testResults?: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }> };
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return; // the run died before writing it; its failure is reported by the exit code
+  }
+  into.passed += report.numPassedTests ?? 0;
+  into.failed += report.numFailedTests ?? 0;
+  into.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const file of report.testResults ?? []) {
+    for (const a of file.assertionResults) if (a.status === 'pending' || a.status === 'skipped' || a.status === 'todo') into.skippedNames.push(`${path.relative(ROOT, file.name)}: ${a.fullName}`);
+  }
+}
+
+function main(): number {
+  const started = performance.now();
+  if (!provision()) return 1;
+  const reports = mkdtempSync(path.join(os.tmpdir(), 'rtp-test-'));
+  const counts: Counts = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
+  const vitest = (name: string) => ['--', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.json`)}`];
+  const steps: Array<[string, string[]]> = [
+    ['typecheck', []],
+    ['data:check', []],
+    ['test:unit', vitest('unit')],
+    ['build', []],
+    ['dist:check', []],
+    ['test:e2e', vitest('e2e')],
+    ['bench', ['--', '--quick']],
+  ];
+  let failedStep: string | null = null;
+  try {
+    for (const [script, args] of steps) {
+      console.log(`\ntest: npm run ${script}`);
+      const r = spawnSync(NPM, ['run', '--silent', script, ...args], { cwd: ROOT, stdio: 'inherit' });
+      if (script.startsWith('test:')) readReport(path.join(reports, `${script.slice(5)}.json`), counts);
+      if (r.status !== 0) {
+        failedStep = script;
+        break;
+      }
+    }
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
+  }
+  const seconds = Math.round((performance.now() - started) / 1000);
+  if (failedStep !== null) console.error(`\ntest: FAILED at npm run ${failedStep} (${seconds} s)`);
+  else if (counts.skipped > 0) {
+    console.error(`\ntest: FAILED: ${counts.skipped} test(s) skipped; a test that cannot run here must fail with its reason:`);
+    for (const name of counts.skippedNames) console.error(`  ${name}`);
+  } else console.log(`\ntest: the gate passed (${seconds} s)`);
+  // The closing line CI reads (plain "N passed, N failed", skipped after).
+  console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  return failedStep !== null || counts.skipped > 0 || counts.failed > 0 ? 1 : 0;
+}
+
+process.exit(main());
