@@ -17,10 +17,12 @@ export type Volatility = z.output<typeof VolatilitySchema>;
 
 /**
  * What a variant is: `standard` is the provider's default (stated) build; `operator_ladder` a lower
- * build an operator may choose; `bonus_buy` the RTP of a bought feature; `jurisdiction` a build made
- * for one market (with its ISO 3166-1 alpha-2 code); `unknown` where the source does not say.
+ * build an operator may choose; `bonus_buy` the RTP of a bought feature; `ante_bet` the RTP with an
+ * ante (raised) bet; `player_config` a setting the player chooses; `feature` the RTP of one feature
+ * mode; `jurisdiction` a build made for one market (with its ISO 3166-1 alpha-2 code); `unknown`
+ * where the source does not say.
  */
-export const VARIANT_KINDS = ['standard', 'operator_ladder', 'bonus_buy', 'jurisdiction', 'unknown'] as const;
+export const VARIANT_KINDS = ['standard', 'operator_ladder', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction', 'unknown'] as const;
 export const VariantKindSchema = z.enum(VARIANT_KINDS);
 export type VariantKind = z.output<typeof VariantKindSchema>;
 

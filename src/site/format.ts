@@ -37,6 +37,9 @@ const KIND_LABELS: Record<VariantKind, string> = {
   standard: 'Standard',
   operator_ladder: 'Operator ladder',
   bonus_buy: 'Bonus buy',
+  ante_bet: 'Ante bet',
+  player_config: 'Player setting',
+  feature: 'Feature',
   jurisdiction: 'Jurisdiction',
   unknown: 'Unknown',
 };

@@ -1,5 +1,5 @@
-// Seed import: variant kinds, row problems, and the round trip from the seed CSVs (kept in
-// tests/fixtures/seed, a copy of the hand-checked seed with its README) to the shipped data/ files.
+// Seed import: variant kinds, row problems, and the round trip from the hand-checked seed (kept in
+// data/sources with its README) to the shipped data/ files.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import { loadRegistry, type Registry } from '../../src/registry/load.ts';
 import { toDataJson } from '../../src/registry/write.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-/** The hand-checked seed the shipped data/ was imported from (tests/fixtures/seed/README.md says where it comes from). */
-const SEED_DIR = path.join(repoRoot, 'tests/fixtures/seed');
+/** The hand-checked seed the shipped data/ was imported from (data/sources/seed-README.md says where it comes from). */
+const SEED_DIR = path.join(repoRoot, 'data/sources');
 
 const HEADER = 'canonical_slug,canonical_name,provider,provider_display,game_type,stated_rtp,rtp_variants,volatility,max_win_x,release_year,source_url,evidence_url,checked_at,notes';
 const PROVIDERS: CsvRow[] = [{ provider: 'playngo', provider_display: "Play'n GO", website: 'https://www.playngo.com' }];
@@ -114,7 +114,7 @@ describe('round trip: the seed CSVs → shipped data/', () => {
   let shipped: Registry;
   beforeAll(async () => {
     gameRows = parseCsv(await readFile(path.join(SEED_DIR, 'seed-games.csv'), 'utf8'));
-    const providerRows = parseCsv(await readFile(path.join(SEED_DIR, 'providers.csv'), 'utf8'));
+    const providerRows = parseCsv(await readFile(path.join(SEED_DIR, 'seed-providers.csv'), 'utf8'));
     converted = convertRows(gameRows, providerRows);
     const loaded = await loadRegistry(path.join(repoRoot, 'data'));
     if (!loaded.ok) throw new Error(`shipped data/ is invalid: ${JSON.stringify(loaded.problems.slice(0, 5))}`);

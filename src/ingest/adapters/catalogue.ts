@@ -1,0 +1,69 @@
+// Adapter for the `catalogue` line format (data/sources/slotfolio.jsonl, calcasi.jsonl): one game of
+// a catalogue's data files per line, with the figure it lists first, every figure it lists, and the
+// page it cites. Tier: provider when the line says its figure comes from the provider's own page
+// (`source_kind: "provider"`), else catalogue. A `github:owner/repo/path@commit` citation (the
+// catalogue's own file) becomes that file's address on GitHub at the commit.
+import { mapVolatility, parsePercent, providerKey, yearOf } from '../normalise.ts';
+import type { AdapterResult, SourceAdapter, SourceFact, Unmapped } from '../source.ts';
+import { jsonLines } from './lines.ts';
+
+interface Line {
+  name?: unknown;
+  provider?: unknown;
+  rtp?: unknown;
+  rtp_variants?: unknown;
+  source_kind?: unknown;
+  source_url?: unknown;
+  volatility?: unknown;
+  max_win_x?: unknown;
+  release?: unknown;
+}
+
+/** `github:owner/repo/some/path.ts@commit` → https://github.com/owner/repo/blob/commit/some/path.ts; http(s) URLs as they are. */
+export function citationUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (/^https?:\/\/[^\s]+$/.test(value)) return value;
+  const m = /^github:([\w.-]+)\/([\w.-]+)\/([^@\s]+)@([0-9a-f]{7,40})$/.exec(value);
+  return m === null ? null : `https://github.com/${m[1]}/${m[2]}/blob/${m[4]}/${m[3]}`;
+}
+
+export const catalogueAdapter: SourceAdapter = {
+  format: 'catalogue',
+  read(text: string, file: string): AdapterResult {
+    const facts: SourceFact[] = [];
+    const unmapped: Unmapped[] = [];
+    for (const { line, value, error } of jsonLines(text)) {
+      const row = (value ?? {}) as Line;
+      const name = typeof row.name === 'string' && row.name.trim() !== '' ? row.name.trim() : null;
+      const skip = (reason: string) => unmapped.push({ file, line, name, reason });
+      if (error !== null) { skip(error); continue; }
+      if (name === null) { skip('no name'); continue; }
+      if (typeof row.provider !== 'string' || row.provider.trim() === '') { skip('no provider'); continue; }
+      const stated = parsePercent(row.rtp);
+      if (stated === null) { skip(`rtp ${JSON.stringify(row.rtp)} is not a percent figure`); continue; }
+      const url = citationUrl(row.source_url);
+      if (url === null) { skip(`source_url ${JSON.stringify(row.source_url)} is no address`); continue; }
+      const listed = Array.isArray(row.rtp_variants) ? row.rtp_variants.map(parsePercent) : [];
+      if (listed.some((r) => r === null)) { skip('rtp_variants holds a value that is not a percent figure'); continue; }
+      const others = [...new Set(listed as number[])].filter((r) => r !== stated).sort((a, b) => a - b);
+      facts.push({
+        file,
+        line,
+        tier: row.source_kind === 'provider' ? 'provider' : 'catalogue',
+        providerName: row.provider.trim(),
+        provider: providerKey(row.provider),
+        name,
+        stated_rtp: stated,
+        // The catalogue does not say what its other figures are.
+        variants: [...others.map((rtp) => ({ rtp, kind: 'unknown' as const })), { rtp: stated, kind: 'standard' as const }],
+        url,
+        checked_at: null,
+        game_type: 'slot',
+        volatility: mapVolatility(row.volatility),
+        max_win_x: typeof row.max_win_x === 'number' && row.max_win_x > 0 ? row.max_win_x : null,
+        release_year: yearOf(row.release),
+      });
+    }
+    return { facts, unmapped };
+  },
+};

@@ -1,0 +1,60 @@
+// What every source adapter produces: one fact per source line (a game as that line states it),
+// and the lines it could not map, with the reason. The merge (src/ingest/merge.ts) turns facts
+// from all sources into registry records by the precedence below (docs/data-model.md).
+import type { GameType, VariantKind, Volatility } from '../schemas/authoring.ts';
+
+/**
+ * How much a source is trusted, highest first: the provider's own page; the hand-checked seed
+ * (every row checked against its evidence); a catalogue (curated data files); an aggregator
+ * (example responses of a data API, "illustrative").
+ */
+export const SOURCE_TIERS = ['provider', 'hand_checked', 'catalogue', 'aggregator'] as const;
+export type SourceTier = (typeof SOURCE_TIERS)[number];
+
+/** Higher first: the rank of a tier in the precedence. */
+export function tierRank(tier: SourceTier): number {
+  return SOURCE_TIERS.indexOf(tier);
+}
+
+/** One game as one source line states it. Figures are exactly those of the line. */
+export interface SourceFact {
+  /** The source file (data/sources/<file>) and the 1-based line the fact comes from. */
+  file: string;
+  line: number;
+  tier: SourceTier;
+  /** The provider as the line names it (display form), and the registry's key for it. */
+  providerName: string;
+  provider: string;
+  name: string;
+  stated_rtp: number;
+  /** Every figure the line states, with its kind (the stated one included, as `standard`). */
+  variants: Array<{ rtp: number; kind: VariantKind }>;
+  /** The page the line cites for its figures (a provider page, a review, the source file). */
+  url: string;
+  /** When the line's figures were checked, where the source says (ISO date or timestamp). */
+  checked_at: string | null;
+  game_type: GameType;
+  volatility: Volatility | null;
+  max_win_x: number | null;
+  release_year: number | null;
+}
+
+/** A line an adapter could not map, and why. */
+export interface Unmapped {
+  file: string;
+  line: number;
+  name: string | null;
+  reason: string;
+}
+
+export interface AdapterResult {
+  facts: SourceFact[];
+  unmapped: Unmapped[];
+}
+
+/** Reads one line format. `file` is the name shown in facts and problems (data/sources/…). */
+export interface SourceAdapter {
+  /** The line format, e.g. `igt-slots`, `catalogue`, `seed-csv`. */
+  format: string;
+  read(text: string, file: string): AdapterResult;
+}
