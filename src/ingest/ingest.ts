@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { TimestampSchema } from '../schemas/authoring.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
@@ -15,7 +16,16 @@ export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntr
 
 export const SourcesManifestSchema = z.strictObject({
   format: z.literal(1),
-  sources: z.array(z.strictObject({ file: z.string().regex(/^[\w.-]+$/, 'must be a file name in data/sources'), format: z.string() })).min(1),
+  sources: z
+    .array(
+      z.strictObject({
+        file: z.string().regex(/^[\w.-]+$/, 'must be a file name in data/sources'),
+        format: z.string(),
+        /** When the file was pinned here: the date its lines were last read against their origin. */
+        pinned_at: TimestampSchema,
+      }),
+    )
+    .min(1),
 });
 
 export interface IngestResult {
@@ -24,7 +34,7 @@ export interface IngestResult {
   games: MergedGame[];
   excluded: Excluded[];
   /** Facts per source file, in manifest order. */
-  perSource: Array<{ file: string; format: string; facts: number; unmapped: number }>;
+  perSource: Array<{ file: string; format: string; pinned_at: string; facts: number; unmapped: number }>;
 }
 
 /** Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown. */
@@ -36,13 +46,13 @@ export async function ingestSources(dataDir: string, publishedSlugs: ReadonlyMap
   const facts: SourceFact[] = [];
   const unmapped: Unmapped[] = [];
   const perSource: IngestResult['perSource'] = [];
-  for (const { file, format } of parsed.data.sources) {
+  for (const { file, format, pinned_at } of parsed.data.sources) {
     const adapter = ADAPTERS[format];
     if (adapter === undefined) throw new Error(`${manifestFile}: ${file}: no adapter reads the format ${JSON.stringify(format)} (known: ${Object.keys(ADAPTERS).join(', ')})`);
     const result = adapter.read(await readFile(path.join(dir, file), 'utf8'), `sources/${file}`);
     facts.push(...result.facts);
     unmapped.push(...result.unmapped);
-    perSource.push({ file, format, facts: result.facts.length, unmapped: result.unmapped.length });
+    perSource.push({ file, format, pinned_at, facts: result.facts.length, unmapped: result.unmapped.length });
   }
   const { games, excluded } = mergeFacts(facts, publishedSlugs);
   return { facts, unmapped, games, excluded, perSource };

@@ -1,21 +1,9 @@
 // How sources' names, providers and figures are compared and converted: the matching key of a game
 // name, the registry key of a provider, exact percent figures, volatility words and categories.
+import { nameKey } from '../registry/names.ts';
 import type { GameType, Volatility } from '../schemas/authoring.ts';
 
-/**
- * The matching key of a game name: case, accents, punctuation, spaces and trademark signs do not
- * count ("Play’n GO" = "Play'n GO", "CherryPop" = "Cherry Pop", "Wolf Gold™" = "Wolf Gold"); "&" is
- * "and". Every word counts: "Deluxe", "Megaways", "1000", "Xmas" make another game.
- */
-export function nameKey(name: string): string {
-  return name
-    .replace(/[™®©℠]/g, '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]/g, '');
-}
+export { nameKey };
 
 /** A URL slug from a display name: lowercase ASCII words joined by hyphens. */
 export function slugify(name: string): string {

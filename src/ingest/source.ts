@@ -1,15 +1,9 @@
 // What every source adapter produces: one fact per source line (a game as that line states it),
 // and the lines it could not map, with the reason. The merge (src/ingest/merge.ts) turns facts
 // from all sources into registry records by the precedence below (docs/data-model.md).
-import type { GameType, VariantKind, Volatility } from '../schemas/authoring.ts';
+import { SOURCE_TIERS, type GameType, type SourceTier, type VariantKind, type Volatility } from '../schemas/authoring.ts';
 
-/**
- * How much a source is trusted, highest first: the provider's own page; the hand-checked seed
- * (every row checked against its evidence); a catalogue (curated data files); an aggregator
- * (example responses of a data API, "illustrative").
- */
-export const SOURCE_TIERS = ['provider', 'hand_checked', 'catalogue', 'aggregator'] as const;
-export type SourceTier = (typeof SOURCE_TIERS)[number];
+export { SOURCE_TIERS, type SourceTier };
 
 /** Higher first: the rank of a tier in the precedence. */
 export function tierRank(tier: SourceTier): number {
@@ -28,9 +22,13 @@ export interface SourceFact {
   name: string;
   stated_rtp: number;
   /** Every figure the line states, with its kind (the stated one included, as `standard`). */
-  variants: Array<{ rtp: number; kind: VariantKind }>;
+  variants: Array<{ rtp: number; kind: VariantKind; jurisdiction?: string }>;
   /** The page the line cites for its figures (a provider page, a review, the source file). */
   url: string;
+  /** The page to cite for the game that the line names besides (the seed's `source_url`), if any. */
+  page: string | null;
+  /** Notes the line carries (the seed's), or ''. */
+  notes: string;
   /** When the line's figures were checked, where the source says (ISO date or timestamp). */
   checked_at: string | null;
   game_type: GameType;

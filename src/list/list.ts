@@ -15,7 +15,7 @@ import { listQueryKey, parseListQuery } from './query.ts';
  * clients holding a body of the old format never get a 304 for it. tests/unit/list-handler.test.ts
  * pins fixture bodies to it.
  */
-export const LIST_FORMAT = 1;
+export const LIST_FORMAT = 2;
 
 /**
  * The list route's strong ETag: the first 128 bits of the SHA-256 of the format, the engine's

@@ -18,7 +18,7 @@ import { FIELD_DESCRIPTIONS } from './fields.ts';
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 
 type Json = Record<string, unknown>;
 

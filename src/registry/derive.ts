@@ -1,5 +1,5 @@
 // Derives the public game record from an authoring game file and its provider (docs/data-model.md).
-import type { GameFile, ProviderFile } from '../schemas/authoring.ts';
+import type { GameFile, ProviderFile, SourceEntry } from '../schemas/authoring.ts';
 import type { Badge, GameRecord, SourceKind } from '../schemas/game-record.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 
@@ -10,24 +10,41 @@ function bareHost(url: string): string {
 
 /**
  * `provider_page` when the source URL is on the provider's own website (same host or a subdomain,
- * ignoring `www.`), otherwise `third_party`.
+ * ignoring `www.`), otherwise `third_party`. Without a known website, `provider_page` only when a
+ * source of the provider tier cites that very URL.
  */
-export function sourceKind(sourceUrl: string, providerWebsite: string): SourceKind {
+export function sourceKind(sourceUrl: string, providerWebsite: string | null, sources: readonly SourceEntry[] = []): SourceKind {
+  if (sources.some((s) => s.kind === 'provider' && s.url === sourceUrl)) return 'provider_page';
+  if (providerWebsite === null) return 'third_party';
   const source = bareHost(sourceUrl);
   const site = bareHost(providerWebsite);
   return source === site || source.endsWith(`.${site}`) ? 'provider_page' : 'third_party';
 }
 
 /**
- * Badge rules, in this order:
- * - `verified_rtp`: the stated RTP was checked (`last_verified`) against evidence that cites the
- *   provider's own game page, i.e. `source_kind` is `provider_page`.
- * - `variants_tracked`: more than one RTP variant is known.
+ * Where a source's figures come from, for telling independent sources apart: its pinned file,
+ * except that a hand-checked row whose evidence is the Slotfolio catalogue is that catalogue.
  */
-export function badgesFor(kind: SourceKind, variantsCount: number): Badge[] {
+export function sourceOrigin(s: SourceEntry): string {
+  if (s.kind === 'hand_checked' && /github\.com\/Pr0ject2\/slotfolio\//i.test(s.url)) return 'sources/slotfolio.jsonl';
+  return s.file;
+}
+
+/**
+ * Badge rules, in this order:
+ * - `verified_rtp`: a provider page states the published figure (a `provider` source, or the
+ *   evidence of a hand-checked row citing the provider's own page), or two independent sources
+ *   (different origins, see sourceOrigin) state it.
+ * - `variants_tracked`: more than one RTP variant is known.
+ * - `sources_disagree`: the sources state more than one figure for the stated RTP.
+ */
+export function badgesFor(kind: SourceKind, variantsCount: number, stated: number, sources: readonly SourceEntry[] = []): Badge[] {
   const badges: Badge[] = [];
-  if (kind === 'provider_page') badges.push('verified_rtp');
+  const agreeing = sources.filter((s) => s.stated_rtp === stated);
+  const fromProvider = agreeing.some((s) => s.kind === 'provider') || (kind === 'provider_page' && agreeing.some((s) => s.kind === 'hand_checked'));
+  if (fromProvider || new Set(agreeing.map(sourceOrigin)).size >= 2) badges.push('verified_rtp');
   if (variantsCount > 1) badges.push('variants_tracked');
+  if (new Set(sources.map((s) => s.stated_rtp)).size > 1) badges.push('sources_disagree');
   return badges;
 }
 
@@ -40,7 +57,7 @@ export function snapshotId(record: Omit<GameRecord, 'snapshot_id'>): string {
 /** Builds the public record (spec fields in spec order, then further fields) for one game. */
 export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord {
   const rtps = game.rtp_variants.map((v) => v.rtp);
-  const kind = sourceKind(game.source_url, provider.website);
+  const kind = sourceKind(game.source_url, provider.website, game.sources);
   const base = {
     canonical_slug: game.canonical_slug,
     canonical_name: game.canonical_name,
@@ -58,11 +75,13 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     last_verified: game.last_verified,
     snapshot_id: '',
     source_url: game.source_url,
-    badges: badgesFor(kind, rtps.length),
+    badges: badgesFor(kind, rtps.length, game.stated_rtp, game.sources),
     variants: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction ?? null })),
+    rtp_variant_details: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
     source_kind: kind,
     evidence_url: game.evidence_url,
     notes: game.notes,
+    sources: game.sources.map((s) => ({ kind: s.kind, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
   } satisfies GameRecord;
   base.snapshot_id = snapshotId(base);
   return base;

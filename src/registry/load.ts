@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
+import { provenanceProblems } from './provenance.ts';
 import type { z } from 'zod';
 import {
   FrozenFileSchema,
@@ -193,6 +194,7 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
   const asSlug = (v: unknown): string | undefined => (typeof v === 'string' && SLUG_PATTERN.test(v) ? v : undefined);
 
   const games: GameFile[] = [];
+  const gameFileOf = new Map<GameFile, string>();
   const slugOwner = new Map<string, string>();
   for (const file of gameFiles) {
     const raw = parseJson(file, texts.get(file), problems);
@@ -231,8 +233,12 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
     }
     if (!parsed.success) continue;
     problems.push(...variantProblems(file, parsed.data));
-    if (problems.length === before) games.push(parsed.data);
+    if (problems.length === before) {
+      games.push(parsed.data);
+      gameFileOf.set(parsed.data, file);
+    }
   }
+  problems.push(...provenanceProblems(dir, games.map((game) => ({ file: gameFileOf.get(game)!, game }))));
 
   const historyText = readText(dir, HISTORY_FILE);
   if (historyText instanceof Error) problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });

@@ -269,7 +269,7 @@ function synthGame(dice: Dice, provider: ProviderFile, taken: Set<string>, lastV
   const type = dice.weighted(TYPE_WEIGHTS);
   const { name, slug } = uniqueName(dice, type, taken);
   const stated = statedRtp(dice, type);
-  const host = provider.website.replace('https://www.', '');
+  const host = (provider.website ?? `https://www.${provider.provider}.example`).replace('https://www.', '');
   const providerPage = `https://${host}/games/${slug}`;
   const source = dice.chance(0.85) ? providerPage : `https://${dice.pick(['rtp-archive.example', 'slot-reviews.example'])}/games/${slug}`;
   const evidence = dice.chance(0.6) ? source : dice.chance(0.5) ? `${providerPage}/rules` : `https://rtp-archive.example/evidence/${slug}`;
@@ -280,7 +280,7 @@ function synthGame(dice: Dice, provider: ProviderFile, taken: Set<string>, lastV
     [dice.int(2018, 2022), 40],
     [dice.int(2023, 2026), 35],
   ] as const);
-  return {
+  const game: GameFile = {
     canonical_slug: slug,
     canonical_name: name,
     provider: provider.provider,
@@ -293,8 +293,12 @@ function synthGame(dice: Dice, provider: ProviderFile, taken: Set<string>, lastV
     source_url: source,
     evidence_url: evidence,
     last_verified: day(dice, '2026-05-01T00:00:00Z', lastVerifiedTo),
+    sources: [],
     notes: dice.chance(0.08) ? dice.pick(NOTES) : '',
   };
+  // One synthetic source, its figures those of the game (no dice: the sequence stays as before).
+  game.sources = [{ kind: source === providerPage ? 'provider' : 'catalogue', url: source, checked_at: null, stated_rtp: stated, rtp_variants: game.rtp_variants.map((v) => v.rtp), file: 'sources/synthetic', line: 1 }];
+  return game;
 }
 
 const NO_ID = `sha256:${'0'.repeat(64)}`;

@@ -42,6 +42,30 @@ export const VariantSchema = z.strictObject({
 });
 export type Variant = z.output<typeof VariantSchema>;
 
+/**
+ * How much a source is trusted, highest first (docs/data-model.md, "Sources and precedence"): the
+ * provider's own page; the hand-checked seed; a catalogue's data files; an aggregator's examples.
+ */
+export const SOURCE_TIERS = ['provider', 'hand_checked', 'catalogue', 'aggregator'] as const;
+export const SourceTierSchema = z.enum(SOURCE_TIERS);
+export type SourceTier = z.output<typeof SourceTierSchema>;
+
+/** One source that states a game's figures, traced to its line in the pinned file (data/sources/). */
+export const SourceEntrySchema = z.strictObject({
+  kind: SourceTierSchema,
+  /** The page the source cites for its figures. */
+  url: HttpUrlSchema,
+  /** When the source says its figures were checked; null where it does not say. */
+  checked_at: TimestampSchema.nullable(),
+  stated_rtp: RtpSchema,
+  /** Every figure the source states, ascending (the stated one included). */
+  rtp_variants: z.array(RtpSchema).min(1, 'must list at least the stated RTP'),
+  /** The pinned file (`sources/<file>`) and 1-based line the figures were read from. */
+  file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
+  line: z.int().min(1),
+});
+export type SourceEntry = z.output<typeof SourceEntrySchema>;
+
 /** data/games/<provider>/<slug>.json */
 export const GameFileSchema = z.strictObject({
   canonical_slug: SlugSchema,
@@ -58,6 +82,8 @@ export const GameFileSchema = z.strictObject({
   evidence_url: HttpUrlSchema,
   last_verified: TimestampSchema,
   notes: z.string(),
+  /** Every source that states the game's figures, in precedence order; the first states `stated_rtp`. */
+  sources: z.array(SourceEntrySchema).min(1, 'must list the source of the stated RTP'),
 });
 export type GameFile = z.output<typeof GameFileSchema>;
 
@@ -65,7 +91,8 @@ export type GameFile = z.output<typeof GameFileSchema>;
 export const ProviderFileSchema = z.strictObject({
   provider: SlugSchema,
   display: z.string().trim().min(1, 'must not be empty'),
-  website: HttpUrlSchema,
+  /** The provider's own website; null where no source states it (never guessed). */
+  website: HttpUrlSchema.nullable(),
 });
 export type ProviderFile = z.output<typeof ProviderFileSchema>;
 

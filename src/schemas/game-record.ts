@@ -1,10 +1,20 @@
 // Public game record: the element of the list route's `items` (public-api.md, "Game record").
 import { z } from 'zod';
-import { GameTypeSchema, VariantKindSchema, VolatilitySchema } from './authoring.ts';
+import { GameTypeSchema, SourceTierSchema, VariantKindSchema, VolatilitySchema } from './authoring.ts';
 
-export const BADGES = ['verified_rtp', 'variants_tracked'] as const;
+export const BADGES = ['verified_rtp', 'variants_tracked', 'sources_disagree'] as const;
 export const BadgeSchema = z.enum(BADGES);
 export type Badge = z.output<typeof BadgeSchema>;
+
+/** One source that states the game's figures (docs/data-model.md, "Sources and precedence"). */
+export const PublicSourceSchema = z.strictObject({
+  kind: SourceTierSchema,
+  url: z.string(),
+  checked_at: z.string().nullable(),
+  stated_rtp: z.number(),
+  rtp_variants: z.array(z.number()),
+});
+export type PublicSource = z.output<typeof PublicSourceSchema>;
 
 export const SOURCE_KINDS = ['provider_page', 'third_party'] as const;
 export const SourceKindSchema = z.enum(SOURCE_KINDS);
@@ -31,8 +41,12 @@ export const GameRecordSchema = z.strictObject({
   badges: z.array(BadgeSchema),
   // Further fields (documented in docs/data-model.md).
   variants: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema, jurisdiction: z.string().nullable() })),
+  /** Each RTP variant with its kind (the same figures as `rtp_variants`, ascending). */
+  rtp_variant_details: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema })),
   source_kind: SourceKindSchema,
   evidence_url: z.string(),
   notes: z.string(),
+  /** Every source that states the figures, in precedence order; the first states `stated_rtp`. */
+  sources: z.array(PublicSourceSchema),
 });
 export type GameRecord = z.output<typeof GameRecordSchema>;

@@ -4,7 +4,7 @@ import { GameTypeSchema } from './authoring.ts';
 import { LicenseSchema } from './slot.ts';
 
 export const ProviderRecordSchema = z.strictObject({
-  meta: z.strictObject({ provider: z.string(), display: z.string(), website: z.string() }),
+  meta: z.strictObject({ provider: z.string(), display: z.string(), website: z.string().nullable() }),
   data_version: z.string(),
   frozen_at: z.string(),
   games_count: z.int().min(0),

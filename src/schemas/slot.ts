@@ -16,7 +16,8 @@ export type SlotHistoryEntry = z.output<typeof SlotHistoryEntrySchema>;
 export const ProviderMetaSchema = z.strictObject({
   provider: z.string(),
   display: z.string(),
-  website: z.string(),
+  /** Null where no source states the provider's website. */
+  website: z.string().nullable(),
   games_count: z.int().positive(),
   /** Lowest and highest stated RTP among the provider's games. */
   rtp_min: z.number(),

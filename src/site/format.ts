@@ -49,7 +49,7 @@ export function formatVariantKind(kind: VariantKind, jurisdiction: string | null
   return kind === 'jurisdiction' && jurisdiction !== null ? `${KIND_LABELS[kind]} (${jurisdiction})` : KIND_LABELS[kind];
 }
 
-const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', variants_tracked: 'Variants tracked' };
+const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', variants_tracked: 'Variants tracked', sources_disagree: 'Sources disagree' };
 
 /** A badge value in words. */
 export function formatBadge(badge: string): string {

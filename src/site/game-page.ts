@@ -151,6 +151,32 @@ function embedBuilder(r: GameRecord, site: string, dataVersion: string): string 
   );
 }
 
+const SOURCE_KIND_LABELS: Record<GameRecord['sources'][number]['kind'], string> = {
+  provider: "Provider's page",
+  hand_checked: 'Hand-checked',
+  catalogue: 'Catalogue',
+  aggregator: 'Aggregator',
+};
+
+/** Every source side by side: its kind, page, stated figure, all its figures; the one that sets the stated RTP first. */
+function sourcesTable(r: GameRecord): string {
+  const rows = r.sources
+    .map((s, i) => {
+      const figures = s.rtp_variants.map((v) => e(formatRtp(v))).join(', ');
+      const differs = s.stated_rtp !== r.stated_rtp ? ' <small>(differs)</small>' : '';
+      return (
+        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(SOURCE_KIND_LABELS[s.kind])}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
+        `<td>${hostLink(s.url)}</td><td>${e(formatRtp(s.stated_rtp))}${differs}</td><td>${figures}</td>` +
+        `<td>${s.checked_at === null ? '—' : `<time datetime="${e(s.checked_at)}">${e(formatDate(s.checked_at))}</time>`}</td></tr>`
+      );
+    })
+    .join('');
+  return (
+    `<div class="table-scroll" tabindex="0" role="region" aria-label="Sources"><table><thead><tr><th scope="col">Source</th><th scope="col">Page</th><th scope="col">Stated RTP</th>` +
+    `<th scope="col">All figures</th><th scope="col">Checked</th></tr></thead><tbody>${rows}</tbody></table></div>`
+  );
+}
+
 /** Everything a game page shows besides the record itself. */
 export interface GamePageContext {
   meta: RegistryFile;
@@ -196,6 +222,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<dt>Snapshot id</dt><dd><code>${e(r.snapshot_id)}</code></dd>` +
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
+    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page, the hand-checked seed, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${variantsTable(r)}</section>` +
     `<section data-history><h2>RTP history</h2>${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +

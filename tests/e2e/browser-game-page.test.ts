@@ -4,9 +4,12 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, trapPage } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { readDataFiles } from '../helpers/data-files.ts';
+import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
 
 const SLUG = 'book-of-dead';
+/** The data version the build under test was made from (the widget links carry it as `v`). */
+const VERSION = readDataFiles(testDataDir()).meta.data_version;
 let server: RunningServer;
 let browser: Browser;
 
@@ -58,7 +61,7 @@ describe('embed builder', () => {
     const base = `${server.url}/widget/rtp/${SLUG}`;
 
     let s = await srcs(page);
-    expect(s.preview).toBe(`${base}?v=1.0.0`);
+    expect(s.preview).toBe(`${base}?v=${VERSION}`);
     expect(s.snippet).toBe(s.preview);
     expect(s.link).toBe(`${server.url}/rtp/${SLUG}`);
     expect(s.code).toContain('width="100%" height="220" frameborder="0" loading="lazy"');
@@ -66,7 +69,7 @@ describe('embed builder', () => {
     await page.locator('#eb-theme').selectOption('dark');
     await page.locator('#eb-border').fill('none');
     await page.locator('#eb-radius').fill('0');
-    const dark = `${base}?theme=dark&border=none&radius=0&v=1.0.0`;
+    const dark = `${base}?theme=dark&border=none&radius=0&v=${VERSION}`;
     const frame = await previewFrame(page, dark);
     s = await srcs(page);
     expect(s.snippet).toBe(s.preview);
@@ -81,7 +84,7 @@ describe('embed builder', () => {
     await page.locator('#eb-theme').selectOption('light');
     await page.locator('#eb-border').fill('#FF6600');
     await page.locator('#eb-radius').fill('20');
-    const orange = `${base}?border=ff6600&radius=20&v=1.0.0`;
+    const orange = `${base}?border=ff6600&radius=20&v=${VERSION}`;
     await previewFrame(page, orange);
     s = await srcs(page);
     expect(s.snippet).toBe(orange);
@@ -99,7 +102,7 @@ describe('embed builder', () => {
     expect(await page.locator('#eb-border').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('[data-embed-error]').textContent()).toBe('Border: use a hex colour such as #d0d7de, none, or leave it empty.');
     const s = await srcs(page);
-    expect(s.preview).toBe(`${server.url}/widget/rtp/${SLUG}?radius=4&v=1.0.0`);
+    expect(s.preview).toBe(`${server.url}/widget/rtp/${SLUG}?radius=4&v=${VERSION}`);
     expect(s.snippet).toBe(s.preview);
     await page.close();
   });

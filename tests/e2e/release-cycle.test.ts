@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { switchCurrent } from '../../src/release/store.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
-import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
+import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
 import { request, runScript, startServer, type Server } from '../helpers/production.ts';
 
 let tmp: string;
@@ -24,7 +24,7 @@ let server: Server;
 // B changes one game's RTP, drops gem-mines and adds a new game.
 const CHANGED = 'book-of-aurora';
 const GAMES_B: Array<GameFile | Record<string, unknown>> = [
-  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) => (g.canonical_slug === CHANGED ? { ...g, stated_rtp: 96.5, rtp_variants: [{ rtp: 94.2, kind: 'operator_ladder' }, { rtp: 96.5, kind: 'standard' }] } : g)),
+  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) => (g.canonical_slug === CHANGED ? withSource({ ...g, stated_rtp: 96.5, rtp_variants: [{ rtp: 94.2, kind: 'operator_ladder' }, { rtp: 96.5, kind: 'standard' }] }, 2) : g)),
   fixtureGame({ canonical_slug: 'new-horizon', canonical_name: 'New Horizon', provider: 'copper-reel' }),
 ];
 const STABLE = ['deep-sea-bass', 'blackjack-classic', 'fire-keno', 'lucky-scratch', CHANGED];

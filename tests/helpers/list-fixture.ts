@@ -3,6 +3,7 @@
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { GAME_TYPES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
+import { withSource } from '../fixtures/registry.ts';
 
 const WORDS = ['book', 'dead', 'gold', 'fruit', 'wild', 'mega', 'sweet', 'bonanza', 'crystal', 'dragon', 'fortune', 'lucky', 'Café', 'Élan', 'señor', 'Zebra', 'apple', 'Äpfel', 'quest', 'gonzo\'s', 'rise', 'olympus', 'moon', 'star', 'x'];
 
@@ -48,7 +49,7 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
     const stated = pick([94, 95.5, 96, 96.5, 97, 98.1]);
     const lower = stated - 2;
     const multi = rnd() < 0.3;
-    games.push({
+    games.push(withSource({
       canonical_slug: slug,
       canonical_name: name,
       provider,
@@ -62,7 +63,7 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
       evidence_url: `https://evidence.example.com/${slug}`,
       last_verified: `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T00:00:00Z`,
       notes: '',
-    });
+    }, i + 1));
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : 1));
   return {

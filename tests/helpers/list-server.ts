@@ -9,6 +9,11 @@ export interface ListServer {
   readonly url: string;
   /** GET /api/rtp/list?`query` (no `?` when empty): expects 200 and parses the body. */
   list(query: string): Promise<ListResponse>;
+  /**
+   * Every match of `query` (which sets no limit or offset), paged at the largest limit: the first
+   * page's meta and facets, and all items in order. The last page says has_more false.
+   */
+  listAll(query: string): Promise<ListResponse>;
 }
 
 /** Starts the server before this file's tests and stops it after (expecting exit code 0). */
@@ -20,14 +25,27 @@ export function useListServer(): ListServer {
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
   });
+  const list = async (query: string): Promise<ListResponse> => {
+    const res = await fetch(`${server.url}/api/rtp/list${query === '' ? '' : `?${query}`}`);
+    expect(res.status).toBe(200);
+    return ListResponseSchema.parse(await res.json());
+  };
   return {
     get url() {
       return server.url;
     },
-    async list(query) {
-      const res = await fetch(`${server.url}/api/rtp/list${query === '' ? '' : `?${query}`}`);
-      expect(res.status).toBe(200);
-      return ListResponseSchema.parse(await res.json());
+    list,
+    async listAll(query) {
+      const sep = query === '' ? '' : '&';
+      const first = await list(`${query}${sep}limit=200`);
+      const items = [...first.items];
+      let last = first;
+      while (last.meta.has_more) {
+        last = await list(`${query}${sep}limit=200&offset=${items.length}`);
+        items.push(...last.items);
+      }
+      expect(items).toHaveLength(first.meta.filtered);
+      return { ...first, items };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { badgesFor, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
-import type { GameFile, ProviderFile } from '../../src/schemas/authoring.ts';
+import type { GameFile, ProviderFile, SourceEntry } from '../../src/schemas/authoring.ts';
 
 const provider: ProviderFile = { provider: 'playngo', display: "Play'n GO", website: 'https://www.playngo.com' };
 const game: GameFile = {
@@ -22,7 +22,10 @@ const game: GameFile = {
   evidence_url: 'https://slotsscience.com/lab-book-of-dead.html',
   last_verified: '2026-11-21T00:00:00Z',
   notes: '',
+  sources: [{ kind: 'hand_checked', url: 'https://slotsscience.com/lab-book-of-dead.html', checked_at: '2026-11-21T00:00:00Z', stated_rtp: 96.21, rtp_variants: [84.18, 94.25, 96.21], file: 'sources/seed-games.csv', line: 2 }],
 };
+
+const src = (kind: SourceEntry['kind'], stated: number, file: string, url = 'https://x.example/p'): SourceEntry => ({ kind, url, checked_at: null, stated_rtp: stated, rtp_variants: [stated], file, line: 1 });
 
 describe('toGameRecord', () => {
   it('derives range, count, display name and badges', () => {
@@ -52,10 +55,28 @@ describe('toGameRecord', () => {
 });
 
 describe('badge rules', () => {
-  it('gives verified_rtp only for provider-page sources and variants_tracked only for >1 variant', () => {
-    expect(badgesFor('provider_page', 1)).toEqual(['verified_rtp']);
-    expect(badgesFor('third_party', 2)).toEqual(['variants_tracked']);
-    expect(badgesFor('third_party', 1)).toEqual([]);
+  it('verified_rtp: a provider source states the figure, or a hand-checked row citing the provider page does', () => {
+    expect(badgesFor('third_party', 1, 96, [src('provider', 96, 'sources/a')])).toEqual(['verified_rtp']);
+    expect(badgesFor('provider_page', 1, 96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual(['verified_rtp']);
+    expect(badgesFor('third_party', 1, 96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual([]);
+    expect(badgesFor('provider_page', 1, 96, [src('aggregator', 96, 'sources/a')])).toEqual([]);
+  });
+
+  it('verified_rtp: two independent sources state the figure; a seed row whose evidence is Slotfolio is not independent of it', () => {
+    expect(badgesFor('third_party', 1, 96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toEqual(['verified_rtp']);
+    const viaSlotfolio = src('hand_checked', 96, 'sources/seed-games.csv', 'https://github.com/Pr0ject2/Slotfolio/blob/07bf/src/lib/data.ts');
+    expect(badgesFor('third_party', 1, 96, [viaSlotfolio, src('catalogue', 96, 'sources/slotfolio.jsonl')])).toEqual([]);
+    expect(badgesFor('third_party', 1, 96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toEqual(['sources_disagree']);
+  });
+
+  it('variants_tracked for more than one variant; sources_disagree when the sources state different figures', () => {
+    expect(badgesFor('third_party', 2, 96, [])).toEqual(['variants_tracked']);
+    expect(badgesFor('third_party', 1, 96.48, [src('provider', 96.48, 'sources/s'), src('aggregator', 96.6, 'sources/i')])).toEqual(['verified_rtp', 'sources_disagree']);
+  });
+
+  it('provider_page from a provider source citing the URL when the website is unknown', () => {
+    expect(sourceKind('https://3oaks.com/game/x', null, [src('provider', 96, 'sources/s', 'https://3oaks.com/game/x')])).toBe('provider_page');
+    expect(sourceKind('https://3oaks.com/game/x', null, [])).toBe('third_party');
   });
   it('matches the provider host with or without www and on subdomains', () => {
     expect(sourceKind('https://playngo.com/x', 'https://www.playngo.com')).toBe('provider_page');

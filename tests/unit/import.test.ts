@@ -79,6 +79,7 @@ describe('convertRows', () => {
         evidence_url: 'https://slotsscience.com/x.html',
         last_verified: '2026-11-21T00:00:00Z',
         notes: 'Ladder from slotsscience; "quoted", with comma',
+        sources: [{ kind: 'hand_checked', url: 'https://slotsscience.com/x.html', checked_at: '2026-11-21T00:00:00Z', stated_rtp: 96.21, rtp_variants: [84.18, 94.25, 96.21], file: 'sources/seed-games.csv', line: 2 }],
       },
     ]);
   });
@@ -108,7 +109,7 @@ describe('convertRows', () => {
   });
 });
 
-describe('round trip: the seed CSVs → shipped data/', () => {
+describe('the seed in the shipped data/', () => {
   let gameRows: CsvRow[];
   let converted: ReturnType<typeof convertRows>;
   let shipped: Registry;
@@ -128,71 +129,40 @@ describe('round trip: the seed CSVs → shipped data/', () => {
     expect(converted.providers).toHaveLength(12);
   });
 
-  it('matches the shipped files byte for byte', async () => {
-    expect(shipped.games.map((g) => g.canonical_slug)).toEqual(converted.games.map((g) => g.canonical_slug).sort());
-    for (const g of converted.games) {
-      const text = await readFile(path.join(repoRoot, 'data/games', g.provider, `${g.canonical_slug}.json`), 'utf8');
-      expect(text, g.canonical_slug).toBe(toDataJson(g));
-    }
-    for (const p of converted.providers) {
-      expect(await readFile(path.join(repoRoot, 'data/providers', `${p.provider}.json`), 'utf8')).toBe(toDataJson(p));
+  it('every seed game is published under its slug with its name, figures and hand-checked fields; its row is one of its sources', () => {
+    const bySlug = new Map(shipped.games.map((g) => [g.canonical_slug, g]));
+    for (const seed of converted.games) {
+      const g = bySlug.get(seed.canonical_slug)!;
+      expect(g, seed.canonical_slug).toBeDefined();
+      expect([g.canonical_name, g.provider, g.game_type, g.stated_rtp, g.volatility, g.max_win_x, g.release_year, g.notes]).toEqual([
+        seed.canonical_name, seed.provider, seed.game_type, seed.stated_rtp, seed.volatility, seed.max_win_x, seed.release_year, seed.notes,
+      ]);
+      // Every figure of the row is kept (other sources that agree may add more).
+      const rtps = new Set(g.rtp_variants.map((v) => v.rtp));
+      for (const v of seed.rtp_variants) expect(rtps.has(v.rtp), `${seed.canonical_slug} ${v.rtp}`).toBe(true);
+      expect(g.sources).toContainEqual(seed.sources[0]);
     }
   });
 
-  it('keeps stated_rtp, variants, volatility, max win, year, URLs, check date and notes of every row', () => {
-    const bySlug = new Map(shipped.games.map((g) => [g.canonical_slug, g]));
-    const displays = new Map(shipped.providers.map((p) => [p.provider, p.display]));
-    for (const r of gameRows) {
-      const g = bySlug.get(r.canonical_slug!);
-      expect(g, r.canonical_slug).toBeDefined();
-      if (g === undefined) continue;
-      expect(g.canonical_name).toBe(r.canonical_name);
-      expect(g.provider).toBe(r.provider);
-      expect(displays.get(g.provider)).toBe(r.provider_display);
-      expect(g.game_type).toBe(r.game_type);
-      expect(String(g.stated_rtp)).toBe(String(Number(r.stated_rtp)));
-      expect(g.rtp_variants.map((v) => v.rtp).join(';')).toBe(r.rtp_variants!.split(';').map((x) => String(Number(x))).join(';'));
-      expect(g.rtp_variants.filter((v) => v.kind === 'standard').map((v) => v.rtp)).toEqual([g.stated_rtp]);
-      expect(g.volatility ?? '').toBe(r.volatility);
-      expect(g.max_win_x === null ? '' : String(g.max_win_x)).toBe(r.max_win_x);
-      expect(g.release_year === null ? '' : String(g.release_year)).toBe(r.release_year);
-      expect(g.source_url).toBe(r.source_url);
-      expect(g.evidence_url).toBe(r.evidence_url);
-      expect(g.last_verified).toBe(r.checked_at);
-      expect(g.notes).toBe(r.notes);
-    }
+  it('keeps the seed providers as they were', async () => {
+    for (const p of converted.providers) expect(await readFile(path.join(repoRoot, 'data/providers', `${p.provider}.json`), 'utf8')).toBe(toDataJson(p));
   });
 
   it('matches the seed README coverage counts', () => {
-    const games = shipped.games;
+    const games = converted.games;
     expect(games.filter((g) => g.rtp_variants.length > 1)).toHaveLength(50);
     expect(games.filter((g) => g.volatility !== null)).toHaveLength(90);
     expect(games.filter((g) => g.max_win_x !== null)).toHaveLength(109);
     expect(games.filter((g) => g.release_year !== null)).toHaveLength(77);
-    const perProvider = Object.fromEntries(shipped.providers.map((p) => [p.provider, games.filter((g) => g.provider === p.provider).length]));
-    expect(perProvider).toEqual({
-      belatra: 1,
-      bgaming: 16,
-      endorphina: 15,
-      hacksaw: 14,
-      netent: 3,
-      'nolimit-city': 6,
-      playngo: 4,
-      'pragmatic-play': 10,
-      'push-gaming': 27,
-      'relax-gaming': 3,
-      wazdan: 33,
-      yggdrasil: 1,
-    });
   });
 
-  it('ships a proper frozen 1.0.0: every game first recorded at 1.0.0, with from null', () => {
-    expect(shipped.meta).toMatchObject({ data_version: '1.0.0', frozen_at: '2026-11-21T00:00:00Z' });
-    expect(shipped.frozen?.data_version).toBe('1.0.0');
-    expect(Object.keys(shipped.frozen?.games ?? {})).toHaveLength(133);
-    expect(shipped.history).toHaveLength(266);
-    expect(shipped.history.every((h) => h.data_version === '1.0.0' && h.frozen_at === '2026-11-21T00:00:00Z' && h.from === null)).toBe(true);
-    const starburst = shipped.history.filter((h) => h.slug === 'starburst').map((h) => [h.field, h.to]);
+  it('history: the 133 first recorded at 1.0.0, the games added by the sources at 1.1.0', () => {
+    expect(shipped.meta).toMatchObject({ data_version: '1.1.0', frozen_at: '2026-11-23T00:00:00Z' });
+    const first = new Map<string, string>();
+    for (const h of shipped.history) if (h.field === 'stated_rtp' && h.from === null && !first.has(h.slug)) first.set(h.slug, h.data_version);
+    expect([...first.values()].filter((v) => v === '1.0.0')).toHaveLength(133);
+    expect([...first.values()].filter((v) => v === '1.1.0')).toHaveLength(shipped.games.length - 133);
+    const starburst = shipped.history.filter((h) => h.slug === 'starburst' && h.data_version === '1.0.0').map((h) => [h.field, h.to]);
     expect(starburst).toEqual([
       ['stated_rtp', 96.09],
       ['rtp_variants', [90.05, 96.09]],

@@ -123,14 +123,14 @@ describe('the real sources', () => {
   });
 
   it('within one tier the higher figure wins; a lower tier never sets the figure', () => {
-    const f = (tier: SourceFact['tier'], rtp: number, line: number): SourceFact => ({ file: 'sources/t', line, tier, providerName: 'P', provider: 'p', name: 'G', stated_rtp: rtp, variants: [{ rtp, kind: 'standard' }], url: 'https://p.example', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null });
+    const f = (tier: SourceFact['tier'], rtp: number, line: number): SourceFact => ({ file: 'sources/t', line, tier, providerName: 'P', provider: 'p', name: 'G', stated_rtp: rtp, variants: [{ rtp, kind: 'standard' }], url: 'https://p.example', page: null, notes: '', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null });
     expect([f('aggregator', 97, 1), f('catalogue', 95, 2), f('catalogue', 96, 3)].sort(byPrecedence).map((x) => x.line)).toEqual([3, 2, 1]);
     const { games } = mergeFacts([f('aggregator', 97, 1), f('provider', 96, 2)]);
     expect(games[0]!.winner.stated_rtp).toBe(96);
   });
 
   it('keeps a published slug and gives a clashing new name its provider key', () => {
-    const f = (provider: string, name: string): SourceFact => ({ file: 'sources/t', line: 1, tier: 'catalogue', providerName: provider, provider, name, stated_rtp: 96, variants: [{ rtp: 96, kind: 'standard' }], url: 'https://p.example', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null });
+    const f = (provider: string, name: string): SourceFact => ({ file: 'sources/t', line: 1, tier: 'catalogue', providerName: provider, provider, name, stated_rtp: 96, variants: [{ rtp: 96, kind: 'standard' }], url: 'https://p.example', page: null, notes: '', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null });
     const { games } = mergeFacts([f('a', 'Book of X'), f('b', 'Book of X')], new Map([['b/bookofx', 'book-of-x']]));
     expect(games.map((g) => [g.provider, g.slug])).toEqual([['b', 'book-of-x'], ['a', 'book-of-x-a']]);
   });

@@ -78,7 +78,7 @@ describe('game page content', () => {
     expect(html).toContain('<dt>Release year</dt><dd>2016</dd>');
     expect(html).toContain('href="/providers/playngo"');
     expect(html).toMatch(/<section data-history><h2>RTP history<\/h2><div class="table-scroll"><table>.*<td>Stated RTP<\/td><td>—<\/td><td>96\.21%<\/td>/);
-    expect(html).toContain('<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version 1.0.0, https://rtp.example.org/rtp/book-of-dead</cite>');
+    expect(html).toContain(`<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version ${real.meta.data_version}, https://rtp.example.org/rtp/book-of-dead</cite>`);
   });
 
   it('labels jurisdiction variants with their country code', () => {
@@ -125,7 +125,7 @@ describe('embed builder', () => {
 
   it('renders the preview and the default code without the option controls (the page script adds them)', () => {
     const html = page(real, 'book-of-dead');
-    expect(html).toContain('<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="1.0.0">');
+    expect(html).toContain(`<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="${real.meta.data_version}">`);
     expect(html).not.toContain('<select');
     expect(html).not.toContain('<button');
   });
@@ -134,7 +134,7 @@ describe('embed builder', () => {
     const html = gameMain(real.records.find((r) => r.canonical_slug === 'book-of-dead') as GameRecord, { meta: real.meta, site: SITE, history: [] });
     const preview = /<iframe data-embed-preview src="([^"]+)"/.exec(html)![1];
     const snippetSrc = /&lt;iframe src=&quot;(.+?)&quot;/.exec(html)![1];
-    expect(preview).toBe(`${SITE}/widget/rtp/book-of-dead?v=1.0.0`);
+    expect(preview).toBe(`${SITE}/widget/rtp/book-of-dead?v=${real.meta.data_version}`);
     expect(snippetSrc).toBe(preview);
   });
 });
@@ -158,5 +158,17 @@ describe('writeGamePages', () => {
     tmp.push(dir);
     await expect(writeGamePages(dir, '<html></html>', indexBundle(xss, SITE))).rejects.toThrow('Game page shell is invalid');
     await expect(readdir(path.join(dir, 'rtp'))).rejects.toThrow();
+  });
+});
+
+describe('sources on the game page', () => {
+  it('lists every source side by side, the stating one first, and marks figures that differ', () => {
+    const html = page(real, 'sweet-bonanza');
+    const section = html.slice(html.indexOf('<section data-sources>'), html.indexOf('<section data-variants>'));
+    const rows = [...section.matchAll(/<tr( data-stating)?><td>([^<]+)/g)].map((m) => [Boolean(m[1]), m[2]]);
+    expect(rows).toEqual([[true, "Provider&#39;s page "], [false, 'Hand-checked'], [false, 'Catalogue'], [false, 'Aggregator']]);
+    expect(section).toContain('96.6% <small>(differs)</small>');
+    expect(section).toContain('the sources disagree, and every figure is shown');
+    expect(html).toContain('<li>Sources disagree</li>');
   });
 });

@@ -57,6 +57,8 @@ export const catalogueAdapter: SourceAdapter = {
         // The catalogue does not say what its other figures are.
         variants: [...others.map((rtp) => ({ rtp, kind: 'unknown' as const })), { rtp: stated, kind: 'standard' as const }],
         url,
+        page: null,
+        notes: '',
         checked_at: null,
         game_type: 'slot',
         volatility: mapVolatility(row.volatility),

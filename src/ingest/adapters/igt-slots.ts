@@ -67,6 +67,8 @@ export const igtSlotsAdapter: SourceAdapter = {
         stated_rtp: stated,
         variants,
         url: row.public_page,
+        page: null,
+        notes: '',
         checked_at: null,
         game_type: gameType,
         volatility: mapVolatility(row.volatility),

@@ -8,7 +8,7 @@ export const seedCsvAdapter: SourceAdapter = {
   format: 'seed-csv',
   read(text: string, file: string): AdapterResult {
     const rows = parseCsv(text);
-    const { games, problems } = convertRows(rows, []);
+    const { games, problems } = convertRows(rows, [], file);
     // convertRows names rows `seed-games.csv:<line>`; the line numbers are kept.
     const unmapped = problems.map((p) => {
       const line = Number(/:(\d+)$/.exec(p.file)?.[1] ?? 0);
@@ -25,8 +25,10 @@ export const seedCsvAdapter: SourceAdapter = {
       provider: g.provider,
       name: g.canonical_name,
       stated_rtp: g.stated_rtp,
-      variants: g.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
+      variants: g.rtp_variants.map((v) => (v.jurisdiction === undefined ? { rtp: v.rtp, kind: v.kind } : { rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction })),
       url: g.evidence_url,
+      page: g.source_url,
+      notes: g.notes,
       checked_at: g.last_verified,
       game_type: g.game_type,
       volatility: g.volatility,

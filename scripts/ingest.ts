@@ -1,0 +1,74 @@
+// npm run data:ingest [-- --data <dir>]: rebuilds the games and providers of a data folder (default
+// RTP_DATA_DIR or data/) from its pinned sources (data/sources, src/ingest). Deterministic: the same
+// sources give byte-identical files. Every file is built and validated in memory first; then the
+// new games folder replaces the old one in one rename, so a failure leaves the data as it was.
+// Published slugs are kept; a published game the sources no longer hold stops the run.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import fg from 'fast-glob';
+import { ingestSources } from '../src/ingest/ingest.ts';
+import { nameKey } from '../src/ingest/normalise.ts';
+import { gameFileOf, newProviders } from '../src/ingest/records.ts';
+import { dataDir } from '../src/registry/load.ts';
+import { toDataJson } from '../src/registry/write.ts';
+import { GameFileSchema, ProviderFileSchema } from '../src/schemas/authoring.ts';
+
+const { values } = parseArgs({ options: { data: { type: 'string' } } });
+const dir = path.resolve(values.data ?? dataDir());
+
+// Published games: provider/nameKey → slug, read as they are (older files may predate today's schema).
+const published = new Map<string, string>();
+const publishedSlugs = new Set<string>();
+for (const rel of await fg('games/*/*.json', { cwd: dir })) {
+  const g = JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string };
+  published.set(`${g.provider}/${nameKey(g.canonical_name)}`, g.canonical_slug);
+  publishedSlugs.add(g.canonical_slug);
+}
+
+const result = await ingestSources(dir, published);
+const pinnedAt = new Map(result.perSource.map((s) => [`sources/${s.file}`, s.pinned_at]));
+const problems: string[] = [];
+const files = new Map<string, string>();
+for (const game of result.games) {
+  const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${game.winner.file}:${game.winner.line}: ${game.provider}/${game.slug}: ${issue.path.join('.')}: ${issue.message}`);
+    continue;
+  }
+  files.set(`games/${game.provider}/${game.slug}.json`, toDataJson(parsed.data));
+}
+const kept = new Set(result.games.map((g) => g.slug));
+for (const slug of publishedSlugs) if (!kept.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+
+const existingProviders = new Set((await fg('providers/*.json', { cwd: dir })).map((f) => path.basename(f, '.json')));
+for (const p of newProviders(result.games, existingProviders)) {
+  const parsed = ProviderFileSchema.safeParse(p);
+  if (!parsed.success) problems.push(`providers/${p.provider}.json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  else files.set(`providers/${p.provider}.json`, toDataJson(parsed.data));
+}
+
+if (problems.length > 0) {
+  console.error(`data:ingest: nothing written: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  process.exit(1);
+}
+
+// Write the new games folder beside the old one, then swap them.
+const staging = path.join(dir, `.ingest-${process.pid}`);
+await rm(staging, { recursive: true, force: true });
+for (const [rel, text] of files) {
+  const target = rel.startsWith('games/') ? path.join(staging, rel) : path.join(dir, rel);
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(target, text);
+}
+const old = path.join(dir, `.games-old-${process.pid}`);
+if (existsSync(path.join(dir, 'games'))) await rename(path.join(dir, 'games'), old);
+await rename(path.join(staging, 'games'), path.join(dir, 'games'));
+await rm(old, { recursive: true, force: true });
+await rm(staging, { recursive: true, force: true });
+
+const providers = new Set(result.games.map((g) => g.provider));
+console.log(`data:ingest: ${result.games.length} games from ${providers.size} providers written to ${path.join(dir, 'games')}`);
+for (const s of result.perSource) console.log(`  sources/${s.file} (${s.format}): ${s.facts} line(s) read, ${s.unmapped} not mapped`);
+console.log(`  left out: ${result.excluded.length} game(s); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);

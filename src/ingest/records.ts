@@ -1,0 +1,89 @@
+// Turns merged games into authoring files (data/games/<provider>/<slug>.json) and new providers
+// into provider files, by the rules of docs/data-model.md ("Sources and precedence"): the first
+// fact in precedence order states the figures; other fields come from the most trusted fact that
+// states them (never guessed); every fact is listed in `sources`.
+import type { GameFile, ProviderFile, SourceEntry, Variant, VariantKind } from '../schemas/authoring.ts';
+import type { MergedGame } from './merge.ts';
+import type { SourceFact } from './source.ts';
+
+/**
+ * The variants of a game: every figure stated by a source that agrees with the published stated
+ * RTP (sources stating another figure describe another build and stay in `sources` only), each once,
+ * ascending, with the kind the most trusted of them gives (a kind over `unknown`); the stated figure
+ * is `standard`.
+ */
+export function variantsOf(facts: readonly SourceFact[], stated: number): Variant[] {
+  const byRtp = new Map<number, Variant>();
+  for (const f of facts) {
+    if (f.stated_rtp !== stated) continue;
+    for (const v of f.variants) {
+      const kind: VariantKind = v.rtp === stated ? 'standard' : v.kind === 'standard' ? 'unknown' : v.kind;
+      const had = byRtp.get(v.rtp);
+      // A more trusted fact came first: only an `unknown` it left is replaced.
+      if (had !== undefined && !(had.kind === 'unknown' && kind !== 'unknown')) continue;
+      byRtp.set(v.rtp, kind === 'jurisdiction' && v.jurisdiction !== undefined ? { rtp: v.rtp, kind, jurisdiction: v.jurisdiction } : { rtp: v.rtp, kind: kind === 'jurisdiction' ? 'unknown' : kind });
+    }
+  }
+  byRtp.set(stated, { rtp: stated, kind: 'standard' });
+  return [...byRtp.values()].sort((a, b) => a.rtp - b.rtp);
+}
+
+/** A fact as a `sources` entry (its figures ascending, each once). */
+export function sourceEntry(f: SourceFact): SourceEntry {
+  return {
+    kind: f.tier,
+    url: f.url,
+    checked_at: f.checked_at,
+    stated_rtp: f.stated_rtp,
+    rtp_variants: [...new Set([...f.variants.map((v) => v.rtp), f.stated_rtp])].sort((a, b) => a - b),
+    file: f.file,
+    line: f.line,
+  };
+}
+
+function firstStated<T>(facts: readonly SourceFact[], pick: (f: SourceFact) => T | null): T | null {
+  for (const f of facts) {
+    const v = pick(f);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+/**
+ * The authoring file of a merged game. `pinnedAt` gives each source file's pinned date, used as
+ * `last_verified` when the stating source says nothing of when it was checked.
+ */
+export function gameFileOf(game: MergedGame, pinnedAt: ReadonlyMap<string, string>): GameFile {
+  const { winner, facts } = game;
+  const seed = facts.find((f) => f.tier === 'hand_checked');
+  // A hand-checked row's fields are used as they are, its deliberate nulls included; other games take each field from the most trusted source that states it.
+  const field = <T>(pick: (f: SourceFact) => T | null): T | null => (seed !== undefined ? pick(seed) : firstStated(facts, pick));
+  // The provider's page when a source gives one; else the page the hand-checked row cites; else the stating source's.
+  const sourceUrl = facts.find((f) => f.tier === 'provider')?.url ?? seed?.page ?? winner.url;
+  return {
+    canonical_slug: game.slug,
+    canonical_name: seed?.name ?? game.name,
+    provider: game.provider,
+    game_type: winner.game_type,
+    stated_rtp: winner.stated_rtp,
+    rtp_variants: variantsOf(facts, winner.stated_rtp),
+    volatility: field((f) => f.volatility),
+    max_win_x: field((f) => f.max_win_x),
+    release_year: field((f) => f.release_year),
+    source_url: sourceUrl,
+    evidence_url: winner.url,
+    last_verified: winner.checked_at ?? pinnedAt.get(winner.file) ?? '1970-01-01T00:00:00Z',
+    notes: seed?.notes ?? '',
+    sources: facts.map(sourceEntry),
+  };
+}
+
+/** Provider files for keys that have none yet: the name as the most trusted source writes it; no website (no source states one). */
+export function newProviders(games: readonly MergedGame[], existing: ReadonlySet<string>): ProviderFile[] {
+  const out = new Map<string, ProviderFile>();
+  for (const g of games) {
+    if (existing.has(g.provider) || out.has(g.provider)) continue;
+    out.set(g.provider, { provider: g.provider, display: g.providerName, website: null });
+  }
+  return [...out.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1));
+}

@@ -1,0 +1,17 @@
+// The matching key of a game name, shared by the ingest (matching games across sources) and the
+// provenance check (a source line names the game it is cited for).
+
+/**
+ * The matching key of a game name: case, accents, punctuation, spaces and trademark signs do not
+ * count ("Play’n GO" = "Play'n GO", "CherryPop" = "Cherry Pop", "Wolf Gold™" = "Wolf Gold"); "&" is
+ * "and". Every word counts: "Deluxe", "Megaways", "1000", "Xmas" make another game.
+ */
+export function nameKey(name: string): string {
+  return name
+    .replace(/[™®©℠]/g, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]/g, '');
+}
