@@ -32,3 +32,26 @@ export async function firstPage(bundle: RegistryBundle, limit: number, listBundl
   if (compiled.searchIndex === undefined) throw new Error('the shared list bundle holds no search index');
   return listResponse({ ...compiled, searchIndex: compiled.searchIndex }, `limit=${limit}`);
 }
+
+/** What the registry holds, for the home page (the same figures as docs/DATA.md). */
+export interface RegistryCounts {
+  games: number;
+  providers: number;
+  /** Games with the `verified_rtp` badge. */
+  verified: number;
+  /** Games whose sources state different figures. */
+  disagree: number;
+  /** Games with a source on the provider's own page. */
+  providerPage: number;
+}
+
+export function registryCounts(bundle: RegistryBundle): RegistryCounts {
+  const records = bundle.records;
+  return {
+    games: records.length,
+    providers: new Set(records.map((r) => r.provider)).size,
+    verified: records.filter((r) => r.badges.includes('verified_rtp')).length,
+    disagree: records.filter((r) => r.badges.includes('sources_disagree')).length,
+    providerPage: records.filter((r) => r.sources.some((s) => s.kind === 'provider')).length,
+  };
+}

@@ -84,6 +84,18 @@ describe('other pages', () => {
     expect(home).toContain(`Data version <strong>${bundle.meta.data_version}</strong>`);
   });
 
+  it('home page shows what the registry holds, counted from the records', async () => {
+    const home = (await get('/')).text;
+    const n = (x: number) => x.toLocaleString('en-US');
+    const count = (badge: string) => bundle.records.filter((r) => r.badges.includes(badge as never)).length;
+    const withProviderPage = bundle.records.filter((r) => r.sources.some((s) => s.kind === 'provider')).length;
+    expect(home).toContain(
+      `<p data-counts><small>${n(bundle.records.length)} games · ${n(bundle.providers.length)} providers · ${n(withProviderPage)} with the provider's own page as a source · ` +
+        `${n(count('verified_rtp'))} with a verified RTP · ${n(count('sources_disagree'))} where sources disagree`,
+    );
+    expect(bundle.records.length).toBeGreaterThanOrEqual(1500);
+  });
+
   it('every provider has a page listing all of its games', async () => {
     for (const p of bundle.providers) {
       const res = await get(`/providers/${p.provider}`);

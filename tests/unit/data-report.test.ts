@@ -1,0 +1,27 @@
+// docs/DATA.md is what `npm run data:report` writes from the shipped data: a change to data/ or its
+// sources without the report fails here, naming the command.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+describe('docs/DATA.md', () => {
+  it('is up to date with data/ (else: npm run data:report)', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-report-'));
+    try {
+      const out = path.join(tmp, 'DATA.md');
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/data-report.ts'), '--out', out], { cwd: ROOT });
+      const fresh = await readFile(out, 'utf8');
+      expect(fresh, 'docs/DATA.md is stale: run npm run data:report').toBe(await readFile(path.join(ROOT, 'docs/DATA.md'), 'utf8'));
+      expect(fresh).toMatch(/^\*\*1,6\d\d games from \d+ providers\.\*\*/m);
+      expect(fresh).toContain('[Honey Rush](../data/games/playngo/honey-rush.json)');
+      expect(fresh).toContain("| Aztec Idols | Play'n GO |");
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
