@@ -4,12 +4,17 @@
 // a file (compiled-file.ts).
 import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
-import type { GameRecord } from '../schemas/game-record.ts';
+import { BADGES, type Badge, type GameRecord } from '../schemas/game-record.ts';
 import type { ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import type MiniSearch from 'minisearch';
 import { buildSearchIndex, type PackedSearchIndex, type SearchDocument } from './search.ts';
 import { fold } from './text.ts';
+
+/** The bit of a badge in the compiled `badges` column (BADGES order). */
+export function badgeBit(badge: Badge): number {
+  return 1 << BADGES.indexOf(badge);
+}
 
 /** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
 export type StaticSort = Exclude<ListSort, 'relevance'>;
@@ -33,6 +38,8 @@ export interface CompiledColumns {
   typeOf: Uint8Array;
   /** 1 when the record has more than one RTP variant. */
   multi: Uint8Array;
+  /** Per record, bit k set when it carries BADGES[k]. */
+  badges: Uint8Array;
   /** Record indexes in each order. */
   orders: Record<StaticSort, Int32Array>;
 }
@@ -111,11 +118,13 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const providerOf = new Int32Array(n);
   const typeOf = new Uint8Array(n);
   const multi = new Uint8Array(n);
+  const badges = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const r = records[i]!;
     providerOf[i] = providerIndex.get(r.provider)!;
     typeOf[i] = typeIndex.get(r.game_type)!;
     multi[i] = r.variants_count > 1 ? 1 : 0;
+    for (const b of r.badges) badges[i] = badges[i]! | badgeBit(b);
   }
 
   const nameKey = records.map((r) => fold(r.canonical_name));
@@ -156,6 +165,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     providerOf,
     typeOf,
     multi,
+    badges,
     orders,
   };
 }

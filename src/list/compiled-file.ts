@@ -26,7 +26,7 @@ export interface CompiledSource {
   bytes: number;
 }
 
-type SectionName = 'offsets' | 'providerOf' | 'typeOf' | 'multi' | 'recordBytes' | 'searchIndex' | `order_${StaticSort}` | `search_${PackedPart}`;
+type SectionName = 'offsets' | 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'recordBytes' | 'searchIndex' | `order_${StaticSort}` | `search_${PackedPart}`;
 type PackedPart = keyof PackedSearchIndex;
 const PACKED_PARTS: readonly PackedPart[] = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'];
 
@@ -40,7 +40,7 @@ function searchSections(index: string | PackedSearchIndex | undefined): Array<[S
 }
 
 /** Version of the file layout; a file of another version is refused (rebuild). */
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface Header {
   format: typeof FORMAT;
@@ -68,6 +68,7 @@ export function encodeCompiled(input: ServiceInputData): Uint8Array[] {
     ['providerOf', bytesOf(c.providerOf)],
     ['typeOf', c.typeOf],
     ['multi', c.multi],
+    ['badges', c.badges],
     ...STATIC_SORTS.map((s): [SectionName, Uint8Array] => [`order_${s}`, bytesOf(c.orders[s])]),
     ['recordBytes', c.recordBytes],
     ...searchSections(c.searchIndex),
@@ -165,6 +166,7 @@ export function decodeCompiled(input: Buffer): ServiceInputData {
       providerOf: i32('providerOf'),
       typeOf: u8('typeOf'),
       multi: u8('multi'),
+      badges: u8('badges'),
       orders,
       ...(search === null ? {} : { searchIndex: Buffer.from(file.buffer, search.offset, search.length).toString('utf8') }),
       ...(packed === null ? {} : { searchIndex: packed }),

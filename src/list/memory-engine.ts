@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
-import { compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
+import { badgeBit, compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { ByteBoundedMap, stringBytes } from './bounded.ts';
 import { Lru } from './lru.ts';
@@ -34,15 +34,18 @@ interface CachedSearch {
   cube: Int32Array;
   /** The matching records in each static sort's order, made on first use. */
   sorted: Partial<Record<StaticSort, Int32Array>>;
+  /** Like `cube`, over the matches carrying one badge (by badge bit), made on first use. */
+  badgeCubes: Map<number, Int32Array>;
 }
 
-/** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
 /** Bytes of `q` strings (and their word keys) remembered so a repeated q is not tokenised again. */
 export const Q_KEYS_BYTES = 1024 * 1024;
 
+/** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
 function weighSearch(v: CachedSearch): number {
   let bytes = v.match.ids.byteLength * 2 + v.cube.byteLength + 256;
   for (const order of Object.values(v.sorted)) bytes += order.byteLength;
+  for (const cube of v.badgeCubes.values()) bytes += cube.byteLength;
   return bytes;
 }
 
@@ -74,7 +77,7 @@ function writeUint(value: number, target: Uint8Array, at: number): number {
  */
 export function createMemoryEngine(source: CompiledList | RegistryBundle, options: MemoryEngineOptions = {}): ListEngine {
   const compiled = 'records' in source ? compileList(source) : source;
-  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, orders } = compiled;
+  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, orders } = compiled;
   const p = providerKeys.length;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
@@ -90,11 +93,13 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   }
 
   const cell = (prov: number, type: number, m: number) => (prov * T + type) * 2 + m;
-  const cubeOf = (ids: ArrayLike<number> | null): Int32Array => {
+  /** Counts of the records `ids` (all when null), only those with badge bit `bit` when it is not 0. */
+  const cubeOf = (ids: ArrayLike<number> | null, bit = 0): Int32Array => {
     const cube = new Int32Array(p * T * 2);
     const count = ids === null ? n : ids.length;
     for (let k = 0; k < count; k++) {
       const i = ids === null ? k : ids[k]!;
+      if (bit !== 0 && (badges[i]! & bit) === 0) continue;
       cube[cell(providerOf[i]!, typeOf[i]!, multi[i]!)]!++;
     }
     return cube;
@@ -124,7 +129,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     let hit = searches.get(key);
     if (hit === undefined) {
       const match = postings.match(terms ?? queryTerms(q));
-      hit = { key, match, cube: cubeOf(match.ids), sorted: {} };
+      hit = { key, match, cube: cubeOf(match.ids), sorted: {}, badgeCubes: new Map() };
       searches.set(key, hit);
     }
     return hit;
@@ -240,9 +245,9 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return count;
   }
 
-  /** Positions [start, end) of `order` among the records passing the filters. */
-  function walk(order: Int32Array, prov: number, type: number, hv: boolean, start: number, end: number): ArrayLike<number> {
-    if (prov === ALL && type === ALL && !hv) return order.subarray(start, end);
+  /** Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit, or 0). */
+  function walk(order: Int32Array, prov: number, type: number, hv: boolean, bit: number, start: number, end: number): ArrayLike<number> {
+    if (prov === ALL && type === ALL && !hv && bit === 0) return order.subarray(start, end);
     const out: number[] = [];
     let seen = 0;
     for (let k = 0; k < order.length; k++) {
@@ -250,6 +255,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
       if (prov !== ALL && providerOf[i] !== prov) continue;
       if (type !== ALL && typeOf[i] !== type) continue;
       if (hv && multi[i] === 0) continue;
+      if (bit !== 0 && (badges[i]! & bit) === 0) continue;
       if (seen >= start) out.push(i);
       if (++seen >= end) break;
     }
@@ -283,22 +289,38 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
     return out;
   }
 
-  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, start: number, end: number): ArrayLike<number> {
+  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, bit: number, start: number, end: number): ArrayLike<number> {
     if (start >= end) return [];
-    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, start, end);
-    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, start, end);
+    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, bit, start, end);
+    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, bit, start, end);
+  }
+
+  // The whole registry counted per badge, made on first use (a badge filter's facets and counts).
+  const baseBadgeCubes = new Map<number, Int32Array>();
+  /** The count table for a query: its search's (or the registry's), restricted to a badge when one is asked for. */
+  function cubeFor(found: CachedSearch | null, bit: number): Int32Array {
+    if (bit === 0) return found === null ? baseCube : found.cube;
+    const cache = found === null ? baseBadgeCubes : found.badgeCubes;
+    let cube = cache.get(bit);
+    if (cube === undefined) {
+      cube = cubeOf(found === null ? null : found.match.ids, bit);
+      cache.set(bit, cube);
+      if (found !== null) searches.set(found.key, found); // weighed again with the new table
+    }
+    return cube;
   }
 
   function run(query: ListQuery): ListResult {
     const prov = query.provider === null ? ALL : (providerIndex.get(query.provider) ?? UNKNOWN);
     const type = query.game_type === null ? ALL : typeIndex.get(query.game_type)!;
     const hv = query.has_variants;
+    const bit = query.badge === null ? 0 : badgeBit(query.badge);
     const found = query.q === null ? null : searchFor(query.q);
     const sort: ListSort = query.sort === 'relevance' && found === null ? 'name' : query.sort;
-    const cube = found === null ? baseCube : found.cube;
+    const cube = cubeFor(found, bit);
     const filtered = filteredCount(cube, prov, type, hv);
     const end = Math.min(filtered, query.offset + query.limit);
-    const items = page(found, sort, prov, type, hv, query.offset, end);
+    const items = page(found, sort, prov, type, hv, bit, query.offset, end);
     return new EvaluatedList(filtered, items, (target, at) => writeFacets(cube, prov, type, hv, target, at), maxFacetsBytes);
   }
 

@@ -204,6 +204,7 @@ export function openApiDocument(): Json {
           queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
           queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
           queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
+          queryParam('badge', 'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).', paramSchema(list.badge), 'sources_disagree'),
           queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
           queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
           queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),

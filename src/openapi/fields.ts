@@ -139,6 +139,7 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     provider: 'Provider filter, or null.',
     game_type: 'Game type filter, or null.',
     has_variants: 'True when only games with more than one variant are returned.',
+    badge: 'Badge filter, or null.',
     sort: 'Order applied (`relevance` without `q` becomes `name`).',
     limit: 'Page size.',
     offset: 'Records skipped.',

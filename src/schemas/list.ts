@@ -1,7 +1,7 @@
 // Public schemas of GET /api/rtp/list: the normalised query echoed in meta, facets and the response.
 import { z } from 'zod';
 import { GameTypeSchema } from './authoring.ts';
-import { GameRecordSchema } from './game-record.ts';
+import { BadgeSchema, GameRecordSchema } from './game-record.ts';
 
 /** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
 export const LIST_SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
@@ -21,6 +21,7 @@ export const ListQuerySchema = z.strictObject({
   provider: z.string().min(1).max(TEXT_PARAM_MAX).nullable(),
   game_type: GameTypeSchema.nullable(),
   has_variants: z.boolean(),
+  badge: BadgeSchema.nullable(),
   sort: ListSortSchema,
   limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX),
   offset: z.int().min(0).max(LIST_OFFSET_MAX),

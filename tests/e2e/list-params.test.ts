@@ -27,7 +27,7 @@ describe('list parameters and combinations', () => {
     const page = await list('');
     expect(page.meta).toEqual({
       data_version: data.meta.data_version, frozen_at: data.meta.frozen_at, total: data.games.length, filtered: data.games.length,
-      has_more: data.games.length > 50, query: { q: null, provider: null, game_type: null, has_variants: false, sort: 'name', limit: 50, offset: 0 },
+      has_more: data.games.length > 50, query: { q: null, provider: null, game_type: null, has_variants: false, badge: null, sort: 'name', limit: 50, offset: 0 },
     });
     expect(page.items.map((r) => r.canonical_slug)).toEqual(refFilterSort(data.games, { sort: 'name' }).slice(0, 50).map((r) => r.canonical_slug));
   });
@@ -51,7 +51,7 @@ describe('list parameters and combinations', () => {
               expect(page.meta.filtered).toBe(expected.length);
               expect(page.meta.total).toBe(data.games.length);
               expect(page.meta.has_more).toBe(expected.length > 200);
-              expect(page.meta.query).toEqual({ q, provider, game_type: gameType, has_variants: hv, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200, offset: 0 });
+              expect(page.meta.query).toEqual({ q, provider, game_type: gameType, has_variants: hv, badge: null, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200, offset: 0 });
               const slugs = page.items.map((r) => r.canonical_slug);
               if (sort === 'relevance') expect([...slugs].sort()).toEqual(expected.map((r) => r.canonical_slug).sort());
               else expect(slugs).toEqual(expected.map((r) => r.canonical_slug));
@@ -100,6 +100,23 @@ describe('list parameters and combinations', () => {
       expect(page.meta.has_more).toBe(offset + page.items.length < data.games.length);
       expect(page.meta.query).toMatchObject({ limit, offset });
     }
+  });
+
+  it('badge= keeps exactly the games carrying the badge, in the same order, with facets of those games', async () => {
+    const all = await listAll('sort=rtp_desc');
+    for (const badge of ['verified_rtp', 'variants_tracked', 'sources_disagree'] as const) {
+      const expected = all.items.filter((r) => r.badges.includes(badge)).map((r) => r.canonical_slug);
+      expect(expected.length, badge).toBeGreaterThan(0);
+      const page = await listAll(`sort=rtp_desc&badge=${badge}`);
+      expect(page.meta.query.badge).toBe(badge);
+      expect(page.items.map((r) => r.canonical_slug)).toEqual(expected);
+      expect(page.facets.providers.reduce((s, f) => s + f.count, 0)).toBe(expected.length);
+      const combined = await listAll(`q=book&provider=playngo&badge=${badge}`);
+      expect(combined.items.every((r) => r.badges.includes(badge) && r.provider === 'playngo')).toBe(true);
+    }
+    const bad = await fetch(`${server.url}/api/rtp/list?badge=gold`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'badge', message: 'must be one of: verified_rtp, variants_tracked, sources_disagree' }] });
   });
 
   it('ignores unknown parameters and the widget v parameter', async () => {

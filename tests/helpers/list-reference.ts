@@ -7,6 +7,7 @@ export interface RefQuery {
   provider?: string | null;
   game_type?: string | null;
   has_variants?: boolean;
+  badge?: string | null;
   sort?: string;
 }
 
@@ -73,6 +74,7 @@ function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | nul
   if (skip !== 'provider' && q.provider != null && r.provider !== q.provider) return false;
   if (skip !== 'game_type' && q.game_type != null && r.game_type !== q.game_type) return false;
   if (q.has_variants === true && !(r.variants_count > 1)) return false;
+  if (q.badge != null && !r.badges.includes(q.badge as (typeof r.badges)[number])) return false;
   return true;
 }
 

@@ -122,10 +122,10 @@ describe('list bundle', () => {
     const dir = await serverDir('format');
     const file = path.join(dir, LIST_BUNDLE_FILE);
     const bytes = await readFile(file);
-    const at = bytes.indexOf('"format":2');
+    const at = bytes.indexOf('"format":3');
     expect(at).toBeGreaterThan(0);
     bytes.write('"format":1', at, 'latin1');
     writeFileSync(file, bytes);
-    await expect(readListBundle(dir)).rejects.toThrow(/cannot be read \(compiled list format 1, expected 2\): rebuild with `npm run build`\./);
+    await expect(readListBundle(dir)).rejects.toThrow(/cannot be read \(compiled list format 1, expected 3\): rebuild with `npm run build`\./);
   });
 });

@@ -30,9 +30,10 @@ const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'rece
 const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'gold fruit', 'cafe', 'elan', 'apfel', 'gonzos', 'fortun', 'fortnue', 'dragn', 'alpha', 'ete', 'studios', 'play', 'x', 'zzz', '!!!', 'a'];
 const PROVIDERS = [null, 'alpha-games', 'beta', 'empty-co', 'nope'];
 const TYPES = [null, 'slot', 'keno', 'table'];
+const BADGE_FILTERS = [null, 'verified_rtp', 'variants_tracked', 'sources_disagree'];
 
 describe('memory engine vs the reference model', () => {
-  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants and sort', () => {
+  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants, badge and sort', () => {
     let checked = 0;
     const pathsTaken = { few: 0, many: 0 };
     for (const q of QS) {
@@ -43,13 +44,15 @@ describe('memory engine vs the reference model', () => {
       for (const provider of PROVIDERS) {
         for (const gameType of TYPES) {
           for (const hv of [false, true]) {
+            for (const badge of BADGE_FILTERS) {
             for (const sort of SORTS) {
-              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, sort };
+              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, sort };
               const params = new URLSearchParams({ sort, limit: '200' });
               if (q !== null) params.set('q', q);
               if (provider !== null) params.set('provider', provider);
               if (gameType !== null) params.set('game_type', gameType);
               if (hv) params.set('has_variants', '1');
+              if (badge !== null) params.set('badge', badge);
               const result = engine.run(parse(params.toString()));
               const expected = refFilterSort(matching, ref);
               expect(result.filtered).toBe(expected.length);
@@ -57,11 +60,14 @@ describe('memory engine vs the reference model', () => {
               expect(result.facets).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
               checked++;
             }
+            }
           }
         }
       }
     }
-    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * SORTS.length);
+    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * BADGE_FILTERS.length * SORTS.length);
+    // The fixture holds records with and without each badge the filter is tested on.
+    for (const b of ['verified_rtp', 'variants_tracked']) expect(new Set(records.map((r) => r.badges.includes(b as never))).size, b).toBe(2);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
   });
@@ -181,7 +187,7 @@ describe('engine loading and response bytes', () => {
 
   it('echoes the normalised query with defaults and the bundle meta', () => {
     const page = respond('q=++book++&sort=relevance&limit=3');
-    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, sort: 'relevance', limit: 3, offset: 0 });
+    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, badge: null, sort: 'relevance', limit: 3, offset: 0 });
     expect(page.meta).toMatchObject({ data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', total: 300 });
     expect(respond('sort=relevance').meta.query.sort).toBe('name');
   });

@@ -18,10 +18,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '13204e534f6683f9',
-  'q=book&sort=relevance&limit=7': '879a668440cdb3aa',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'de19f2f7bcc5e4bb',
-  'game_type=keno&q=xyz': 'd81941bdf2f0aa47',
+  '': '4f2918208a001763',
+  'q=book&sort=relevance&limit=7': 'bb1b463881e59eb8',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'ed1fe4deab6e7519',
+  'game_type=keno&q=xyz': 'e42ce998c0f709f0',
 };
 
 describe('list handler', () => {

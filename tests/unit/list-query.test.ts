@@ -4,7 +4,7 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, sort: 'name', limit: 50, offset: 0 };
+const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, sort: 'name', limit: 50, offset: 0 };
 
 function errorsOf(query: string) {
   const r = parseListQuery(query);
@@ -22,13 +22,19 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'sort', 'limit', 'offset']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset']);
   });
 
   it('reads every parameter', () => {
-    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
-      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, sort: 'rtp_desc', limit: 200, offset: 1_000_000,
+    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
+      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', sort: 'rtp_desc', limit: 200, offset: 1_000_000,
     });
+  });
+
+  it('rejects an unknown badge, naming the values', () => {
+    const r = parseListQuery('badge=verified');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors).toEqual([{ param: 'badge', message: 'must be one of: verified_rtp, variants_tracked, sources_disagree' }]);
   });
 
   it('accepts URLSearchParams and URL inputs alike', () => {
