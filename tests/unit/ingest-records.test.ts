@@ -1,0 +1,60 @@
+// The rules that turn a merged game into its file: variants only from sources agreeing with the
+// stated RTP, kinds from the most trusted source, a hand-checked row's fields kept as they are,
+// the page to cite, and the check date.
+import { describe, expect, it } from 'vitest';
+import { mergeFacts } from '../../src/ingest/merge.ts';
+import { gameFileOf, newProviders, variantsOf } from '../../src/ingest/records.ts';
+import type { SourceFact } from '../../src/ingest/source.ts';
+
+const fact = (over: Partial<SourceFact>): SourceFact => ({
+  file: 'sources/x.jsonl', line: 1, tier: 'catalogue', providerName: 'Play’n GO', provider: 'playngo', name: 'Book of Dead',
+  stated_rtp: 96.21, variants: [{ rtp: 96.21, kind: 'standard' }], url: 'https://cat.example/bod', page: null, notes: '',
+  checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null, ...over,
+});
+const pinned = new Map([['sources/x.jsonl', '2026-11-23T00:00:00Z'], ['sources/seed-games.csv', '2026-11-21T00:00:00Z']]);
+
+describe('variantsOf', () => {
+  it('takes every figure of the sources that agree with the stated RTP, never of one that states another', () => {
+    const agreeing = fact({ tier: 'hand_checked', variants: [{ rtp: 84.18, kind: 'operator_ladder' }, { rtp: 94.25, kind: 'operator_ladder' }, { rtp: 96.21, kind: 'standard' }] });
+    const other = fact({ tier: 'aggregator', stated_rtp: 96.6, variants: [{ rtp: 96.49, kind: 'bonus_buy' }, { rtp: 96.6, kind: 'standard' }] });
+    expect(variantsOf([fact({ tier: 'provider' }), agreeing, other], 96.21)).toEqual([
+      { rtp: 84.18, kind: 'operator_ladder' },
+      { rtp: 94.25, kind: 'operator_ladder' },
+      { rtp: 96.21, kind: 'standard' },
+    ]);
+  });
+
+  it('keeps the most trusted kind, replacing only an unknown; keeps a jurisdiction code', () => {
+    const first = fact({ tier: 'catalogue', variants: [{ rtp: 94, kind: 'unknown' }, { rtp: 95, kind: 'bonus_buy' }, { rtp: 96.21, kind: 'standard' }] });
+    const second = fact({ tier: 'aggregator', variants: [{ rtp: 94, kind: 'ante_bet' }, { rtp: 95, kind: 'feature' }, { rtp: 90, kind: 'jurisdiction', jurisdiction: 'DE' }, { rtp: 96.21, kind: 'standard' }] });
+    expect(variantsOf([first, second], 96.21)).toEqual([
+      { rtp: 90, kind: 'jurisdiction', jurisdiction: 'DE' },
+      { rtp: 94, kind: 'ante_bet' },
+      { rtp: 95, kind: 'bonus_buy' },
+      { rtp: 96.21, kind: 'standard' },
+    ]);
+  });
+});
+
+describe('gameFileOf', () => {
+  it("a hand-checked row's fields are kept as they are, its nulls included; its notes and page to cite too", () => {
+    const seed = fact({ file: 'sources/seed-games.csv', tier: 'hand_checked', max_win_x: null, volatility: 'high', release_year: 2019, page: 'https://seed.example/cite', notes: 'left empty on purpose', checked_at: '2026-11-21T00:00:00Z' });
+    const catalogue = fact({ max_win_x: 21175, release_year: 2020, volatility: 'low' });
+    const { games } = mergeFacts([catalogue, seed]);
+    const g = gameFileOf(games[0]!, pinned);
+    expect(g).toMatchObject({ max_win_x: null, volatility: 'high', release_year: 2019, notes: 'left empty on purpose', source_url: 'https://seed.example/cite', evidence_url: seed.url, last_verified: '2026-11-21T00:00:00Z' });
+  });
+
+  it('without a hand-checked row each field comes from the most trusted source stating it; a provider page is the page to cite', () => {
+    const provider = fact({ tier: 'provider', url: 'https://playngo.example/bod', volatility: null, max_win_x: null });
+    const catalogue = fact({ volatility: 'very-high', max_win_x: 5000, release_year: 2016 });
+    const g = gameFileOf(mergeFacts([catalogue, provider]).games[0]!, pinned);
+    expect(g).toMatchObject({ source_url: 'https://playngo.example/bod', evidence_url: 'https://playngo.example/bod', volatility: 'very-high', max_win_x: 5000, release_year: 2016, last_verified: '2026-11-23T00:00:00Z', notes: '' });
+    expect(g.sources.map((s) => [s.kind, s.url])).toEqual([['provider', 'https://playngo.example/bod'], ['catalogue', 'https://cat.example/bod']]);
+  });
+
+  it('new providers get their most trusted name and no website', () => {
+    const { games } = mergeFacts([fact({ provider: 'win-fast', providerName: 'Win Fast', name: 'A' }), fact({ provider: 'playngo', name: 'B' })]);
+    expect(newProviders(games, new Set(['playngo']))).toEqual([{ provider: 'win-fast', display: 'Win Fast', website: null }]);
+  });
+});
