@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
 import { readdirSync } from 'node:fs';
 import { dataDir } from '../src/registry/load.ts';
 import { ReleaseError, runRelease, runRollback, type ReleasePoint } from '../src/release/release.ts';
@@ -19,21 +20,21 @@ interface Args {
   keep: number;
 }
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { rollback: false, keep: DEFAULT_KEEP };
-  for (let k = 0; k < argv.length; k++) {
-    const a = argv[k]!;
-    if (a === '--rollback') args.rollback = true;
-    else if (a === '--keep' || a.startsWith('--keep=')) {
-      const raw = a === '--keep' ? argv[++k] : a.slice('--keep='.length);
-      if (raw === undefined || !/^[1-9][0-9]*$/.test(raw)) throw new Error(`--keep needs a whole number of releases of at least 1 (got ${JSON.stringify(raw ?? '')}). ${USAGE}`);
-      args.keep = Number(raw);
-    } else if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown argument ${JSON.stringify(a)}. ${USAGE}`);
+/** Reads the command line (node:util parseArgs: unknown options and stray arguments are errors). */
+function parseArgs(argv: string[]): Args {
+  let values: { rollback?: boolean; keep?: string; help?: boolean };
+  try {
+    ({ values } = parseArgv({ args: argv, options: { rollback: { type: 'boolean' }, keep: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new Error(`${(err as Error).message}. ${USAGE}`);
   }
-  return args;
+  if (values.help === true) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const raw = values.keep;
+  if (raw !== undefined && !/^[1-9][0-9]*$/.test(raw)) throw new Error(`--keep needs a whole number of releases of at least 1 (got ${JSON.stringify(raw)}). ${USAGE}`);
+  return { rollback: values.rollback === true, keep: raw === undefined ? DEFAULT_KEEP : Number(raw) };
 }
 
 /** Runs a Node script with the release's environment; rejects with its exit status. */

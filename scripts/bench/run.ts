@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
@@ -54,20 +55,21 @@ export interface Config {
 
 /** Reads the command line into a configuration (full, quick or partial run). */
 export function parseArgs(argv: readonly string[]): Config {
-  const quick = argv.includes('--quick');
-  const only = new Set<Phase>();
-  let outFile: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--only' || a.startsWith('--only=')) {
-      const v = a === '--only' ? argv[++i] : a.slice('--only='.length);
-      for (const p of (v ?? '').split(',')) {
-        if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--only: unknown phase "${p}" (one of ${PHASES.join(', ')})`);
-        only.add(p as Phase);
-      }
-    } else if (a === '--out') outFile = argv[++i];
-    else if (a !== '--quick' && a !== '--keep') throw new Error(`unknown option ${a} (use --quick, --only <phases>, --out <file>, --keep)`);
+  let values: { quick?: boolean; only?: string; out?: string; keep?: boolean };
+  try {
+    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new Error(`${(err as Error).message} (use --quick, --only <phases>, --out <file>, --keep)`);
   }
+  const quick = values.quick === true;
+  const only = new Set<Phase>();
+  if (values.only !== undefined) {
+    for (const p of values.only.split(',')) {
+      if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--only: unknown phase "${p}" (one of ${PHASES.join(', ')})`);
+      only.add(p as Phase);
+    }
+  }
+  const outFile = values.out;
   const partial = only.size > 0;
   const mode = quick ? 'quick' : partial ? 'partial' : 'full';
   const tmpReport = path.join(os.tmpdir(), `rtp-bench-${mode}.md`);
@@ -86,7 +88,7 @@ export function parseArgs(argv: readonly string[]): Config {
     mixCount: quick ? 1000 : 2000,
     seed: 20261121,
     outFile: outFile ?? (mode === 'full' ? path.join(ROOT, 'BENCHMARKS.md') : tmpReport),
-    keep: argv.includes('--keep'),
+    keep: values.keep === true,
   };
 }
 

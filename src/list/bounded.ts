@@ -1,5 +1,21 @@
-// Memo maps and sets bounded by the bytes their keys and values hold: when the next entry would
-// pass the bound they start afresh (a clear is O(1) and a later miss only costs a re-parse).
+// Caches and memo maps bounded by the bytes their keys and values hold: least-recently-used caches
+// (lru-cache, weighed in bytes), and memo maps and sets that start afresh when the next entry would
+// pass their bound (a clear is O(1) and a later miss only costs a re-parse).
+import { LRUCache } from 'lru-cache';
+
+/**
+ * A least-recently-used cache holding at most `maxBytes` (as `weigh` counts them: the key too) and
+ * `maxEntries` entries; an entry heavier than `maxBytes` is never kept. A bound of 0 keeps nothing.
+ */
+export function byteLru<V extends {}>(maxBytes: number, maxEntries: number, weigh: (value: V, key: string) => number): LRUCache<string, V> {
+  const bytes = Math.max(1, Math.floor(maxBytes));
+  return new LRUCache<string, V>({
+    max: Math.max(1, maxEntries),
+    maxSize: bytes,
+    maxEntrySize: maxBytes <= 0 ? 0.5 : bytes,
+    sizeCalculation: (value, key) => Math.max(1, Math.ceil(weigh(value, key))),
+  });
+}
 
 /** Bytes a string may hold in V8 (two per code unit, the worst case) plus a Map entry's overhead. */
 export function stringBytes(s: string): number {

@@ -10,8 +10,7 @@ import {
   type HistoryQuery,
 } from '../schemas/history.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
-import { stringBytes } from './bounded.ts';
-import { Lru } from './lru.ts';
+import { byteLru, stringBytes } from './bounded.ts';
 import { collectParams, integer, single, text, type ParamError, type QueryInput } from './params.ts';
 import type { ParseResult } from './query.ts';
 
@@ -74,7 +73,7 @@ export function createHistoryHandler(meta: RegistryFile, history: readonly Histo
   }));
   const at = Float64Array.from(entries, (e) => e.at);
   const encoded = items.map((item) => JSON.stringify(item));
-  const cache = new Lru<string, HandlerResult>({ maxEntries: 512, maxWeight: HISTORY_CACHE_BYTES, weigh: (r, key) => r.body.length + stringBytes(key) + 512 });
+  const cache = byteLru<HandlerResult>(HISTORY_CACHE_BYTES, 512, (r, key) => r.body.length + stringBytes(key) + 512);
   const cacheControl = POLICIES.history.cacheControl;
 
   return (input) => {

@@ -4,8 +4,7 @@ import { CACHE_LIST } from '../routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
-import { ByteBoundedMap, ByteBoundedSet, stringBytes } from './bounded.ts';
-import { Lru } from './lru.ts';
+import { byteLru, ByteBoundedMap, ByteBoundedSet, stringBytes } from './bounded.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 
@@ -85,11 +84,7 @@ export type ListHandler = (input: QueryInput) => HandlerResult;
 
 /** Creates the list route's handler over an engine, with a response cache (one data version per engine). */
 export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}): ListHandler {
-  const cache = new Lru<string, HandlerResult>({
-    maxEntries: options.cacheEntries ?? 4096,
-    maxWeight: options.cacheBytes ?? 64 * 1024 * 1024,
-    weigh: (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD,
-  });
+  const cache = byteLru<HandlerResult>(options.cacheBytes ?? 64 * 1024 * 1024, options.cacheEntries ?? 4096, (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD);
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
   const seenOnce = new ByteBoundedSet(DOORKEEPER_BYTES);

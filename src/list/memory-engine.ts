@@ -7,8 +7,7 @@ import type { ListQuery, ListSort } from '../schemas/list.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { badgeBit, compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
-import { ByteBoundedMap, stringBytes } from './bounded.ts';
-import { Lru } from './lru.ts';
+import { byteLru, ByteBoundedMap, stringBytes } from './bounded.ts';
 import { loadSearchIndex, packSearchIndex, PostingSearch, unpackSearchIndex, type PackedSearchIndex, type SearchMatch } from './search.ts';
 import { queryTerms } from './text.ts';
 
@@ -111,11 +110,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   const packed: PackedSearchIndex =
     typeof stored === 'string' ? packSearchIndex(loadSearchIndex(stored)) : 'postingStart' in stored ? stored : packSearchIndex(stored);
   const postings = new PostingSearch(unpackSearchIndex(packed), packed);
-  const searches = new Lru<string, CachedSearch>({
-    maxEntries: options.searchCacheEntries ?? 4096,
-    maxWeight: options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
-    weigh: (v, key) => weighSearch(v) + stringBytes(key),
-  });
+  const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES, options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
   const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);
   const searchFor = (q: string): CachedSearch => {

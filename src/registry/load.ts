@@ -54,20 +54,6 @@ export const FROZEN_FILE = 'frozen.json';
 /** How many files are read or written at once: enough to hide disk latency, few enough for file-handle limits. */
 export const IO_CONCURRENCY = 64;
 
-/** Maps `items` through async `fn` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 function fieldPath(issuePath: PropertyKey[]): string {
   return issuePath.length === 0 ? '(file)' : issuePath.map(String).join('.');
 }

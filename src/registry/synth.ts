@@ -18,7 +18,8 @@ import {
   type Volatility,
 } from '../schemas/authoring.ts';
 import { diffFrozen, frozenJson, frozenStateOf, historyJsonl } from './freeze.ts';
-import { FROZEN_FILE, HISTORY_FILE, IO_CONCURRENCY, mapLimit, REGISTRY_FILE } from './load.ts';
+import pLimit from 'p-limit';
+import { FROZEN_FILE, HISTORY_FILE, IO_CONCURRENCY, REGISTRY_FILE } from './load.ts';
 import { toDataJson } from './write.ts';
 
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1); the same seed gives the same sequence. */
@@ -427,8 +428,9 @@ export async function writeSynthRegistry(dir: string, reg: SynthRegistry): Promi
   await mkdir(dir, { recursive: true });
   await Promise.all(reg.providers.map((p) => mkdir(path.join(dir, 'games', p.provider), { recursive: true })));
   await mkdir(path.join(dir, 'providers'), { recursive: true });
-  await mapLimit(reg.providers, IO_CONCURRENCY, (p) => writeFile(path.join(dir, 'providers', `${p.provider}.json`), toDataJson(p)));
-  await mapLimit(reg.games, IO_CONCURRENCY, (g) => writeFile(path.join(dir, 'games', g.provider, `${g.canonical_slug}.json`), toDataJson(g)));
+  const limit = pLimit(IO_CONCURRENCY);
+  await limit.map(reg.providers, (p) => writeFile(path.join(dir, 'providers', `${p.provider}.json`), toDataJson(p)));
+  await limit.map(reg.games, (g) => writeFile(path.join(dir, 'games', g.provider, `${g.canonical_slug}.json`), toDataJson(g)));
   await writeFile(path.join(dir, HISTORY_FILE), historyJsonl(reg.history));
   await writeFile(path.join(dir, FROZEN_FILE), frozenJson(reg.frozen));
   await writeFile(path.join(dir, REGISTRY_FILE), toDataJson(reg.meta));

@@ -5,7 +5,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE } from '../build/emit.ts';
 import { BUNDLE_FILE } from '../registry/bundle.ts';
-import { IO_CONCURRENCY, mapLimit } from '../registry/load.ts';
+import pLimit from 'p-limit';
+import { IO_CONCURRENCY } from '../registry/load.ts';
 
 /** Relative path (posix, `client/…` or `server/…`) → lowercase hex SHA-256 of the file. */
 export type FileHashes = Map<string, string>;
@@ -29,7 +30,7 @@ export async function hashTree(outDir: string): Promise<FileHashes> {
   await listFiles(outDir, 'client', files);
   files.push(...HASHED_SERVER_FILES);
   files.sort(compareBytes);
-  const hashes = await mapLimit(files, IO_CONCURRENCY, async (rel) => createHash('sha256').update(await readFile(path.join(outDir, rel))).digest('hex'));
+  const hashes = await pLimit(IO_CONCURRENCY).map(files, async (rel) => createHash('sha256').update(await readFile(path.join(outDir, rel))).digest('hex'));
   return new Map(files.map((f, i) => [f, hashes[i]!]));
 }
 

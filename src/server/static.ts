@@ -7,8 +7,8 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { classify, files, POLICIES, type RouteFamily } from '../routes.ts';
 import { strongEtag } from '../list/http.ts';
-import { Lru } from '../list/lru.ts';
-import { stringBytes } from '../list/bounded.ts';
+import type { LRUCache } from 'lru-cache';
+import { byteLru, stringBytes } from '../list/bounded.ts';
 import { contentTypeOf } from './mime.ts';
 
 /** A file ready to send. `headers` are name/value pairs without Content-Length or rate-limit headers. */
@@ -80,7 +80,7 @@ async function walk(root: string, rel: string, out: Map<string, string>): Promis
 export class StaticFiles {
   readonly root: string;
   private readonly index: Map<string, string>;
-  private readonly cache: Lru<string, StaticFile>;
+  private readonly cache: LRUCache<string, StaticFile>;
   private readonly pending = new Map<string, Promise<StaticFile | null>>();
   private readonly maxCachedFileBytes: number;
   private readonly pageHeaders: Readonly<Record<string, string>>;
@@ -90,7 +90,9 @@ export class StaticFiles {
     this.index = index;
     this.maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
     this.pageHeaders = options.pageHeaders ?? POLICIES.page.headers ?? {};
-    this.cache = new Lru({ maxEntries: 1_000_000, maxWeight: options.cacheBytes ?? 64 * 1024 * 1024, weigh: (f, key) => f.body.length + stringBytes(key) + 512 });
+    const cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+    // Every entry weighs at least its 512 bytes of overhead, so this many entries can never pass the byte bound.
+    this.cache = byteLru<StaticFile>(cacheBytes, Math.ceil(cacheBytes / 512), (f, key) => f.body.length + stringBytes(key) + 512);
   }
 
   /** Indexes `root` (dist/client). */

@@ -86,6 +86,6 @@ describe('command line', () => {
   });
   it('rejects unknown phases and options', () => {
     expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
-    expect(() => parseArgs(['--fast'])).toThrow('unknown option --fast');
+    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <phases>, --out <file>, --keep)");
   });
 });
