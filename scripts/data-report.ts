@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { nameKey } from '../src/registry/names.ts';
+import { publishedSlugs } from '../src/ingest/merge.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { BADGES } from '../src/schemas/game-record.ts';
@@ -16,8 +16,7 @@ const dir = path.resolve(values.data ?? dataDir());
 const registry = await loadRegistryOrThrow(dir);
 const bundle = makeBundle(registry);
 const records = bundle.records;
-const published = new Map(registry.games.map((g) => [`${g.provider}/${nameKey(g.canonical_name)}`, g.canonical_slug]));
-const ingest = await ingestSources(dir, published);
+const ingest = await ingestSources(dir, publishedSlugs(registry.games));
 
 const n = (x: number) => x.toLocaleString('en-US');
 const table = (header: string[], rows: Array<Array<string | number>>) =>

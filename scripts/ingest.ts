@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { nameKey } from '../src/ingest/normalise.ts';
+import { publishedSlugs } from '../src/ingest/merge.ts';
 import { gameFileOf, newProviders } from '../src/ingest/records.ts';
 import { dataDir } from '../src/registry/load.ts';
 import { toDataJson } from '../src/registry/write.ts';
@@ -18,16 +18,12 @@ import { GameFileSchema, ProviderFileSchema } from '../src/schemas/authoring.ts'
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dir = path.resolve(values.data ?? dataDir());
 
-// Published games: provider/nameKey → slug, read as they are (older files may predate today's schema).
-const published = new Map<string, string>();
-const publishedSlugs = new Set<string>();
-for (const rel of await fg('games/*/*.json', { cwd: dir })) {
-  const g = JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string };
-  published.set(`${g.provider}/${nameKey(g.canonical_name)}`, g.canonical_slug);
-  publishedSlugs.add(g.canonical_slug);
-}
+// Published games, read as they are (older files may predate today's schema).
+const publishedGames = await Promise.all(
+  (await fg('games/*/*.json', { cwd: dir })).map(async (rel) => JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string }),
+);
 
-const result = await ingestSources(dir, published);
+const result = await ingestSources(dir, publishedSlugs(publishedGames));
 const pinnedAt = new Map(result.perSource.map((s) => [`sources/${s.file}`, s.pinned_at]));
 const problems: string[] = [];
 const files = new Map<string, string>();
@@ -40,7 +36,7 @@ for (const game of result.games) {
   files.set(`games/${game.provider}/${game.slug}.json`, toDataJson(parsed.data));
 }
 const kept = new Set(result.games.map((g) => g.slug));
-for (const slug of publishedSlugs) if (!kept.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+for (const { canonical_slug: slug } of publishedGames) if (!kept.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
 
 const existingProviders = new Set((await fg('providers/*.json', { cwd: dir })).map((f) => path.basename(f, '.json')));
 for (const p of newProviders(result.games, existingProviders)) {

@@ -36,6 +36,16 @@ export interface Excluded {
   facts: SourceFact[];
 }
 
+/** The key two facts or files share when they are one game: provider key and name key. */
+export function gameKey(provider: string, name: string): string {
+  return `${provider}/${nameKey(name)}`;
+}
+
+/** The published slug of every game file, by game key (`mergeFacts` keeps them). */
+export function publishedSlugs(games: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }>): Map<string, string> {
+  return new Map([...games].map((g) => [gameKey(g.provider, g.canonical_name), g.canonical_slug]));
+}
+
 /** Precedence order of facts about one game. */
 export function byPrecedence(a: SourceFact, b: SourceFact): number {
   return tierRank(a.tier) - tierRank(b.tier) || b.stated_rtp - a.stated_rtp || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line;
@@ -60,7 +70,7 @@ function exclusionReason(winner: SourceFact, facts: readonly SourceFact[]): stri
 export function mergeFacts(facts: readonly SourceFact[], publishedSlugs: ReadonlyMap<string, string> = new Map()): { games: MergedGame[]; excluded: Excluded[] } {
   const groups = new Map<string, SourceFact[]>();
   for (const f of facts) {
-    const key = `${f.provider}/${nameKey(f.name)}`;
+    const key = gameKey(f.provider, f.name);
     const list = groups.get(key);
     if (list === undefined) groups.set(key, [f]);
     else list.push(f);

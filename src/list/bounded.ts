@@ -46,6 +46,15 @@ export class ByteBoundedMap {
     this.used += bytes;
   }
 
+  /** Removes `key`; true when it was there. */
+  delete(key: string): boolean {
+    const value = this.map.get(key);
+    if (value === undefined) return false;
+    this.map.delete(key);
+    this.used -= stringBytes(key) + 2 * value.length;
+    return true;
+  }
+
   clear(): void {
     this.map.clear();
     this.used = 0;
@@ -56,46 +65,6 @@ export class ByteBoundedMap {
   }
 
   /** Bytes accounted for the entries held. */
-  get bytes(): number {
-    return this.used;
-  }
-}
-
-/** A string set within `maxBytes` (the list cache's doorkeeper: queries seen once). */
-export class ByteBoundedSet {
-  private readonly set = new Set<string>();
-  private used = 0;
-  readonly maxBytes: number;
-
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
-  }
-
-  /** Removes `key`; true when it was there. */
-  delete(key: string): boolean {
-    if (!this.set.delete(key)) return false;
-    this.used -= stringBytes(key);
-    return true;
-  }
-
-  add(key: string): void {
-    if (this.set.has(key)) return;
-    const bytes = stringBytes(key);
-    if (bytes > this.maxBytes) return;
-    if (this.used + bytes > this.maxBytes) this.clear();
-    this.set.add(key);
-    this.used += bytes;
-  }
-
-  clear(): void {
-    this.set.clear();
-    this.used = 0;
-  }
-
-  get size(): number {
-    return this.set.size;
-  }
-
   get bytes(): number {
     return this.used;
   }

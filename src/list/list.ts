@@ -4,7 +4,7 @@ import { CACHE_LIST } from '../routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
-import { byteLru, ByteBoundedMap, ByteBoundedSet, stringBytes } from './bounded.ts';
+import { byteLru, ByteBoundedMap, stringBytes } from './bounded.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 
@@ -87,7 +87,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const cache = byteLru<HandlerResult>(options.cacheBytes ?? 64 * 1024 * 1024, options.cacheEntries ?? 4096, (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD);
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
-  const seenOnce = new ByteBoundedSet(DOORKEEPER_BYTES);
+  // Keys seen once (a map with empty values: the same byte bound as the raw-key memo).
+  const seenOnce = new ByteBoundedMap(DOORKEEPER_BYTES);
   const prefix = metaPrefix(engine);
   // Query strings exactly as received, for responses in the cache: a repeated request skips the
   // parsing. Bounded by bytes; starts afresh when full (entries whose response left are misses).
@@ -115,7 +116,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       cache.set(key, result);
       remember(raw, key);
     } else {
-      seenOnce.add(key);
+      seenOnce.set(key, '');
     }
     return result;
   };

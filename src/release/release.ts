@@ -7,7 +7,7 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE, BuildInfoSchema } from '../build/emit.ts';
 import { formatProblems, loadRegistry } from '../registry/load.ts';
-import { syncTree, toDataJson, writeFileAtomic } from '../registry/write.ts';
+import { syncDir, syncTree, toDataJson, writeFileAtomic } from '../registry/write.ts';
 import { ReleaseInfoSchema, ReleaseManifestSchema, type ReleaseInfo, type ReleaseManifest } from '../schemas/release.ts';
 import { diffReleases, purgeList, type ManifestSide } from './manifest.ts';
 import {
@@ -25,7 +25,6 @@ import {
   STAGING_PREFIX,
   switchCurrent,
   RELEASE_INFO_FILE,
-  syncDir,
 } from './store.ts';
 import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from './tree.ts';
 

@@ -11,8 +11,6 @@ import path from 'node:path';
 import { RELEASE_NAME, ReleaseInfoSchema, type ReleaseInfo } from '../schemas/release.ts';
 import { acquirePidLock, syncDir } from '../registry/write.ts';
 
-export { syncDir };
-
 export const CURRENT_LINK = 'current';
 export const STAGING_PREFIX = '.staging-';
 export const LOCK_FILE = '.lock';

@@ -74,6 +74,11 @@ function trusted(list: BlockList, address: string): boolean {
   return type !== 0 && list.check(address, type === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Whether connections from `address` come through a trusted proxy (any address, with a hop count). */
+export function isTrustedProxy(trust: TrustProxy, address: string): boolean {
+  return trust.active && (trust.list === null || trusted(trust.list, address));
+}
+
 /**
  * The client's address. Untrusted: the socket peer, always. A hop count n: each of the n trusted
  * proxies appended the address it received from, so the client is the n-th entry from the right
@@ -126,7 +131,8 @@ function ipv6Groups(address: string): number[] | null {
 
 /** The rate limiter's key for a client address: an IPv6 address stands for its /64. */
 export function limiterKey(address: string): string {
-  if (isIP(address) !== 6) return address;
+  // Every IPv6 address has a colon; IPv4 addresses (most requests) skip the parse.
+  if (!address.includes(':') || isIP(address) !== 6) return address;
   const groups = ipv6Groups(address);
   if (groups === null) return address;
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;

@@ -2,9 +2,9 @@
 // timeouts, a cap on open connections in all and per client address, and the answer to requests
 // Node's parser refuses (docs/security.md lists the values and their variables).
 import http, { type Server } from 'node:http';
-import { isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
+import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -36,22 +36,18 @@ export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
 
 /**
  * Applies the caps to `server`: `maxConnections` (Node closes connections past it at once), an
- * inactivity timeout on every socket, and the per-address cap. Returns the count of open
- * connections per address, for tests and the shutdown line.
+ * inactivity timeout on every socket, and the per-address cap (trusted proxies exempt: every
+ * client arrives through them).
  */
-export function limitConnections(server: Server, limits: ConnectionLimits): { readonly open: number; readonly addresses: number } {
+export function limitConnections(server: Server, limits: ConnectionLimits): void {
   server.maxConnections = limits.maxConnections;
   // A socket that neither sends nor reads for this long (a stalled reader of a response) is closed.
   server.timeout = limits.requestTimeoutMs;
   server.maxHeadersCount = 100;
   const perAddress = new Map<string, number>();
-  let open = 0;
-  // With a hop count every client arrives through a proxy, so no address is capped.
-  const trust = limits.trustProxy;
-  const exempt = (address: string) => trust.active && (trust.list === null || (isIP(address) !== 0 && trust.list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')));
   server.on('connection', (socket: Socket) => {
     const peer = normalizeIp(socket.remoteAddress ?? 'unknown');
-    if (exempt(peer)) return;
+    if (isTrustedProxy(limits.trustProxy, peer)) return;
     const address = limiterKey(peer);
     const count = (perAddress.get(address) ?? 0) + 1;
     if (count > limits.maxConnectionsPerAddress) {
@@ -59,22 +55,12 @@ export function limitConnections(server: Server, limits: ConnectionLimits): { re
       return;
     }
     perAddress.set(address, count);
-    open++;
     socket.once('close', () => {
-      open--;
       const left = (perAddress.get(address) ?? 1) - 1;
       if (left <= 0) perAddress.delete(address);
       else perAddress.set(address, left);
     });
   });
-  return {
-    get open() {
-      return open;
-    },
-    get addresses() {
-      return perAddress.size;
-    },
-  };
 }
 
 /** What a socket holds while Node writes a response on it (Node's own clientError handler reads it too). */

@@ -209,7 +209,6 @@ export class FallbackRateLimiter extends RateLimiter {
   private readonly fallback: RateLimiter;
   private readonly log: (line: string) => void;
   private readonly retryMs: number;
-  private readonly clock: () => number;
   private failing = false;
   private probing = false;
   private retryAt = 0;
@@ -221,7 +220,6 @@ export class FallbackRateLimiter extends RateLimiter {
     this.fallback = options.fallback;
     this.log = options.log ?? ((line) => console.error(line));
     this.retryMs = options.retryMs ?? FALLBACK_RETRY_MS;
-    this.clock = options.now ?? (() => Date.now());
   }
 
   /** True while requests are counted in process. */
@@ -230,7 +228,7 @@ export class FallbackRateLimiter extends RateLimiter {
   }
 
   override hit(key: string): RateLimitDecision | Promise<RateLimitDecision> {
-    if (this.failing && (this.probing || this.clock() < this.retryAt)) return this.local(key);
+    if (this.failing && (this.probing || this.now() < this.retryAt)) return this.local(key);
     if (this.failing) this.probing = true;
     let counted: RateLimitDecision | Promise<RateLimitDecision>;
     try {
@@ -264,7 +262,7 @@ export class FallbackRateLimiter extends RateLimiter {
   private fellBack(key: string, err: unknown): RateLimitDecision | Promise<RateLimitDecision> {
     this.probing = false;
     this.failing = true;
-    const t = this.clock();
+    const t = this.now();
     this.retryAt = t + this.retryMs;
     if (t - this.lastLog >= FALLBACK_LOG_EVERY_MS) {
       this.lastLog = t;

@@ -40,7 +40,7 @@ export class RateLimiter {
   readonly limit: number;
   readonly windowMs: number;
   private readonly store: RateLimitStore;
-  private readonly now: () => number;
+  protected readonly now: () => number;
   private readonly policy: string;
 
   constructor(options: RateLimiterOptions) {

@@ -86,11 +86,13 @@ async function main(): Promise<void> {
   const loadRelease = async (outDir: string) => {
     const clientDir = path.join(outDir, 'client');
     const serverDir = path.join(outDir, 'server');
-    const headers = pageHeaders(await readSiteOrigin(serverDir));
-    const [[services, listMs], [statics, filesMs], notFoundHtml] = await Promise.all([
+    // The site origin (for the pages' CSP) is read beside the other loads, not before them.
+    const headersRead = readSiteOrigin(serverDir).then(pageHeaders);
+    const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
       timed(loadServices(path.join(serverDir, BUNDLE_FILE), { cacheBytes: config.listCacheBytes, searchCacheBytes: config.searchCacheBytes })),
-      timed(StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: headers })),
+      timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
+      headersRead,
     ]);
     const app = createApp({
       services,
@@ -120,9 +122,8 @@ async function main(): Promise<void> {
     void keys.reload();
   });
 
-  const limits = { ...config, trustProxy: config.trustProxy };
-  const server = http.createServer(serverOptions(limits));
-  limitConnections(server, limits);
+  const server = http.createServer(serverOptions(config));
+  limitConnections(server, config);
   // Malformed requests and oversized heads get a JSON error too (Node's default is a bare status line).
   server.on('clientError', answerClientError);
   // Every request's errors are caught where they happen; anything that still escapes is logged
