@@ -1,13 +1,14 @@
 // Reads a built dist and checks it against the registry it must have been built from (rules in ./rules.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILD_INFO_FILE, BuildInfoSchema, FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/build/emit.ts';
+import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/build/emit.ts';
 import { HEADERS_FILE } from '../src/build/headers.ts';
-import { siteUrl } from '../src/build/site.ts';
-import { BUNDLE_FILE, RegistryBundleSchema } from '../src/registry/bundle.ts';
+import { siteUrl } from '../src/routes/urls.ts';
+import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { formatProblems, loadRegistry } from '../src/registry/load.ts';
-import { LIST_BUNDLE_FILE, listBundleProblem } from '../src/list/list-bundle.ts';
+import { listBundleProblem } from '../src/build/list/list-bundle.ts';
 import { checkCounts, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
+import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../src/schemas/dist.ts';
 
 export interface CheckOptions {
   /** The build output folder (holds client/ and server/). */

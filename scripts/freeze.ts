@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { appendHistory, frozenJson, planFreeze } from '../src/registry/freeze.ts';
 import { dataDir, formatProblems, FROZEN_FILE, HISTORY_FILE, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
-import { toDataJson, writeFileAtomic } from '../src/registry/write.ts';
+import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RegistryFileSchema } from '../src/schemas/authoring.ts';
 import { formatProblems, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
-import { toDataJson, writeFileAtomic } from '../src/registry/write.ts';
-import { convertRows, parseCsv, type CsvRow } from '../src/registry/import.ts';
+import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
+import { convertRows, parseCsv, type CsvRow } from '../src/ingest/seed-import.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -12,7 +12,7 @@ import { ingestSources } from '../src/ingest/ingest.ts';
 import { publishedSlugs } from '../src/ingest/merge.ts';
 import { gameFileOf, newProviders } from '../src/ingest/records.ts';
 import { dataDir } from '../src/registry/load.ts';
-import { toDataJson } from '../src/registry/write.ts';
+import { toDataJson } from '../src/lib/write.ts';
 import { GameFileSchema, ProviderFileSchema } from '../src/schemas/authoring.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });

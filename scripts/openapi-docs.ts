@@ -5,8 +5,8 @@ import path from 'node:path';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
-import { routeExamples } from '../src/openapi/examples.ts';
-import { renderApiMarkdown } from '../src/openapi/markdown.ts';
+import { routeExamples } from './lib/openapi-examples.ts';
+import { renderApiMarkdown } from './lib/openapi-markdown.ts';
 
 export const API_DOC = path.resolve('docs/api.md');
 export const FIX_COMMAND = 'node scripts/openapi-docs.ts';

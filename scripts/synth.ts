@@ -4,7 +4,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FROZEN_FILE, HISTORY_FILE, REGISTRY_FILE } from '../src/registry/load.ts';
-import { assertSynthValid, synthRegistry, writeSynthRegistry } from '../src/registry/synth.ts';
+import { assertSynthValid, synthRegistry, writeSynthRegistry } from './lib/synth.ts';
 
 const USAGE = 'usage: npm run data:synth -- --count N --out <dir> [--seed N] [--force]';
 const MAX_COUNT = 1_000_000;

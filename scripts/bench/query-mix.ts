@@ -1,6 +1,6 @@
 // Deterministic list-route query sets for the benchmark: a realistic mix and a combinatorial stream of distinct queries.
 // Emits URL query strings for GET /api/rtp/list (the caller prefixes the path).
-import { mulberry32 } from '../../src/registry/synth.ts';
+import { mulberry32 } from '../lib/synth.ts';
 
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];

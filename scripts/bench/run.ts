@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { alive } from '../../src/registry/write.ts';
+import { alive } from '../../src/lib/write.ts';
 import { timedBaseline, timedBuild, writeManifest, BUNDLE_REL } from './build-bench.ts';
 import { realRegistry, synthInfo, synthRegistry, sizeLabel, type DataSet } from './data.ts';
 import { environment } from './env.ts';

@@ -1,8 +1,9 @@
 // Search alone: the list route's MiniSearch index and search function timed in-process over the query mix's q values.
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { createServices } from '../../src/list/service.ts';
-import { buildSearchIndex, search, type SearchDocument } from '../../src/list/search.ts';
-import { queryTerms } from '../../src/list/text.ts';
+import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
+import type { SearchDocument } from '../../src/schemas/search-index.ts';
+import { servicesFor } from '../lib/services.ts';
+import { queryTerms } from '../../src/schemas/text.ts';
 import { percentileOfSorted } from './stats.ts';
 
 /** The record fields the search index reads. */
@@ -38,7 +39,7 @@ export function benchSearch(records: readonly IndexedRecord[], qs: readonly stri
   const indexMs = performance.now() - t;
   let matches = 0;
   const run = (q: string) => {
-    matches += search(index, queryTerms(q)).ids.length;
+    matches += referenceSearch(index, queryTerms(q)).ids.length;
   };
   for (const q of qs) run(q);
   matches = 0;
@@ -59,9 +60,9 @@ export function benchCalls(items: readonly string[], fn: (item: string) => void)
  * search caches start empty (as for a query stream the server has not seen).
  */
 export function benchListHandler(bundle: RegistryBundle, searches: readonly string[]): { p50: number; p99: number } {
-  const warm = createServices(bundle);
+  const warm = servicesFor(bundle);
   for (const s of searches) warm.list(s);
-  const cold = createServices(bundle);
+  const cold = servicesFor(bundle);
   const lat = timeAll(searches, (s) => {
     if (cold.list(s).status !== 200) throw new Error(`list handler rejected ${s}`);
   });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { parseListQuery } from '../../src/list/query.ts';
-import { fold, queryTerms, tokenize } from '../../src/list/text.ts';
+import { fold, queryTerms, tokenize } from '../../src/schemas/text.ts';
 import type { ListQuery } from '../../src/schemas/list.ts';
 
 /** The public record fields the peer indexes (the rest is carried as JSON text). */

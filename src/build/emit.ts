@@ -12,16 +12,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { BUNDLE_FILE, makeBundle, type RegistryBundle } from '../registry/bundle.ts';
+import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
 import type { Problem, Registry } from '../registry/load.ts';
-import { files } from '../routes.ts';
+import { files } from '../routes/routes.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { SlotRecordSchema } from '../schemas/slot.ts';
 import { WidgetDataSchema } from '../schemas/widget.ts';
 import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
-import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from './shape.ts';
+import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
 export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'provider';
@@ -32,20 +33,6 @@ export interface OutputFile {
   file: string;
   text: string;
 }
-
-export const BUILD_INFO_FILE = 'build-info.json';
-
-/** What a build recorded about itself (dist/server/build-info.json). */
-export const BuildInfoSchema = z.strictObject({
-  format: z.literal(1),
-  /** The base URL of absolute links in this build (RTP_SITE at build time). */
-  site: z.string(),
-  data_version: z.string(),
-  frozen_at: z.string(),
-  games: z.int().min(0),
-  providers: z.int().min(0),
-});
-export type BuildInfo = z.output<typeof BuildInfoSchema>;
 
 /** A registry made ready to render: the server bundle (public records) and the shaping context. */
 export interface PreparedBuild {

@@ -1,7 +1,7 @@
 // The CDN header file `_headers` (Netlify / Cloudflare Pages format) in dist/client, from src/routes.ts.
 // Each rule's `:placeholder` matches one path segment, so no two rules overlap (overlapping rules
 // would make those CDNs join duplicate header values with commas).
-import { POLICIES, type RouteFamily } from '../routes.ts';
+import { POLICIES, type RouteFamily } from '../routes/routes.ts';
 
 export const HEADERS_FILE = '_headers';
 

@@ -1,17 +1,17 @@
 // Astro integration: validates the registry and every response before the build writes anything.
 // Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
-// (src/list/list-bundle.ts) and write the per-game and per-provider files into a staging folder
+// (src/build/list/) and write the per-game and per-provider files into a staging folder
 // beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
 // writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { sharePreparedBuild } from '../site/registry.ts';
-import { writeListBundleBytes } from '../list/list-bundle.ts';
+import { writeListBundle } from './list/list-bundle.ts';
 import { compileListBundleInWorker } from './workers.ts';
 import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBuild } from './emit.ts';
 import { startStagedWrite, type StagedWrite } from './staging.ts';
-import { siteUrl } from './site.ts';
+import { siteUrl } from '../routes/urls.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
 export default function rtpRegistry(): AstroIntegration {
@@ -35,14 +35,14 @@ export default function rtpRegistry(): AstroIntegration {
           assertValidBuild(prepared);
           // The list bundle is compiled in a worker thread while Astro builds; written in astro:build:done.
           bundleText = serialise(prepared.bundle);
-          listBundle = compileListBundleInWorker(bundleText, new URL('./src/list/list-bundle-worker.ts', config.root));
+          listBundle = compileListBundleInWorker(bundleText, new URL('./src/build/list/worker.ts', config.root));
           listBundle.catch(() => undefined); // awaited (and reported) in astro:build:done
           // The per-game and per-provider files are written into a staging folder beside the output
           // folder by another worker meanwhile, and moved into dist/client in astro:build:done.
           staged = startStagedWrite(bundleText, prepared.site, fileURLToPath(config.outDir), new URL('./src/build/write-worker.ts', config.root));
           staged.done.catch(() => undefined); // awaited (and reported) in astro:build:done
-          // The registry pages reuse the data (and the home page the compiled list) instead of loading them again.
-          sharePreparedBuild(dir, prepared, listBundle);
+          // The registry pages reuse the data instead of loading it again.
+          sharePreparedBuild(dir, prepared);
         } catch (err) {
           // The message lists every problem; a stack trace would only bury it.
           (err as Error).stack = '';
@@ -63,7 +63,7 @@ export default function rtpRegistry(): AstroIntegration {
         const clientDir = fileURLToPath(dir);
         const count = (await staged.done) + (await writeExtras(prepared, clientDir, serverDir, bundleText));
         staged.moveInto(clientDir);
-        await writeListBundleBytes(serverDir, await listBundle); // the list engine's compiled form (src/list/list-bundle.ts)
+        await writeListBundle(serverDir, await listBundle); // the list engine's index (src/schemas/list-bundle.ts)
         logger.info(`wrote ${count + 1} files (waited ${Math.round(performance.now() - started)} ms for them after Astro)`);
       },
     },

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { writeFamiliesSync } from './emit.ts';
-import { makeContext } from './shape.ts';
+import { makeContext } from '../registry/shape.ts';
 
 const { bundleText, site, stagingDir } = workerData as { bundleText: string; site: string; stagingDir: string };
 const bundle = JSON.parse(bundleText) as RegistryBundle;

@@ -1,7 +1,7 @@
 // The keys file (RTP_KEYS_FILE, default ./var/keys.json): read, written atomically with mode 0600
 // under a lock, and the issue/revoke/list operations of `npm run keys:*`.
 import { readFile } from 'node:fs/promises';
-import { acquirePidLock, writeFileAtomic } from '../registry/write.ts';
+import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import path from 'node:path';
 import { KeysFileSchema, type ApiKeyRecord, type KeysFile } from '../schemas/api-keys.ts';
 import { generateKey, hashKey, keyIdOf, maskKey } from './keys.ts';

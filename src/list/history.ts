@@ -1,5 +1,5 @@
 // GET /api/rtp/history: the bundle's change log, newest first, filtered by slug, provider and since.
-import { POLICIES } from '../routes.ts';
+import { POLICIES } from '../routes/routes.ts';
 import { TimestampSchema, type HistoryEntry, type RegistryFile } from '../schemas/authoring.ts';
 import {
   HISTORY_LIMIT_DEFAULT,
@@ -10,7 +10,7 @@ import {
   type HistoryQuery,
 } from '../schemas/history.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
-import { byteLru, stringBytes } from './bounded.ts';
+import { byteLru, stringBytes } from '../lib/bounded.ts';
 import { collectParams, integer, single, text, type ParamError, type QueryInput } from './params.ts';
 import type { ParseResult } from './query.ts';
 

@@ -1,10 +1,10 @@
 // GET /api/rtp/list: validates the query, asks the engine, shapes the response bytes, caches them.
 import { hash } from 'node:crypto';
-import { CACHE_LIST } from '../routes.ts';
+import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
-import { byteLru, ByteBoundedMap, stringBytes } from './bounded.ts';
+import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 

@@ -1,15 +1,15 @@
-// The in-memory list engine: loads a compiled list (compile.ts) and answers each query from the
+// The in-memory list engine: loads a list bundle (src/schemas/list-bundle.ts) and answers each query from the
 // sort permutations, filter columns, a facet count table and a cache of search results, without
 // sorting or scanning the registry per request.
 import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
-import type { RegistryBundle } from '../registry/bundle.ts';
-import { badgeBit, compareStrings, compileList, STATIC_SORTS, type CompiledList, type StaticSort } from './compile.ts';
+import { badgeBit, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
+import { compareStrings, queryTerms } from '../schemas/text.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
-import { byteLru, ByteBoundedMap, stringBytes } from './bounded.ts';
-import { loadSearchIndex, packSearchIndex, PostingSearch, unpackSearchIndex, type PackedSearchIndex, type SearchMatch } from './search.ts';
-import { queryTerms } from './text.ts';
+import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
+import { PostingSearch, unpackSearchIndex } from './search.ts';
+import type { SearchMatch } from '../schemas/search-index.ts';
 
 const ALL = -1;
 const UNKNOWN = -2;
@@ -70,12 +70,11 @@ function writeUint(value: number, target: Uint8Array, at: number): number {
 }
 
 /**
- * Loads the engine from a compiled list, or compiles a bundle first. Facets count the records matching every filter except their own, sorted by
+ * Loads the engine from a list bundle (src/schemas/list-bundle.ts). Facets count the records matching every filter except their own, sorted by
  * count descending then key; zero counts are left out except for the selected provider or type.
  * Relevance order (only with q): search score descending, then slug.
  */
-export function createMemoryEngine(source: CompiledList | RegistryBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const compiled = 'records' in source ? compileList(source) : source;
+export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
   const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, orders } = compiled;
   const p = providerKeys.length;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
@@ -105,11 +104,7 @@ export function createMemoryEngine(source: CompiledList | RegistryBundle, option
   };
   const baseCube = cubeOf(null);
 
-  // Every form of the index is searched through its packed posting lists (search.ts PostingSearch).
-  const stored = compiled.searchIndex;
-  const packed: PackedSearchIndex =
-    typeof stored === 'string' ? packSearchIndex(loadSearchIndex(stored)) : 'postingStart' in stored ? stored : packSearchIndex(stored);
-  const postings = new PostingSearch(unpackSearchIndex(packed), packed);
+  const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex), compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES, options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
   const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);

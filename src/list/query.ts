@@ -10,7 +10,7 @@ import {
 } from '../schemas/list.ts';
 import { BADGES } from '../schemas/game-record.ts';
 import { collectParams, integer, oneOf, single, text, type ParamError, type QueryInput } from './params.ts';
-import { queryTerms } from './text.ts';
+import { queryTerms } from '../schemas/text.ts';
 
 /** The parameters the list route reads, in the order errors are reported. */
 export const LIST_PARAMS = ['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset'] as const;

@@ -1,23 +1,16 @@
-// Builds the dynamic routes (list and history) from a registry bundle, and reads the bundle file.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// Loads the dynamic routes (list and history) from a list bundle: the one way the list engine
+// starts, in the server (from dist/server) and in tests and `astro dev` (from bytes the build's
+// compiler made in process).
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type MiniSearch from 'minisearch';
-import { z } from 'zod';
-import { RegistryBundleSchema, type RegistryBundle } from '../registry/bundle.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
+import { decodeListBundle, type ListBundle } from '../schemas/list-bundle.ts';
 import type { ListEngine } from './engine.ts';
 import { createHistoryHandler, type HistoryHandler } from './history.ts';
 import { createListHandler, type ListHandler, type ListHandlerOptions } from './list.ts';
-import { compileList, type CompiledList } from './compile.ts';
-import { decodeCompiled } from './compiled-file.ts';
-import type { CompilerMessage } from './compile-worker.ts';
-import { buildSearchIndex, type SearchDocument } from './search.ts';
-import { readListBundle } from './list-bundle.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 
-/** The dynamic routes over one bundle. */
+/** The dynamic routes over one list bundle. */
 export interface RegistryServices {
   dataVersion: string;
   frozenAt: string;
@@ -29,114 +22,57 @@ export interface RegistryServices {
 
 export type ServiceOptions = MemoryEngineOptions & ListHandlerOptions;
 
-/** What the services are built from: the compiled list plus the bundle's meta and history log. */
-export interface ServiceInput {
-  compiled: CompiledList;
-  meta: RegistryBundle['meta'];
-  history: RegistryBundle['history'];
-}
-
-/** Loads the list engine and both handlers from compiled input. */
-export function servicesFrom(input: ServiceInput, options: ServiceOptions = {}): RegistryServices {
-  const engine = createMemoryEngine(input.compiled, options);
+/** The engine and both handlers over a list bundle's bytes (views into `bytes`, no copies). */
+export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): RegistryServices {
+  const bundle: ListBundle = decodeListBundle(bytes);
+  const engine = createMemoryEngine(bundle, options);
   return {
-    dataVersion: input.meta.data_version,
-    frozenAt: input.meta.frozen_at,
+    dataVersion: bundle.dataVersion,
+    frozenAt: bundle.frozenAt,
     games: engine.total,
     engine,
     list: createListHandler(engine, options),
-    history: createHistoryHandler(input.meta, input.history),
+    history: createHistoryHandler(bundle.meta, bundle.history),
   };
 }
 
-/** Compiles the bundle in this thread and builds the services (tests, `astro dev`). */
-export function createServices(bundle: RegistryBundle, options: ServiceOptions = {}): RegistryServices {
-  return servicesFrom({ compiled: compileList(bundle), meta: bundle.meta, history: bundle.history }, options);
+function rebuild(file: string, why: string): Error {
+  return new Error(`The list bundle ${file} ${why}: rebuild with \`npm run build\`.`);
 }
 
-// The build validated every record against GameRecordSchema when it wrote the bundle; at start the
-// server checks the envelope (format, meta, providers, history) with the schema and the records
-// only for the fields the index reads, which keeps start-up within its budget at 50k games.
-const BundleEnvelopeSchema = RegistryBundleSchema.extend({ records: z.array(z.unknown()) });
-const RECORD_STRINGS = ['canonical_slug', 'canonical_name', 'provider', 'provider_display', 'game_type', 'last_verified'] as const;
-
-function recordProblem(records: unknown[]): string | null {
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i] as Record<string, unknown> | null;
-    if (r === null || typeof r !== 'object') return `records.${i}: not an object`;
-    for (const key of RECORD_STRINGS) if (typeof r[key] !== 'string') return `records.${i}.${key}: not a string`;
-    if (typeof r.stated_rtp !== 'number' || typeof r.variants_count !== 'number') return `records.${i}: stated_rtp or variants_count not a number`;
-  }
-  return null;
-}
-
-/** Reads and checks dist/server/registry-bundle.json; throws a readable error when missing or malformed. */
-export async function readBundleFile(file: string): Promise<RegistryBundle> {
-  let text: string;
+/**
+ * Loads the services of the build in `serverDir` (dist/server or a release's server/): reads
+ * list-bundle.bin and checks it belongs to this build: its data version, freeze time and game count
+ * must equal build-info.json's, and registry-bundle.json must have the size it was compiled from
+ * (the full hash is dist-check's job). Throws a one-line error naming `npm run build` otherwise.
+ */
+export async function loadServices(serverDir: string, options: ServiceOptions = {}): Promise<RegistryServices> {
+  const file = path.join(serverDir, LIST_BUNDLE_FILE);
+  const infoFile = path.join(serverDir, BUILD_INFO_FILE);
+  const [bytes, infoText, bundleStat] = await Promise.all([
+    readFile(file).catch(() => null),
+    readFile(infoFile, 'utf8').catch(() => null),
+    stat(path.join(serverDir, BUNDLE_FILE)).catch(() => null),
+  ]);
+  if (bytes === null) throw rebuild(file, 'is missing');
+  let bundle: ListBundle;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new Error(`Cannot read the registry bundle ${file}: run \`npm run build\` first.`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
+    bundle = decodeListBundle(bytes);
   } catch (err) {
-    throw new Error(`The registry bundle ${file} is not valid JSON (${(err as Error).message}): rebuild with \`npm run build\`.`);
+    throw rebuild(file, `cannot be read (${(err as Error).message})`);
   }
-  const parsed = BundleEnvelopeSchema.safeParse(raw);
-  const problem = parsed.success ? recordProblem(parsed.data.records) : `${parsed.error.issues[0]!.path.join('.') || '(root)'}: ${parsed.error.issues[0]!.message}`;
-  if (problem !== null) throw new Error(`The registry bundle ${file} does not match its schema (${problem}): rebuild with \`npm run build\`.`);
-  return parsed.data as unknown as RegistryBundle;
-}
-
-/**
- * Loads the services for the registry bundle `file`. In a build (build-info.json beside it) the
- * list bundle the build compiled (list-bundle.bin, list-bundle.ts) is read and checked against it:
- * one file read, no JSON parse of the records, no indexing; a missing or mismatched list bundle is
- * refused with an error naming `npm run build`. A bundle file on its own is compiled in a child
- * process (`compileInChild`).
- */
-export async function loadServices(file: string, options: ServiceOptions = {}): Promise<RegistryServices> {
-  const prebuilt = await readListBundle(path.dirname(file));
-  if (prebuilt === null) return compileInChild(file, options);
-  const { compiled, meta, history } = prebuilt;
-  if (compiled.searchIndex === undefined) throw new Error(`The list bundle beside ${file} holds no search index: rebuild with \`npm run build\`.`);
-  return servicesFrom({ compiled: { ...compiled, searchIndex: compiled.searchIndex }, meta, history }, options);
-}
-
-/**
- * Reads and compiles the bundle in a child process (src/list/compile-worker.ts) and builds the
- * services here. The child sends the search documents first and this process builds the search
- * index while the child compiles the rest into a file, read back with one read (typed arrays are
- * views into that buffer). The bundle parse's memory peak never becomes this process's own.
- */
-export async function compileInChild(file: string, options: ServiceOptions = {}): Promise<RegistryServices> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'rtp-list-'));
-  const compiledFile = path.join(dir, 'list.bin');
+  if (infoText === null) throw rebuild(file, `has no ${BUILD_INFO_FILE} beside it`);
+  let info: { data_version?: unknown; frozen_at?: unknown; games?: unknown };
   try {
-    const index = await new Promise<MiniSearch<SearchDocument>>((resolve, reject) => {
-      const child = fork(fileURLToPath(new URL('./compile-worker.ts', import.meta.url)), [file, compiledFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      let built: MiniSearch<SearchDocument> | undefined;
-      let settled = false;
-      const settle = (err: Error | null) => {
-        if (settled) return;
-        settled = true;
-        if (err !== null) reject(err);
-        else if (built === undefined) reject(new Error('The bundle compiler finished without sending the search documents.'));
-        else resolve(built);
-      };
-      child.on('message', (msg: CompilerMessage) => {
-        if (msg.kind === 'docs') built = buildSearchIndex(msg.docs);
-        else if (msg.kind === 'done') settle(null);
-        else settle(new Error(msg.message));
-      });
-      child.once('error', (err) => settle(err));
-      child.once('exit', (code, signal) => settle(new Error(`The bundle compiler stopped (${signal ?? `exit code ${code}`}) before answering.`)));
-    });
-    const decoded = decodeCompiled(await readFile(compiledFile));
-    return servicesFrom({ compiled: { ...decoded.compiled, searchIndex: index }, meta: decoded.meta, history: decoded.history }, options);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    info = JSON.parse(infoText) as typeof info;
+  } catch {
+    throw rebuild(file, `cannot be checked: ${infoFile} is not valid JSON`);
   }
+  if (info.data_version !== bundle.dataVersion || info.frozen_at !== bundle.frozenAt || info.games !== bundle.total) {
+    throw rebuild(file, `does not match ${infoFile} (data ${bundle.dataVersion} frozen ${bundle.frozenAt}, ${bundle.total} games; build-info: data ${String(info.data_version)} frozen ${String(info.frozen_at)}, ${String(info.games)} games)`);
+  }
+  if (bundleStat === null || bundleStat.size !== bundle.source.bytes) {
+    throw rebuild(file, `was compiled from another ${BUNDLE_FILE} (${bundle.source.bytes} bytes, found ${bundleStat === null ? 'none' : `${bundleStat.size} bytes`})`);
+  }
+  return openServices(bytes, options);
 }

@@ -5,8 +5,6 @@ import { GameRecordSchema } from '../schemas/game-record.ts';
 import { toGameRecord } from './derive.ts';
 import type { Registry } from './load.ts';
 
-export const BUNDLE_FILE = 'registry-bundle.json';
-
 export const RegistryBundleSchema = z.strictObject({
   format: z.literal(1),
   meta: RegistryFileSchema,

@@ -2,7 +2,7 @@
 //   /api/rtp/{slug}  /api/rtp/provider/{provider}  /api/widget/rtp/{slug}  /widget/rtp/{slug}
 //   /rtp/{slug}  other pages (/, /about, /providers/{provider}…)  /_astro/* assets
 //   /api/rtp/list and /api/rtp/history (dynamic: listed whole when the data version changes)
-import { paths } from '../routes.ts';
+import { paths } from '../routes/routes.ts';
 import { MANIFEST_FAMILIES, type ManifestFamily, type PathChanges, type ReleaseManifest } from '../schemas/release.ts';
 import { compareBytes, type FileHashes } from './tree.ts';
 

@@ -5,9 +5,8 @@
 // `astro build` and dist-check; unit tests pass fakes).
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { BUILD_INFO_FILE, BuildInfoSchema } from '../build/emit.ts';
 import { formatProblems, loadRegistry } from '../registry/load.ts';
-import { syncDir, syncTree, toDataJson, writeFileAtomic } from '../registry/write.ts';
+import { syncDir, syncTree, toDataJson, writeFileAtomic } from '../lib/write.ts';
 import { ReleaseInfoSchema, ReleaseManifestSchema, type ReleaseInfo, type ReleaseManifest } from '../schemas/release.ts';
 import { diffReleases, purgeList, type ManifestSide } from './manifest.ts';
 import {
@@ -27,6 +26,7 @@ import {
   RELEASE_INFO_FILE,
 } from './store.ts';
 import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from './tree.ts';
+import { BUILD_INFO_FILE, BuildInfoSchema } from '../schemas/dist.ts';
 
 /** Points where a test may inject a fault (the CLI's RTP_RELEASE_FAULT). */
 export type ReleasePoint = 'built' | 'checked' | 'staged' | 'switched';

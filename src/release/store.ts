@@ -5,11 +5,10 @@
 //   releases/current -> <name>          replaced by rename(2) of a fresh link, never edited in place
 //   releases/.staging-<pid>-<time>/     a build in progress (removed by the next release when left over)
 //   releases/.lock                      held while a release or rollback runs
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { RELEASE_NAME, ReleaseInfoSchema, type ReleaseInfo } from '../schemas/release.ts';
-import { acquirePidLock, syncDir } from '../registry/write.ts';
+import { acquirePidLock, syncDir } from '../lib/write.ts';
 
 export const CURRENT_LINK = 'current';
 export const STAGING_PREFIX = '.staging-';

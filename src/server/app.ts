@@ -12,7 +12,7 @@
 // No framework runtime is loaded: every route the registry serves is a file or a list function, so
 // framework endpoints (`/_image`, `/_server-islands`, actions) answer 404 like any unknown path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../routes.ts';
+import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';

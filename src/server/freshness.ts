@@ -2,8 +2,7 @@
 // every file under the data folder (used by `npm start` and the e2e global setup).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BUNDLE_FILE } from '../registry/bundle.ts';
-import { LIST_BUNDLE_FILE } from '../list/list-bundle.ts';
+import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
 
 export interface Freshness {
   fresh: boolean;

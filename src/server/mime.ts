@@ -1,5 +1,5 @@
 // Content types of static pages and build assets, by file extension.
-import { HTML_TYPE, JSON_TYPE } from '../routes.ts';
+import { HTML_TYPE, JSON_TYPE } from '../routes/routes.ts';
 
 const TYPES: Record<string, string> = {
   '.html': HTML_TYPE,

@@ -6,9 +6,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { BUNDLE_FILE } from '../registry/bundle.ts';
-import { BUILD_INFO_FILE } from '../build/emit.ts';
-import { pageHeaders } from '../routes.ts';
+import { pageHeaders } from '../routes/routes.ts';
 import { loadServices } from '../list/service.ts';
 import { createApp, describeRoute } from './app.ts';
 import { answerClientError, limitConnections, serverOptions } from './connections.ts';
@@ -18,11 +16,12 @@ import { MemoryRateLimitStore } from './rate-limit-memory.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { StaticFiles } from './static.ts';
 import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
-import { readProductionSettings } from '../release/settings.ts';
-import { LiveRelease } from '../release/live.ts';
+import { readProductionSettings } from './production.ts';
+import { LiveRelease } from './live-release.ts';
 import { createAccessLog } from './access-log.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
+import { BUILD_INFO_FILE } from '../schemas/dist.ts';
 
 const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 
@@ -89,7 +88,7 @@ async function main(): Promise<void> {
     // The site origin (for the pages' CSP) is read beside the other loads, not before them.
     const headersRead = readSiteOrigin(serverDir).then(pageHeaders);
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
-      timed(loadServices(path.join(serverDir, BUNDLE_FILE), { cacheBytes: config.listCacheBytes, searchCacheBytes: config.searchCacheBytes })),
+      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, searchCacheBytes: config.searchCacheBytes })),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
       headersRead,

@@ -5,10 +5,10 @@
 // on first use into an LRU bounded in bytes, each with its strong ETag and prebuilt headers.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { classify, files, POLICIES, type RouteFamily } from '../routes.ts';
+import { classify, files, POLICIES, type RouteFamily } from '../routes/routes.ts';
 import { strongEtag } from '../list/http.ts';
 import type { LRUCache } from 'lru-cache';
-import { byteLru, stringBytes } from '../list/bounded.ts';
+import { byteLru, stringBytes } from '../lib/bounded.ts';
 import { contentTypeOf } from './mime.ts';
 
 /** A file ready to send. `headers` are name/value pairs without Content-Length or rate-limit headers. */

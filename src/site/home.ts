@@ -1,36 +1,49 @@
-// The home page's pre-rendered first page of results: the list route's default query (sort name,
-// limit 50) answered by the list module itself, so the page and GET /api/rtp/list agree byte for byte.
+// The home page's figures from the registry: the first page of the list route's default query
+// (sort name, no filter) with its facets, and the registry's counts. tests/unit/site-helpers.test.ts
+// checks the first page equals GET /api/rtp/list's answer byte for byte.
 import type { RegistryBundle } from '../registry/bundle.ts';
-import { decodeCompiled } from '../list/compiled-file.ts';
-import type { CompiledList } from '../list/compile.ts';
-import { createMemoryEngine } from '../list/memory-engine.ts';
-import { listBody } from '../list/list.ts';
-import { parseListQuery } from '../list/query.ts';
+import { GAME_TYPES } from '../schemas/authoring.ts';
 import { ListResponseSchema, type ListResponse } from '../schemas/list.ts';
+import { compareStrings } from '../schemas/text.ts';
+import { byName } from './registry.ts';
 
-/**
- * The list route's response for `query` (a query string such as `limit=50`) over a bundle, validated
- * against the public schema. Throws when the query is invalid.
- */
-export function listResponse(bundle: RegistryBundle | CompiledList, query: string): ListResponse {
-  const parsed = parseListQuery(query);
-  if (!parsed.ok) throw new Error(`invalid list query "${query}": ${parsed.errors.map((e) => `${e.param} ${e.message}`).join('; ')}`);
-  const engine = createMemoryEngine(bundle);
-  const body = listBody(engine, parsed.query, engine.run(parsed.query));
-  return ListResponseSchema.parse(JSON.parse(body.toString('utf8')));
+/** Facet order (docs/api-list.md): count descending, then key. */
+function byCount<T extends { count: number }>(key: (f: T) => string): (a: T, b: T) => number {
+  return (a, b) => b.count - a.count || compareStrings(key(a), key(b));
 }
 
 /**
- * The default query's first page (what GET /api/rtp/list answers without parameters, `limit` pages),
- * from the list bundle's bytes when the build shares them (no second compile of the list), else
- * compiled from the bundle.
+ * What GET /api/rtp/list answers without parameters but `limit`: the registry in name order, the
+ * first `limit` records, every provider and game type with its count. Validated against the public schema.
  */
-export async function firstPage(bundle: RegistryBundle, limit: number, listBundle?: Promise<Uint8Array>): Promise<ListResponse> {
-  if (listBundle === undefined) return listResponse(bundle, `limit=${limit}`);
-  const bytes = await listBundle;
-  const { compiled } = decodeCompiled(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  if (compiled.searchIndex === undefined) throw new Error('the shared list bundle holds no search index');
-  return listResponse({ ...compiled, searchIndex: compiled.searchIndex }, `limit=${limit}`);
+export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
+  const display = new Map(bundle.providers.map((p) => [p.provider, p.display]));
+  const providers = new Map<string, { provider: string; display: string; count: number }>();
+  const types = new Map<string, number>();
+  for (const r of bundle.records) {
+    const facet = providers.get(r.provider) ?? { provider: r.provider, display: display.get(r.provider) ?? r.provider_display, count: 0 };
+    facet.count++;
+    providers.set(r.provider, facet);
+    types.set(r.game_type, (types.get(r.game_type) ?? 0) + 1);
+  }
+  const total = bundle.records.length;
+  return ListResponseSchema.parse({
+    meta: {
+      data_version: bundle.meta.data_version,
+      frozen_at: bundle.meta.frozen_at,
+      total,
+      filtered: total,
+      has_more: total > limit,
+      query: { q: null, provider: null, game_type: null, has_variants: false, badge: null, sort: 'name', limit, offset: 0 },
+    },
+    facets: {
+      providers: [...providers.values()].sort(byCount((f) => f.provider)),
+      game_types: GAME_TYPES.filter((t) => types.has(t))
+        .map((game_type) => ({ game_type, count: types.get(game_type)! }))
+        .sort(byCount((f) => f.game_type)),
+    },
+    items: [...bundle.records].sort(byName).slice(0, limit),
+  });
 }
 
 /** What the registry holds, for the home page (the same figures as docs/DATA.md). */

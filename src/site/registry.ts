@@ -1,9 +1,9 @@
 // The registry as the pages see it: loaded once per build process and indexed for page rendering.
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
-import { makeContext, shapeProvider, type ShapeContext } from '../build/shape.ts';
-import { siteUrl } from '../build/site.ts';
-import { fold } from '../list/text.ts';
+import { makeContext, shapeProvider, type ShapeContext } from '../registry/shape.ts';
+import { siteUrl } from '../routes/urls.ts';
+import { compareStrings, fold } from '../schemas/text.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
@@ -23,16 +23,13 @@ export interface SiteData {
   /** History entries per slug, newest first (as in GET /api/rtp/{slug}). */
   historyBySlug: Map<string, SlotHistoryEntry[]>;
   providers: ProviderSummary[];
-  /** The list bundle's bytes as the build compiles them (list-bundle.ts), when the build shares them. */
-  listBundle?: Promise<Uint8Array>;
 }
 
 /** Name order, as the list route's `sort=name`: folded name (case and accents ignored), ties by slug. */
 export function byName(a: GameRecord, b: GameRecord): number {
   const an = fold(a.canonical_name);
   const bn = fold(b.canonical_name);
-  if (an !== bn) return an < bn ? -1 : 1;
-  return a.canonical_slug < b.canonical_slug ? -1 : a.canonical_slug > b.canonical_slug ? 1 : 0;
+  return compareStrings(an, bn) || compareStrings(a.canonical_slug, b.canonical_slug);
 }
 
 /** Indexes a bundle for the pages (`ctx`: the build's shaping context for the same bundle, when at hand). */
@@ -60,9 +57,8 @@ const keyOf = (dir: string, site: string) => `${dir}\u0000${site}`;
  * Hands the registry the build already loaded and validated (src/build/integration.ts) to the pages,
  * so a 50k-game registry is read once per build.
  */
-export function sharePreparedBuild(dir: string, prepared: { site: string; bundle: RegistryBundle; ctx: ShapeContext }, listBundle?: Promise<Uint8Array>): void {
-  const data = indexBundle(prepared.bundle, prepared.site, prepared.ctx);
-  cache().set(keyOf(dir, prepared.site), Promise.resolve(listBundle === undefined ? data : { ...data, listBundle }));
+export function sharePreparedBuild(dir: string, prepared: { site: string; bundle: RegistryBundle; ctx: ShapeContext }): void {
+  cache().set(keyOf(dir, prepared.site), Promise.resolve(indexBundle(prepared.bundle, prepared.site, prepared.ctx)));
 }
 
 /** The registry in `dir` (default: `RTP_DATA_DIR` or data/) for the pages: shared by the build, or loaded once per process. */

@@ -1,16 +1,16 @@
 // The search page in a real browser over the real server: the pre-rendered first page without
 // JavaScript, typing `book` finds "Book of Dead", filters, paging and the URL state, accessibility basics.
 // RTP_SCREENSHOTS=1 writes docs/screenshots/search.png (a committed image).
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type RegistryServices } from '../../src/list/service.ts';
+import { type RegistryServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { ListResponse } from '../../src/schemas/list.ts';
 import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
 import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 let shots: string | undefined;
 let server: RunningServer;
@@ -26,7 +26,7 @@ function expected(query: string): ListResponse {
 beforeAll(async () => {
   shots = await tempDir('rtp-e2e-shots-');
   const bundle = makeBundle(await loadRegistryOrThrow(testDataDir()));
-  services = createServices(bundle);
+  services = servicesFor(bundle);
   attribution = bundle.meta.attribution;
   server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
   browser = await launchBrowser();

@@ -7,7 +7,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageColour, launchBrowser, removeTemp, screenshotDir, startOriginServer, tempDir, trapPage, type OriginServer } from '../helpers/browser.ts';
 import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
-import { BUILD_INFO_FILE, BuildInfoSchema } from '../../src/build/emit.ts';
+import { BUILD_INFO_FILE, BuildInfoSchema } from '../../src/schemas/dist.ts';
 
 const SLUG = 'book-of-dead';
 /** Base URL of absolute links in the build under test (the widget's attribution link), from its build-info.json. */

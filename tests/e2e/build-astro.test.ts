@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHeadersFile } from '../../src/build/headers.ts';
-import { WIDGET_CSP } from '../../src/build/widget-assets.ts';
+import { WIDGET_CSP } from '../../src/routes/widget-assets.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';

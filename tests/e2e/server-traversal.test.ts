@@ -4,8 +4,8 @@ import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FILE } from '../../src/registry/bundle.ts';
 import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
 
 let server: RunningServer;
 beforeAll(async () => {

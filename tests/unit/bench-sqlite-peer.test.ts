@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
-import { synthRegistry } from '../../src/registry/synth.ts';
+import { synthRegistry } from '../../scripts/lib/synth.ts';
 import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
 import { distinctStream, queryMix, toSearch, vocabularyOf, type ListQuery } from '../../scripts/bench/query-mix.ts';
 import { ftsExpression, handleList, openDb, SqliteList } from '../../scripts/bench/sqlite-peer.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 const bundle = makeBundle({ dir: '', ...synthRegistry({ count: 600, seed: 5 }) });
 // One name with an apostrophe and an accent, which both sides must fold the same way.
 bundle.records[0]!.canonical_name = 'Gonzo’s Café Quest';
-const route = createServices(bundle);
+const route = servicesFor(bundle);
 const { db, driver } = await openDb();
 const peer = new SqliteList(db, bundle);
 const vocab = vocabularyOf(bundle.records);

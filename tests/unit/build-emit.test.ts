@@ -3,14 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertValidBuild, BUILD_INFO_FILE, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
+import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
 import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/build/staging.ts';
 import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
-import { BUNDLE_FILE, RegistryBundleSchema } from '../../src/registry/bundle.ts';
+import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { CACHE_HOUR, classify, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes.ts';
+import { CACHE_HOUR, classify, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
 
 const SITE = 'https://rtp.example.org';
 const registry = (): Registry => ({

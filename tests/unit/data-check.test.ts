@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblems, loadRegistry } from '../../src/registry/load.ts';
 import { frozenStateOf } from '../../src/registry/freeze.ts';
-import { toDataJson } from '../../src/registry/write.ts';
+import { toDataJson } from '../../src/lib/write.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS, fixtureGame, makeFixtureRegistry, removeFixtureDir, type FixtureOptions } from '../fixtures/registry.ts';
 

@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquirePidLock, syncTree, writeFileAtomic } from '../../src/registry/write.ts';
+import { acquirePidLock, syncTree, writeFileAtomic } from '../../src/lib/write.ts';
 import { withKeysLock, writeKeysFile } from '../../src/keys/file.ts';
 
 let dir: string;

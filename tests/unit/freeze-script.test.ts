@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/registry/canonical.ts';
 import { loadRegistry } from '../../src/registry/load.ts';
-import { toDataJson } from '../../src/registry/write.ts';
+import { toDataJson } from '../../src/lib/write.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, type FixtureOptions } from '../fixtures/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');

@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { convertRows, parseCsv, variantKinds, type CsvRow } from '../../src/registry/import.ts';
+import { convertRows, parseCsv, variantKinds, type CsvRow } from '../../src/ingest/seed-import.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
-import { toDataJson } from '../../src/registry/write.ts';
+import { toDataJson } from '../../src/lib/write.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** The hand-checked seed the shipped data/ was imported from (data/sources/seed-README.md says where it comes from). */

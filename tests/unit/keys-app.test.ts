@@ -9,7 +9,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyAuth } from '../../src/keys/auth.ts';
 import { issueKey, writeKeysFile } from '../../src/keys/file.ts';
-import { createServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { createApp } from '../../src/server/app.ts';
@@ -17,6 +16,7 @@ import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { StaticFiles } from '../../src/server/static.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 let dir: string;
 let data: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   await writeKeysFile(path.join(dir, 'keys.json'), issued.data);
   auth = await KeyAuth.open({ file: path.join(dir, 'keys.json'), pollMs: 0, log: () => undefined });
   const app = createApp({
-    services: createServices(makeBundle(await loadRegistryOrThrow(data))),
+    services: servicesFor(makeBundle(await loadRegistryOrThrow(data))),
     statics: await StaticFiles.open(path.join(dir, 'client')),
     limiter: new RateLimiter({ store, limit: 2 }),
     keyLimiter: new RateLimiter({ store, limit: 20 }),

@@ -4,14 +4,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchDocuments, sortedRecords } from '../../src/list/compile.ts';
+import { searchDocuments, sortedRecords } from '../../src/build/list/compile.ts';
+import { listBundleBytes, listBundleProblem, writeListBundle } from '../../src/build/list/list-bundle.ts';
+import { buildSearchIndex, packSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
 import { compileListBundleInWorker } from '../../src/build/workers.ts';
-import { encodeListBundle, LIST_BUNDLE_FILE, listBundleProblem, readListBundle, writeListBundle } from '../../src/list/list-bundle.ts';
-import { buildSearchIndex, packSearchIndex, PostingSearch, search, unpackSearchIndex } from '../../src/list/search.ts';
-import { createServices, loadServices } from '../../src/list/service.ts';
-import { queryTerms } from '../../src/list/text.ts';
-import { BUNDLE_FILE } from '../../src/registry/bundle.ts';
+import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
+import { loadServices } from '../../src/list/service.ts';
+import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
+import { queryTerms } from '../../src/schemas/text.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
+import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../../src/schemas/dist.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-list-bundle-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,7 +31,7 @@ async function serverDir(name: string): Promise<string> {
   (await import('node:fs')).mkdirSync(dir, { recursive: true });
   await writeFile(path.join(dir, BUNDLE_FILE), bundleText);
   await writeFile(path.join(dir, 'build-info.json'), info());
-  await writeListBundle(dir, bundle);
+  await writeListBundle(dir, listBundleBytes(bundle, Buffer.from(bundleText)));
   return dir;
 }
 
@@ -58,7 +61,7 @@ describe('packed search index', () => {
     let matched = 0;
     for (const q of queries) {
       const terms = queryTerms(q);
-      const expected = search(built, terms);
+      const expected = referenceSearch(built, terms);
       const actual = postings.match(terms);
       expect([...actual.ids], q).toEqual([...expected.ids]);
       expect([...actual.byRelevance], q).toEqual([...expected.byRelevance]);
@@ -71,18 +74,18 @@ describe('packed search index', () => {
 describe('list bundle', () => {
   it('is deterministic: the same bundle gives the same bytes', () => {
     const bytes = Buffer.from(bundleText);
-    expect(Buffer.concat(encodeListBundle(bundle, bytes)).equals(Buffer.concat(encodeListBundle(bundle, bytes)))).toBe(true);
+    expect(Buffer.from(listBundleBytes(bundle, bytes)).equals(listBundleBytes(bundle, bytes))).toBe(true);
   });
 
   it('compiles to the same bytes in a worker thread (the build) as in this thread', async () => {
-    const inWorker = await compileListBundleInWorker(bundleText, new URL('../../src/list/list-bundle-worker.ts', import.meta.url));
-    expect(Buffer.from(inWorker).equals(Buffer.concat(encodeListBundle(bundle, Buffer.from(bundleText))))).toBe(true);
+    const inWorker = await compileListBundleInWorker(bundleText, new URL('../../src/build/list/worker.ts', import.meta.url));
+    expect(Buffer.from(inWorker).equals(listBundleBytes(bundle, Buffer.from(bundleText)))).toBe(true);
   });
 
   it('loads services that answer byte for byte like services compiled in-process', async () => {
     const dir = await serverDir('ok');
-    const loaded = await loadServices(path.join(dir, BUNDLE_FILE));
-    const local = createServices(bundle);
+    const loaded = await loadServices(dir);
+    const local = servicesFor(bundle);
     expect(loaded).toMatchObject({ dataVersion: bundle.meta.data_version, frozenAt: bundle.meta.frozen_at, games: 400 });
     for (const query of QUERIES) expect(loaded.list(query).body.equals(local.list(query).body), query).toBe(true);
     expect(loaded.history('limit=3').body.equals(local.history('limit=3').body)).toBe(true);
@@ -91,19 +94,23 @@ describe('list bundle', () => {
   it('is refused, naming `npm run build`, when missing or not made for this build', async () => {
     const missing = await serverDir('missing');
     rmSync(path.join(missing, LIST_BUNDLE_FILE));
-    await expect(loadServices(path.join(missing, BUNDLE_FILE))).rejects.toThrow(/list-bundle\.bin is missing: rebuild with `npm run build`\./);
+    await expect(loadServices(missing)).rejects.toThrow(/list-bundle\.bin is missing: rebuild with `npm run build`\./);
 
     const otherVersion = await serverDir('version');
     await writeFile(path.join(otherVersion, 'build-info.json'), info({ data_version: '9.9.9' }));
-    await expect(loadServices(path.join(otherVersion, BUNDLE_FILE))).rejects.toThrow(/does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./);
+    await expect(loadServices(otherVersion)).rejects.toThrow(/does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./);
 
     const otherBundle = await serverDir('bundle');
     await writeFile(path.join(otherBundle, BUNDLE_FILE), `${bundleText} `);
-    await expect(loadServices(path.join(otherBundle, BUNDLE_FILE))).rejects.toThrow(/was compiled from another registry-bundle\.json .*: rebuild with `npm run build`\./);
+    await expect(loadServices(otherBundle)).rejects.toThrow(/was compiled from another registry-bundle\.json .*: rebuild with `npm run build`\./);
 
     const junk = await serverDir('junk');
     writeFileSync(path.join(junk, LIST_BUNDLE_FILE), 'nope');
-    await expect(readListBundle(junk)).rejects.toThrow(/cannot be read \(not a compiled list file\): rebuild with `npm run build`\./);
+    await expect(loadServices(junk)).rejects.toThrow(/cannot be read \(not a list bundle\): rebuild with `npm run build`\./);
+
+    const empty = path.join(root, 'empty');
+    (await import('node:fs')).mkdirSync(empty, { recursive: true });
+    await expect(loadServices(empty)).rejects.toThrow(/list-bundle\.bin is missing: rebuild with `npm run build`\./);
   });
 
   it('is checked against the registry bundle bytes (dist-check)', async () => {
@@ -111,7 +118,7 @@ describe('list bundle', () => {
     const list = await readFile(path.join(dir, LIST_BUNDLE_FILE));
     expect(listBundleProblem(list, Buffer.from(bundleText))).toBeNull();
     expect(listBundleProblem(list, Buffer.from(bundleText.replace('"2.3.4"', '"2.3.5"')))).toBe('is stale: it was compiled from another registry-bundle.json');
-    expect(listBundleProblem(Buffer.from('nope'), Buffer.from(bundleText))).toBe('is not a list bundle');
+    expect(listBundleProblem(Buffer.from('nope'), Buffer.from(bundleText))).toBe('cannot be read (not a list bundle)');
     const damaged = Buffer.from(list);
     const at = damaged.lastIndexOf('"canonical_slug":"');
     damaged[at + 20] = damaged[at + 20] === 0x7a ? 0x79 : 0x7a;
@@ -122,10 +129,10 @@ describe('list bundle', () => {
     const dir = await serverDir('format');
     const file = path.join(dir, LIST_BUNDLE_FILE);
     const bytes = await readFile(file);
-    const at = bytes.indexOf('"format":3');
+    const at = bytes.indexOf(`"format":"${LIST_BUNDLE_FORMAT}"`);
     expect(at).toBeGreaterThan(0);
-    bytes.write('"format":1', at, 'latin1');
+    bytes.write(`"format":"${'0'.repeat(16)}"`, at, 'latin1');
     writeFileSync(file, bytes);
-    await expect(readListBundle(dir)).rejects.toThrow(/cannot be read \(compiled list format 1, expected 3\): rebuild with `npm run build`\./);
+    await expect(loadServices(dir)).rejects.toThrow(`cannot be read (list bundle format ${'0'.repeat(16)}, expected ${LIST_BUNDLE_FORMAT}): rebuild with \`npm run build\`.`);
   });
 });

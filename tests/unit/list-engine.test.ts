@@ -1,19 +1,20 @@
 // The in-memory list engine against the naive reference model: filters, every order, facets,
 // pages, search semantics, relevance, and the response bytes.
 import { describe, expect, it } from 'vitest';
-import { compileList } from '../../src/list/compile.ts';
+import { compileListBundle } from '../../src/build/list/list-bundle.ts';
+import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
 import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
-import { decodeCompiled, encodeCompiled } from '../../src/list/compiled-file.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
-import { buildSearchIndex, search } from '../../src/list/search.ts';
+import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
 import { ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
 import { fixtureBundle, FIXTURE_PROVIDERS } from '../helpers/list-fixture.ts';
 import { refFacets, refFilterSort, refMatchesQ, type RefQuery } from '../helpers/list-reference.ts';
 
 const bundle = fixtureBundle(300);
 const records = bundle.records;
-const engine = createMemoryEngine(bundle);
+const compiled = compileListBundle(bundle, Buffer.from(JSON.stringify(bundle)));
+const engine = createMemoryEngine(compiled);
 
 function parse(query: string): ListQuery {
   const r = parseListQuery(query);
@@ -168,7 +169,7 @@ describe('search semantics', () => {
       const b = items[k]!;
       expect(scores.get(a)! > scores.get(b)! || (scores.get(a) === scores.get(b) && records[a]!.canonical_slug < records[b]!.canonical_slug)).toBe(true);
     }
-    expect(search(index, []).ids).toHaveLength(0);
+    expect(referenceSearch(index, []).ids).toHaveLength(0);
   });
 });
 
@@ -211,26 +212,25 @@ describe('engine loading and response bytes', () => {
     expect(handler('q=gold').headers.ETag).not.toBe(first.headers.ETag);
   });
 
-  it('round-trips a compiled list through its file form', () => {
-    const compiled = compileList(bundle);
-    const file = Buffer.concat(encodeCompiled({ compiled, meta: bundle.meta, history: bundle.history }));
-    const decoded = decodeCompiled(file);
+  it('round-trips a list bundle through its file form', () => {
+    const file = Buffer.concat(encodeListBundle(compiled));
+    const decoded = decodeListBundle(file);
     expect(decoded.meta).toEqual(bundle.meta);
     expect(decoded.history).toEqual(bundle.history);
-    expect(decoded.compiled.searchIndex).toBe(compiled.searchIndex);
-    const loaded = createMemoryEngine({ ...decoded.compiled, searchIndex: compiled.searchIndex });
+    expect(decoded.source).toEqual(compiled.source);
+    expect(decoded.searchIndex.head).toBe(compiled.searchIndex.head);
+    const loaded = createMemoryEngine(decoded);
     for (const query of ['', 'q=book&sort=rtp_asc', 'provider=beta&sort=recent&offset=20', 'q=o&sort=relevance', 'game_type=keno&has_variants=1']) {
       const q = parse(query);
       expect(listBody(loaded, q, loaded.run(q)).equals(listBody(engine, q, engine.run(q)))).toBe(true);
     }
-    expect(() => decodeCompiled(Buffer.from('nope'))).toThrow('not a compiled list file');
-    const { searchIndex: _index, ...columns } = compiled;
-    const withoutIndex = decodeCompiled(Buffer.concat(encodeCompiled({ compiled: columns, meta: bundle.meta, history: bundle.history })));
-    expect(withoutIndex.compiled.searchIndex).toBeUndefined();
-    expect(Buffer.from(withoutIndex.compiled.recordBytes).equals(Buffer.from(compiled.recordBytes))).toBe(true);
+    expect(() => decodeListBundle(Buffer.from('nope'))).toThrow('not a list bundle');
+    expect(Buffer.from(decoded.recordBytes).equals(Buffer.from(compiled.recordBytes))).toBe(true);
     // A buffer that does not start on an 8-byte boundary is copied, not misread.
     const shifted = Buffer.concat([Buffer.alloc(3), file]).subarray(3);
-    expect(decodeCompiled(shifted).compiled.orders.name).toEqual(compiled.orders.name);
+    expect(decodeListBundle(shifted).orders.name).toEqual(compiled.orders.name);
+    // A section reaching past the end of the file is refused, not read out of bounds.
+    expect(() => decodeListBundle(file.subarray(0, file.length - 64))).toThrow(/list bundle section \w+ out of bounds/);
   });
 
   it('orders records sharing a name by slug, whatever their case or accents', () => {

@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto';
 import { toResponse } from '../../src/list/http.ts';
 import { LIST_FORMAT, listEtag } from '../../src/list/list.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
-import { createServices } from '../../src/list/service.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
-const services = createServices(fixtureBundle(120));
+const services = servicesFor(fixtureBundle(120));
 
 function queryOf(search: string) {
   const parsed = parseListQuery(search);
@@ -62,7 +62,7 @@ describe('list handler', () => {
   it('tags a body by the list format, the registry content and the normalised query', () => {
     const r = services.list('q=book&limit=5');
     expect(r.headers.ETag).toBe(listEtag(services.engine, listQueryKey(queryOf('limit=5&q=book'))));
-    const other = createServices({ ...fixtureBundle(120), meta: { ...fixtureBundle(120).meta, data_version: '2.3.5' } });
+    const other = servicesFor({ ...fixtureBundle(120), meta: { ...fixtureBundle(120).meta, data_version: '2.3.5' } });
     expect(other.list('q=book&limit=5').headers.ETag).not.toBe(r.headers.ETag);
     // Two queries whose fields would run together in a naive key get their own answers and tags.
     const a = services.list('q=a%00b');

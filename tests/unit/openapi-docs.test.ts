@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { API_DOC, expectedApiDoc, FIX_COMMAND } from '../../scripts/openapi-docs.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { renderApiMarkdown, typeText } from '../../src/openapi/markdown.ts';
+import { renderApiMarkdown, typeText } from '../../scripts/lib/openapi-markdown.ts';
 
 describe('docs/api.md', () => {
   it('is up to date with the OpenAPI document and data/', async () => {

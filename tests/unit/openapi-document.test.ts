@@ -6,12 +6,12 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { createServices } from '../../src/list/service.ts';
 import { COMPONENT_SCHEMAS, openApiDocument, openApiJson, propertyPaths } from '../../src/openapi/document.ts';
-import { routeExamples } from '../../src/openapi/examples.ts';
+import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
 import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
-import { classify, paths, POLICIES } from '../../src/routes.ts';
+import { classify, paths, POLICIES } from '../../src/routes/routes.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 type Json = Record<string, any>;
 
@@ -124,7 +124,7 @@ describe('real responses validate against the document', () => {
   });
 
   it('list responses over many queries, and every 400', () => {
-    const services = createServices(bundle);
+    const services = servicesFor(bundle);
     const ok = ['', 'q=book', 'provider=playngo&sort=rtp_desc', 'game_type=slot&has_variants=1&limit=200', 'sort=recent&offset=100', 'q=zzzz', 'provider=nope', 'q=dead&sort=relevance'];
     for (const q of ok) {
       const r = services.list(q);
@@ -139,7 +139,7 @@ describe('real responses validate against the document', () => {
   });
 
   it('history responses, and a 400', () => {
-    const services = createServices(bundle);
+    const services = servicesFor(bundle);
     for (const q of ['', 'slug=book-of-dead', 'provider=playngo&limit=5', 'since=2026-01-01']) {
       expectValid('/api/rtp/history', '200', JSON.parse(services.history(q).body.toString()));
     }
@@ -152,7 +152,7 @@ describe('real responses validate against the document', () => {
     const validate = responseValidator('/api/rtp/{slug}', '404');
     expect(validate({ statusCode: 404 })).toBe(false);
     const list = responseValidator('/api/rtp/list', '200');
-    const body = JSON.parse(createServices(bundle).list('limit=1').body.toString());
+    const body = JSON.parse(servicesFor(bundle).list('limit=1').body.toString());
     body.items[0].unexpected = true;
     expect(list(body)).toBe(false);
   });

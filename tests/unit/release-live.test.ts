@@ -5,12 +5,13 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createServices, type RegistryServices } from '../../src/list/service.ts';
-import { LiveRelease } from '../../src/release/live.ts';
+import { type RegistryServices } from '../../src/list/service.ts';
+import { LiveRelease } from '../../src/server/live-release.ts';
 import { switchCurrent } from '../../src/release/store.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 let dir: string;
 const A = '1.0.0-aaaaaaaaaaaa';
@@ -130,8 +131,8 @@ describe('the list cache across a swap', () => {
 
   it('is per services instance, so a cached query answers with the new data version right after the swap', async () => {
     const services: Record<string, RegistryServices> = {
-      [A]: createServices(makeBundle(await loadRegistryOrThrow(dataA))),
-      [B]: createServices(makeBundle(await loadRegistryOrThrow(dataB))),
+      [A]: servicesFor(makeBundle(await loadRegistryOrThrow(dataA))),
+      [B]: servicesFor(makeBundle(await loadRegistryOrThrow(dataB))),
     };
     const live = await open(readVersion);
     const list = (q: string) => JSON.parse(services[live.current]!.list(q).body.toString()) as { meta: { data_version: string } };

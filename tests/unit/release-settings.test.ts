@@ -1,7 +1,7 @@
 // Production settings (docs/production.md): defaults, every value read, every bad value named.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readProductionSettings } from '../../src/release/settings.ts';
+import { readProductionSettings } from '../../src/server/production.ts';
 
 describe('readProductionSettings', () => {
   it('defaults: poll the release link every second, memory store, ./var/keys.json', () => {

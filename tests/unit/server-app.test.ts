@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/list/service.ts';
 import { createApp, describeRoute, hasHeader, MAX_QUERY_LENGTH } from '../../src/server/app.ts';
 import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
 import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
@@ -17,6 +16,7 @@ import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { StaticFiles } from '../../src/server/static.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 
 const bundle = fixtureBundle(60);
 const slug = bundle.records[0]!.canonical_slug;
@@ -84,7 +84,7 @@ beforeAll(async () => {
   symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'api/rtp/linked'));
   symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'linked.txt'));
 
-  const services = createServices(bundle);
+  const services = servicesFor(bundle);
   const statics = await StaticFiles.open(root);
   const base = { services, statics, trustProxy: NO_PROXY, notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
   server = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1_000_000 }) }));
@@ -144,7 +144,7 @@ describe('routes and headers', () => {
   it('answers many concurrent distinct list queries each with its own exact bytes', async () => {
     const queries = Array.from({ length: 60 }, (_, i) => `limit=${1 + (i % 40)}&offset=${i}&sort=${['name', 'rtp_desc', 'recent'][i % 3]}${i % 2 ? '&q=o' : ''}`);
     const replies = await Promise.all(queries.map((q) => request(server.base, `/api/rtp/list?${q}`)));
-    const reference = createServices(bundle);
+    const reference = servicesFor(bundle);
     replies.forEach((r, i) => {
       expect(r.status).toBe(200);
       expect(r.body).toBe(reference.list(queries[i]!).body.toString('utf8'));
@@ -356,7 +356,7 @@ describe('errors on the asynchronous limiter path', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    const services = createServices(bundle);
+    const services = servicesFor(bundle);
     const broken = await listen(
       createApp({
         services: { ...services, list: () => { throw new Error('list exploded'); } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBuild } from '../../src/build/emit.ts';
-import { shapeProvider } from '../../src/build/shape.ts';
+import { shapeProvider } from '../../src/registry/shape.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { GAME_TYPES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBuild } from '../../src/build/emit.ts';
-import { citation, compareVersion, embedHtml, historyBySlug, round2, shapeSlot } from '../../src/build/shape.ts';
-import { DEFAULT_SITE, siteUrl } from '../../src/build/site.ts';
+import { citation, compareVersion, embedHtml, historyBySlug, round2, shapeSlot } from '../../src/registry/shape.ts';
+import { DEFAULT_SITE, siteUrl } from '../../src/routes/urls.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import type { GameFile, HistoryEntry } from '../../src/schemas/authoring.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGamePages } from '../../src/build/pages-integration.ts';
-import { embedHtml, makeContext } from '../../src/build/shape.ts';
+import { embedHtml, makeContext } from '../../src/registry/shape.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/registry/canonical.ts';
 import { compareVersions, frozenStateOf, planFreeze } from '../../src/registry/freeze.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
-import { mulberry32, slugify, synthRegistry, writeSynthRegistry, SYNTH_PROVIDER_NAMES } from '../../src/registry/synth.ts';
+import { mulberry32, slugify, synthRegistry, writeSynthRegistry, SYNTH_PROVIDER_NAMES } from '../../scripts/lib/synth.ts';
 import { GAME_TYPES } from '../../src/schemas/authoring.ts';
 import { fixtureTempDir, removeFixtureDir } from '../fixtures/registry.ts';
 

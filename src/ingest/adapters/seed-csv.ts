@@ -1,7 +1,7 @@
 // Adapter for the `seed-csv` format: the hand-checked seed (data/sources/seed/seed-games.csv), one
 // game per CSV row, each figure checked against the evidence page the row names. Tier:
 // hand_checked; the fact cites the evidence page, where the figures were read.
-import { convertRows, parseCsv } from '../../registry/import.ts';
+import { convertRows, parseCsv } from '../seed-import.ts';
 import type { AdapterResult, SourceAdapter, SourceFact } from '../source.ts';
 
 export const seedCsvAdapter: SourceAdapter = {

@@ -1,6 +1,6 @@
 // GET /api/rtp/list for `astro dev`; the Node server (src/server) answers it in production with the same handler.
 import type { APIRoute } from 'astro';
-import { devServices } from '../../../list/dev.ts';
+import { devServices } from './_services.ts';
 import { toResponse } from '../../../list/http.ts';
 
 export const prerender = false;

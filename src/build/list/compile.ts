@@ -1,53 +1,15 @@
-// Compiles the registry bundle into the list engine's compact form: pre-encoded records, filter
-// columns, sort permutations and the search index. Plain data and typed arrays only (the index
-// serialised), so it can be built in another process (src/list/compile-worker.ts) and written to
-// a file (compiled-file.ts).
+// Compiles the registry bundle into the list engine's columns: pre-encoded records, filter columns
+// and sort permutations (src/schemas/list-bundle.ts ListBundle, without the search index).
 import { createHash } from 'node:crypto';
-import { GAME_TYPES } from '../schemas/authoring.ts';
-import { BADGES, type Badge, type GameRecord } from '../schemas/game-record.ts';
-import type { ListSort } from '../schemas/list.ts';
-import type { RegistryBundle } from '../registry/bundle.ts';
-import type MiniSearch from 'minisearch';
-import { buildSearchIndex, type PackedSearchIndex, type SearchDocument } from './search.ts';
-import { fold } from './text.ts';
+import { GAME_TYPES } from '../../schemas/authoring.ts';
+import type { GameRecord } from '../../schemas/game-record.ts';
+import { badgeBit, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
+import type { SearchDocument } from '../../schemas/search-index.ts';
+import { compareStrings, fold } from '../../schemas/text.ts';
+import type { RegistryBundle } from '../../registry/bundle.ts';
 
-/** The bit of a badge in the compiled `badges` column (BADGES order). */
-export function badgeBit(badge: Badge): number {
-  return 1 << BADGES.indexOf(badge);
-}
-
-/** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
-export type StaticSort = Exclude<ListSort, 'relevance'>;
-export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'];
-
-/** Everything but the search index. */
-export interface CompiledColumns {
-  dataVersion: string;
-  frozenAt: string;
-  /** Records, in slug order; record i is bytes offsets[i]..offsets[i+1] of recordBytes. */
-  total: number;
-  recordBytes: Uint8Array;
-  offsets: Uint32Array;
-  /** SHA-256 (hex) of `offsets` and `recordBytes`: names the records' exact bytes (recordsDigest). */
-  recordsDigest: string;
-  /** Provider keys ascending, with their display names; providerOf[i] indexes them. */
-  providerKeys: string[];
-  providerDisplay: string[];
-  providerOf: Int32Array;
-  /** Index into GAME_TYPES. */
-  typeOf: Uint8Array;
-  /** 1 when the record has more than one RTP variant. */
-  multi: Uint8Array;
-  /** Per record, bit k set when it carries BADGES[k]. */
-  badges: Uint8Array;
-  /** Record indexes in each order. */
-  orders: Record<StaticSort, Int32Array>;
-}
-
-export interface CompiledList extends CompiledColumns {
-  /** The MiniSearch index (search.ts): built, `JSON.stringify`-ed, or packed (list bundle). */
-  searchIndex: string | MiniSearch<SearchDocument> | PackedSearchIndex;
-}
+/** What `compileColumns` makes: the list bundle but its search index, meta, history and source. */
+export type CompiledColumns = Omit<ListBundle, 'searchIndex' | 'meta' | 'history' | 'source'>;
 
 /** SHA-256 (hex) of the record offsets (as stored, little-endian) followed by the record bytes. */
 export function digestRecords(offsets: Uint32Array, recordBytes: Uint8Array): string {
@@ -57,25 +19,12 @@ export function digestRecords(offsets: Uint32Array, recordBytes: Uint8Array): st
     .digest('hex');
 }
 
-/** Code-unit comparison of two strings, the order used for collation keys and slugs. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function permutation(n: number, compare: (a: number, b: number) => number): Int32Array {
   const idx = Array.from({ length: n }, (_, i) => i);
   idx.sort(compare);
   return Int32Array.from(idx);
 }
 
-/**
- * Compiles the bundle. Orders (all total, ties finally by slug):
- * - name: canonical_name folded (text.ts `fold`), compared by UTF-16 code unit;
- * - provider: provider_display folded, then name;
- * - rtp_desc / rtp_asc: stated_rtp, then name;
- * - variants_desc: variants_count descending, then name;
- * - recent: release_year descending (unknown years last), then last_verified descending, then name.
- */
 /** The bundle's records in slug order: record index i everywhere below. */
 export function sortedRecords(bundle: RegistryBundle): GameRecord[] {
   return [...bundle.records].sort((a, b) => compareStrings(a.canonical_slug, b.canonical_slug));
@@ -86,16 +35,14 @@ export function searchDocuments(records: readonly GameRecord[]): SearchDocument[
   return records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }));
 }
 
-/** A compiled list with its search index serialised: plain data only. */
-export type SerializedList = CompiledColumns & { searchIndex: string };
-
-/** Compiles the bundle with its search index serialised. */
-export function compileList(bundle: RegistryBundle): SerializedList {
-  const records = sortedRecords(bundle);
-  return { ...compileColumns(bundle, records), searchIndex: JSON.stringify(buildSearchIndex(searchDocuments(records))) };
-}
-
-/** Compiles everything but the search index; `records` must be `sortedRecords(bundle)`. */
+/**
+ * Compiles everything but the search index; `records` must be `sortedRecords(bundle)`. Orders (all total, ties finally by slug):
+ * - name: canonical_name folded (text.ts `fold`), compared by UTF-16 code unit;
+ * - provider: provider_display folded, then name;
+ * - rtp_desc / rtp_asc: stated_rtp, then name;
+ * - variants_desc: variants_count descending, then name;
+ * - recent: release_year descending (unknown years last), then last_verified descending, then name.
+ */
 export function compileColumns(bundle: RegistryBundle, records: readonly GameRecord[] = sortedRecords(bundle)): CompiledColumns {
   const n = records.length;
 

@@ -10,7 +10,7 @@
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
 //   GET /_astro/*                      static build assets, immutable, exempt
 //   anything else under dist/client    static pages, rate limited
-import { WIDGET_CSP } from './build/widget-assets.ts';
+import { WIDGET_CSP } from './widget-assets.ts';
 
 export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'page' | 'asset';
 

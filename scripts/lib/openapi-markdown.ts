@@ -1,5 +1,5 @@
 // Renders the readable API reference (docs/api.md) from the OpenAPI document and route examples.
-import type { Example } from './examples.ts';
+import type { Example } from './openapi-examples.ts';
 
 type Json = Record<string, any>;
 

@@ -2,8 +2,8 @@
 // once like the base settings of src/server/config.ts: release following, the shared rate-limit
 // store, and API keys.
 import { keysFilePath } from '../keys/file.ts';
-import { int } from '../server/config.ts';
-import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS } from '../server/rate-limit-store.ts';
+import { int } from './config.ts';
+import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS } from './rate-limit-store.ts';
 
 export interface ProductionSettings {
   /** How often RTP_OUT_DIR's target is checked for a new release (ms; 0: only on SIGHUP). */

@@ -1,4 +1,4 @@
-// Text folding and tokenising shared by the search index, the name sort key and query parsing.
+// Text folding, tokenising and string order: the rules behind sort=name, facet order and search matching.
 
 const ASCII = /^[\x00-\x7f]*$/;
 const MARKS = /\p{M}+/gu;
@@ -27,4 +27,9 @@ export function tokenize(value: string): string[] {
 /** Distinct search terms of a query, in first-seen order. */
 export function queryTerms(q: string): string[] {
   return [...new Set(tokenize(q))];
+}
+
+/** Code-unit comparison of two strings: the order of slugs, folded names and facet keys. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,13 +2,13 @@
 // build and serve the API (used by docs/api.md and by the contract tests).
 //
 //   examples use the base URL DEFAULT_SITE (http://127.0.0.1:4321), the local server's address
-import type { RegistryBundle } from '../registry/bundle.ts';
-import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../build/shape.ts';
-import { DEFAULT_SITE } from '../build/site.ts';
-import { renderWidget } from '../build/widget.ts';
-import { createServices } from '../list/service.ts';
-import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
-import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
+import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../../src/registry/shape.ts';
+import { DEFAULT_SITE } from '../../src/routes/urls.ts';
+import { renderWidget } from '../../src/build/widget.ts';
+import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
+import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
+import { servicesFor } from './services.ts';
 
 /** One example exchange: the request path (with query), status, media type and body. */
 export interface Example {
@@ -35,7 +35,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   if (record === undefined) throw new Error('the registry has no games to take examples from');
   const slug = record.canonical_slug;
   const ctx = makeContext(bundle, DEFAULT_SITE);
-  const services = createServices(bundle);
+  const services = servicesFor(bundle);
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;

@@ -1,0 +1,223 @@
+// The list bundle, dist/server/list-bundle.bin: the one index format between the build, which
+// compiles it (src/build/list/), and the list engine, which answers queries from it (src/list/).
+// Records pre-encoded, filter columns, sort permutations and the packed MiniSearch index, with the
+// registry's meta and history, in one file read with zero-copy typed-array views.
+//
+// Layout: "RTPL" magic, uint32 LE header length, the JSON header (ListBundleHeaderSchema), then each
+// section at an 8-byte aligned offset (offsets in the header count from the start of the file).
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { HistoryEntrySchema, RegistryFileSchema } from './authoring.ts';
+import { BADGES, type Badge } from './game-record.ts';
+import type { ListSort } from './list.ts';
+
+/** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
+export type StaticSort = Exclude<ListSort, 'relevance'>;
+export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'];
+
+/** The bit of a badge in the `badges` column (BADGES order). */
+export function badgeBit(badge: Badge): number {
+  return 1 << BADGES.indexOf(badge);
+}
+
+/**
+ * A MiniSearch index in flat form: the term tree and index statistics as JSON (`head`), the posting
+ * lists (per term and field: record ids and term frequencies) and field lengths as typed arrays.
+ */
+export interface PackedSearchIndex {
+  /** JSON: {documentCount, nextId, fieldIds, averageFieldLength, dirtCount, tree}. */
+  head: string;
+  /** Posting range of term t, field f: postingStart[t * F + f] .. postingStart[t * F + f + 1]. */
+  postingStart: Uint32Array;
+  postingIds: Int32Array;
+  postingFreqs: Uint32Array;
+  /** Pairs (short id, document id), in the index's order. */
+  documentIds: Int32Array;
+  /** Field lengths of each document, F per document, in `documentIds` order. */
+  fieldLength: Uint32Array;
+}
+
+/** Identifies the registry bundle file a list bundle was compiled from. */
+export const ListBundleSourceSchema = z.strictObject({
+  /** SHA-256 (hex) of the registry bundle file's bytes. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Its size in bytes (checked at start, where hashing 40 MB would cost more than the load). */
+  bytes: z.int().min(0),
+});
+export type ListBundleSource = z.output<typeof ListBundleSourceSchema>;
+
+/** Everything of a list bundle; the typed arrays are views into the file when decoded. */
+export interface ListBundle {
+  dataVersion: string;
+  frozenAt: string;
+  /** Records, in slug order; record i is bytes offsets[i]..offsets[i+1] of recordBytes. */
+  total: number;
+  recordBytes: Uint8Array;
+  offsets: Uint32Array;
+  /** SHA-256 (hex) of `offsets` and `recordBytes`: names the records' exact bytes. */
+  recordsDigest: string;
+  /** Provider keys ascending, with their display names; providerOf[i] indexes them. */
+  providerKeys: string[];
+  providerDisplay: string[];
+  providerOf: Int32Array;
+  /** Index into GAME_TYPES. */
+  typeOf: Uint8Array;
+  /** 1 when the record has more than one RTP variant. */
+  multi: Uint8Array;
+  /** Per record, bit k set when it carries BADGES[k] (`badgeBit`). */
+  badges: Uint8Array;
+  /** Record indexes in each order. */
+  orders: Record<StaticSort, Int32Array>;
+  searchIndex: PackedSearchIndex;
+  meta: z.output<typeof RegistryFileSchema>;
+  history: Array<z.output<typeof HistoryEntrySchema>>;
+  source: ListBundleSource;
+}
+
+const MAGIC = 'RTPL';
+const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+type SectionName = (typeof SECTIONS)[number];
+
+const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
+
+/** The JSON header of a list bundle file. */
+export const ListBundleHeaderSchema = z.strictObject({
+  format: z.string(),
+  dataVersion: z.string(),
+  frozenAt: z.string(),
+  total: z.int().min(0),
+  recordsDigest: z.string(),
+  providerKeys: z.array(z.string()),
+  providerDisplay: z.array(z.string()),
+  meta: RegistryFileSchema,
+  history: z.array(HistoryEntrySchema),
+  source: ListBundleSourceSchema,
+  sections: z.strictObject(Object.fromEntries(SECTIONS.map((s) => [s, SectionSchema])) as Record<SectionName, typeof SectionSchema>),
+});
+
+/**
+ * The layout's version: derived from the section list and the header's JSON Schema, so any change
+ * to either makes older files "another format" (rebuild) without a number to bump by hand.
+ */
+export const LIST_BUNDLE_FORMAT = createHash('sha256')
+  .update(JSON.stringify([MAGIC, SECTIONS, z.toJSONSchema(ListBundleHeaderSchema)]))
+  .digest('hex')
+  .slice(0, 16);
+
+function bytesOf(view: ArrayBufferView): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
+  const s = b.searchIndex;
+  return [
+    ['offsets', bytesOf(b.offsets)],
+    ['providerOf', bytesOf(b.providerOf)],
+    ['typeOf', b.typeOf],
+    ['multi', b.multi],
+    ['badges', b.badges],
+    ...STATIC_SORTS.map((o): [SectionName, Uint8Array] => [`order_${o}`, bytesOf(b.orders[o])]),
+    ['recordBytes', b.recordBytes],
+    ['search_head', Buffer.from(s.head, 'utf8')],
+    ...PACKED_PARTS.slice(1).map((p): [SectionName, Uint8Array] => [`search_${p}`, bytesOf(s[p] as ArrayBufferView)]),
+  ];
+}
+
+const align8 = (n: number) => n + ((8 - (n % 8)) % 8);
+
+/** The file's bytes as chunks, in order (write them with FileHandle.writev). Deterministic. */
+export function encodeListBundle(b: ListBundle): Uint8Array[] {
+  const sections = sectionBytes(b);
+  // The header's length depends on the offsets it holds: lay the sections out after a generous
+  // header estimate, then pad the header (with spaces) to exactly that size.
+  const estimate = Buffer.byteLength(JSON.stringify([b.meta, b.history, b.providerKeys, b.providerDisplay, b.source])) + 4096;
+  const start = align8(8 + estimate);
+  const layout = {} as Record<SectionName, { offset: number; length: number }>;
+  let at = start;
+  for (const [name, bytes] of sections) {
+    layout[name] = { offset: at, length: bytes.byteLength };
+    at = align8(at + bytes.byteLength);
+  }
+  const header: z.input<typeof ListBundleHeaderSchema> = {
+    format: LIST_BUNDLE_FORMAT,
+    dataVersion: b.dataVersion,
+    frozenAt: b.frozenAt,
+    total: b.total,
+    recordsDigest: b.recordsDigest,
+    providerKeys: b.providerKeys,
+    providerDisplay: b.providerDisplay,
+    meta: b.meta,
+    history: b.history,
+    source: b.source,
+    sections: layout,
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  if (headerBytes.length > start - 8) throw new Error('list bundle header larger than its reserved space');
+  const prefix = Buffer.alloc(start, 0x20);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(headerBytes.length, 4);
+  headerBytes.copy(prefix, 8);
+  const chunks: Uint8Array[] = [prefix];
+  let written = start;
+  for (const [name, bytes] of sections) {
+    const pad = layout[name].offset - written;
+    if (pad > 0) chunks.push(new Uint8Array(pad));
+    chunks.push(bytes);
+    written = layout[name].offset + bytes.byteLength;
+  }
+  return chunks;
+}
+
+/**
+ * Reads a file made by `encodeListBundle`; the typed arrays are views into `input` (copied once
+ * when it does not start on an 8-byte boundary). Throws a one-line reason when it is not one.
+ */
+export function decodeListBundle(input: Uint8Array): ListBundle {
+  if (input.byteLength < 8 || Buffer.from(input.buffer, input.byteOffset, 4).toString('latin1') !== MAGIC) throw new Error('not a list bundle');
+  const file = input.byteOffset % 8 === 0 ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : Buffer.from(Uint8Array.from(input).buffer);
+  let raw: { format?: unknown };
+  try {
+    raw = JSON.parse(file.toString('utf8', 8, 8 + file.readUInt32LE(4))) as { format?: unknown };
+  } catch {
+    throw new Error('list bundle header is not JSON');
+  }
+  if (raw.format !== LIST_BUNDLE_FORMAT) throw new Error(`list bundle format ${String(raw.format)}, expected ${LIST_BUNDLE_FORMAT}`);
+  const parsed = ListBundleHeaderSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`list bundle header: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+  const h = parsed.data;
+  const view = <T>(name: SectionName, Type: new (buffer: ArrayBufferLike, offset: number, length: number) => T, size: number): T => {
+    const s = h.sections[name];
+    if (s.offset + s.length > file.byteLength || s.length % size !== 0) throw new Error(`list bundle section ${name} out of bounds`);
+    return new Type(file.buffer, file.byteOffset + s.offset, s.length / size);
+  };
+  const orders = {} as Record<StaticSort, Int32Array>;
+  for (const s of STATIC_SORTS) orders[s] = view(`order_${s}`, Int32Array, 4);
+  const head = h.sections.search_head;
+  return {
+    dataVersion: h.dataVersion,
+    frozenAt: h.frozenAt,
+    total: h.total,
+    recordBytes: view('recordBytes', Uint8Array, 1),
+    offsets: view('offsets', Uint32Array, 4),
+    recordsDigest: h.recordsDigest,
+    providerKeys: h.providerKeys,
+    providerDisplay: h.providerDisplay,
+    providerOf: view('providerOf', Int32Array, 4),
+    typeOf: view('typeOf', Uint8Array, 1),
+    multi: view('multi', Uint8Array, 1),
+    badges: view('badges', Uint8Array, 1),
+    orders,
+    searchIndex: {
+      head: file.toString('utf8', head.offset, head.offset + head.length),
+      postingStart: view('search_postingStart', Uint32Array, 4),
+      postingIds: view('search_postingIds', Int32Array, 4),
+      postingFreqs: view('search_postingFreqs', Uint32Array, 4),
+      documentIds: view('search_documentIds', Int32Array, 4),
+      fieldLength: view('search_fieldLength', Uint32Array, 4),
+    },
+    meta: h.meta,
+    history: h.history,
+    source: h.source,
+  };
+}
