@@ -5,10 +5,11 @@ import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFa
 import { HEADERS_FILE } from '../src/build/headers.ts';
 import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
-import { formatProblems, loadRegistry } from '../src/registry/load.ts';
+import { loadRegistry } from '../src/registry/load.ts';
 import { listBundleProblem } from '../src/build/list/list-bundle.ts';
 import { checkCounts, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
 import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../src/schemas/dist.ts';
+import { formatProblems } from '../src/registry/problems.ts';
 
 export interface CheckOptions {
   /** The build output folder (holds client/ and server/). */

@@ -1,6 +1,7 @@
 // npm run data:check: validates the registry folder (RTP_DATA_DIR or data/), lists every problem, and fails once.
 import path from 'node:path';
-import { dataDir, formatProblems, loadRegistry } from '../src/registry/load.ts';
+import { dataDir, loadRegistry } from '../src/registry/load.ts';
+import { formatProblems } from '../src/registry/problems.ts';
 
 const dir = dataDir();
 const shown = path.relative(process.cwd(), dir) || '.';

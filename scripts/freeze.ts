@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { appendHistory, frozenJson, planFreeze } from '../src/registry/freeze.ts';
-import { dataDir, formatProblems, FROZEN_FILE, HISTORY_FILE, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
+import { dataDir, FROZEN_FILE, HISTORY_FILE, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
 import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
+import { formatProblems } from '../src/registry/problems.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 

@@ -5,9 +5,10 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RegistryFileSchema } from '../src/schemas/authoring.ts';
-import { formatProblems, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
+import { loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
 import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 import { convertRows, parseCsv, type CsvRow } from '../src/ingest/seed-import.ts';
+import { formatProblems } from '../src/registry/problems.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

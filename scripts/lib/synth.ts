@@ -19,8 +19,8 @@ import {
 } from '../../src/schemas/authoring.ts';
 import { diffFrozen, frozenJson, frozenStateOf, historyJsonl } from '../../src/registry/freeze.ts';
 import pLimit from 'p-limit';
-import { FROZEN_FILE, HISTORY_FILE, IO_CONCURRENCY, REGISTRY_FILE } from '../../src/registry/load.ts';
-import { toDataJson } from '../../src/lib/write.ts';
+import { FROZEN_FILE, HISTORY_FILE, REGISTRY_FILE } from '../../src/registry/load.ts';
+import { toDataJson, IO_CONCURRENCY } from '../../src/lib/write.ts';
 
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1); the same seed gives the same sequence. */
 export function mulberry32(seed: number): () => number {

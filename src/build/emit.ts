@@ -11,9 +11,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
-import type { Problem, Registry } from '../registry/load.ts';
+import type { Registry } from '../registry/load.ts';
 import { files } from '../routes/routes.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
@@ -23,6 +22,7 @@ import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
+import { zodProblems, type Problem } from '../registry/problems.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
 export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'provider';
@@ -52,10 +52,6 @@ export function serialise(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function issueProblems(file: string, error: z.ZodError): Problem[] {
-  return error.issues.map((i) => ({ file, field: i.path.length === 0 ? '(response)' : i.path.map(String).join('.'), reason: i.message }));
-}
-
 /**
  * Shapes every response and validates it against its public schema; returns every problem, each
  * naming the response file (which carries the slug or provider key) and the field.
@@ -73,13 +69,13 @@ export function validateBuild(prep: PreparedBuild): Problem[] {
       continue;
     }
     const s = SlotRecordSchema.safeParse(slot);
-    if (!s.success) problems.push(...issueProblems(files.slot(slug), s.error));
+    if (!s.success) problems.push(...zodProblems(files.slot(slug), s.error, '(response)'));
     const w = WidgetDataSchema.safeParse(shapeWidgetData(ctx, record));
-    if (!w.success) problems.push(...issueProblems(files.widgetData(slug), w.error));
+    if (!w.success) problems.push(...zodProblems(files.widgetData(slug), w.error, '(response)'));
   }
   for (const p of prep.bundle.providers) {
     const r = ProviderRecordSchema.safeParse(shapeProvider(ctx, p.provider));
-    if (!r.success) problems.push(...issueProblems(files.provider(p.provider), r.error));
+    if (!r.success) problems.push(...zodProblems(files.provider(p.provider), r.error, '(response)'));
   }
   return problems;
 }

@@ -2,7 +2,7 @@
 //
 //   links out: {source_url} (the game's source), {page_url} ({site}/rtp/{slug}, attribution)
 import type { WidgetData } from '../schemas/widget.ts';
-import { escapeHtml, safeHref } from './html.ts';
+import { escapeHtml, safeHref } from '../lib/html.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
 
 /** Lower end of the ladder's axis: a multiple of 5 at least 1 point under the lowest variant, at most 90. */

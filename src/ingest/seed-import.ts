@@ -1,7 +1,7 @@
 // Pure conversion of the seed CSV rows (shared/data) into authoring records; used by scripts/import-csv.ts.
 import { parse } from 'csv-parse/sync';
 import { GameFileSchema, ProviderFileSchema, type GameFile, type ProviderFile, type RegistryFile, type Variant } from '../schemas/authoring.ts';
-import type { Problem } from '../registry/load.ts';
+import type { Problem } from '../registry/problems.ts';
 
 export type CsvRow = Record<string, string>;
 

@@ -6,6 +6,9 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
+/** How many files are read or written at once: enough to hide disk latency, few enough for file-handle limits. */
+export const IO_CONCURRENCY = 64;
+
 /** Pretty JSON as stored under data/ (stable: key order is the caller's construction order). */
 export function toDataJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

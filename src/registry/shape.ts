@@ -5,7 +5,7 @@ import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { License, ProviderMeta, SlotHistoryEntry, SlotRecord } from '../schemas/slot.ts';
 import type { WidgetData } from '../schemas/widget.ts';
-import { escapeHtml } from '../build/html.ts';
+import { escapeHtml } from '../lib/html.ts';
 import { pageUrl, REGISTRY_NAME, widgetUrl } from '../routes/urls.ts';
 
 /** Everything the shaping functions need besides one record; built once per build by `makeContext`. */

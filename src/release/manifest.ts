@@ -2,37 +2,22 @@
 //   /api/rtp/{slug}  /api/rtp/provider/{provider}  /api/widget/rtp/{slug}  /widget/rtp/{slug}
 //   /rtp/{slug}  other pages (/, /about, /providers/{provider}…)  /_astro/* assets
 //   /api/rtp/list and /api/rtp/history (dynamic: listed whole when the data version changes)
-import { paths } from '../routes/routes.ts';
+import { classify, paths, urlOfFile } from '../routes/routes.ts';
 import { MANIFEST_FAMILIES, type ManifestFamily, type PathChanges, type ReleaseManifest } from '../schemas/release.ts';
 import { compareBytes, type FileHashes } from './tree.ts';
 
-const SEG = '([a-z0-9]+(?:-[a-z0-9]+)*)';
-const FILE_PATTERNS: Array<[RegExp, ManifestFamily, (key: string) => string]> = [
-  [new RegExp(`^client/api/rtp/provider/${SEG}$`), 'provider', paths.provider],
-  [new RegExp(`^client/api/rtp/${SEG}$`), 'slot', paths.slot],
-  [new RegExp(`^client/api/widget/rtp/${SEG}$`), 'widget_data', paths.widgetData],
-  [new RegExp(`^client/widget/rtp/${SEG}\\.html$`), 'widget', paths.widget],
-  [new RegExp(`^client/rtp/${SEG}\\.html$`), 'game_page', (slug) => `/rtp/${slug}`],
-];
-/** Files in client/ that are no URL of their own (CDN configuration, error pages). */
+/** Files in client/ that answer no URL of their own: CDN configuration and the error pages. */
 const NOT_URLS = new Set(['client/_headers', 'client/_redirects', 'client/_routes.json', 'client/404.html', 'client/500.html']);
 
-/** The URL path and family of a release file, or `other` with the file path for files that are no URL. */
-export function urlOfFile(rel: string): { family: ManifestFamily; path: string } | null {
+/** The URL path and family of a release file (src/routes/routes.ts), or `other` with the file path for files that are no URL. */
+export function urlOfReleaseFile(rel: string): { family: ManifestFamily; path: string } | null {
   if (!rel.startsWith('client/')) return null; // server-side content: covered by `dynamic`
-  for (const [re, family, toPath] of FILE_PATTERNS) {
-    const m = re.exec(rel);
-    if (m !== null) return { family, path: toPath(m[1]!) };
-  }
   if (NOT_URLS.has(rel)) return { family: 'other', path: rel };
-  const inner = rel.slice('client/'.length);
-  if (inner.startsWith('_astro/')) return { family: 'asset', path: `/${inner}` };
-  if (inner.endsWith('.html')) {
-    const base = inner.slice(0, -'.html'.length);
-    if (base === 'index') return { family: 'page', path: '/' };
-    return { family: 'page', path: `/${base.endsWith('/index') ? base.slice(0, -'/index'.length) : base}` };
-  }
-  return { family: 'page', path: `/${inner}` };
+  const url = urlOfFile(rel.slice('client/'.length));
+  if (url === null) return { family: 'other', path: rel };
+  if (!url.keyed) return { family: url.path.startsWith('/_astro/') ? 'asset' : 'page', path: url.path };
+  const family = classify(url.path);
+  return { family: family === 'page' ? 'game_page' : (family as ManifestFamily), path: url.path };
 }
 
 function emptyFamilies(): Record<ManifestFamily, PathChanges> {
@@ -49,7 +34,7 @@ export interface ManifestSide {
 export function diffReleases(from: ManifestSide | null, to: ManifestSide): ReleaseManifest {
   const families = emptyFamilies();
   const put = (rel: string, kind: keyof PathChanges) => {
-    const url = urlOfFile(rel);
+    const url = urlOfReleaseFile(rel);
     if (url !== null) families[url.family][kind].push(url.path);
   };
   const before = from?.hashes ?? new Map<string, string>();

@@ -5,7 +5,7 @@
 // `astro build` and dist-check; unit tests pass fakes).
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { formatProblems, loadRegistry } from '../registry/load.ts';
+import { loadRegistry } from '../registry/load.ts';
 import { syncDir, syncTree, toDataJson, writeFileAtomic } from '../lib/write.ts';
 import { ReleaseInfoSchema, ReleaseManifestSchema, type ReleaseInfo, type ReleaseManifest } from '../schemas/release.ts';
 import { diffReleases, purgeList, type ManifestSide } from './manifest.ts';
@@ -27,6 +27,7 @@ import {
 } from './store.ts';
 import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from './tree.ts';
 import { BUILD_INFO_FILE, BuildInfoSchema } from '../schemas/dist.ts';
+import { formatProblems } from '../registry/problems.ts';
 
 /** Points where a test may inject a fault (the CLI's RTP_RELEASE_FAULT). */
 export type ReleasePoint = 'built' | 'checked' | 'staged' | 'switched';

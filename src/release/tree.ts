@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { IO_CONCURRENCY } from '../registry/load.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE } from '../schemas/dist.ts';
+import { IO_CONCURRENCY } from '../lib/write.ts';
 
 /** Relative path (posix, `client/…` or `server/…`) → lowercase hex SHA-256 of the file. */
 export type FileHashes = Map<string, string>;

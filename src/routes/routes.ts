@@ -8,6 +8,7 @@
 //   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
 //   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
+//   GET /rtp/{slug}                    static rtp/{slug}.html, the game's page, HTML
 //   GET /_astro/*                      static build assets, immutable, exempt
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
@@ -72,38 +73,100 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
 };
 
-/** URL path of each static family, and the file under dist/client that holds it. */
+/** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
+interface KeyedRoute {
+  family: RouteFamily;
+  /** URL path = prefix + key. */
+  prefix: string;
+  /** File under dist/client = dir + '/' + key + ext. */
+  dir: string;
+  ext: '' | '.html';
+}
+
+const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
+
+/** The keyed families, most specific prefix first. */
+const KEYED: readonly KeyedRoute[] = [
+  { family: 'provider', prefix: '/api/rtp/provider/', dir: 'api/rtp/provider', ext: '' },
+  { family: 'widget_data', prefix: '/api/widget/rtp/', dir: 'api/widget/rtp', ext: '' },
+  { family: 'slot', prefix: '/api/rtp/', dir: 'api/rtp', ext: '' },
+  { family: 'widget', prefix: '/widget/rtp/', dir: 'widget/rtp', ext: '.html' },
+  // The registry's page of each game (src/build/pages-integration.ts).
+  { family: 'page', prefix: '/rtp/', dir: 'rtp', ext: '.html' },
+];
+const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}$`) }));
+const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
+/** The exact paths of the other families. */
+const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
+  ['/api/rtp/list', 'list'],
+  ['/api/rtp/history', 'history'],
+  ['/api/openapi.json', 'openapi'],
+]);
+
+const keyed = (family: RouteFamily) => KEYED.find((r) => r.family === family)!;
+const pathOf = (family: RouteFamily) => (key: string) => `${keyed(family).prefix}${key}`;
+const fileOf = (family: RouteFamily) => (key: string) => `${keyed(family).dir}/${key}${keyed(family).ext}`;
+
+/** URL path of each family. */
 export const paths = {
-  slot: (slug: string) => `/api/rtp/${slug}`,
-  provider: (key: string) => `/api/rtp/provider/${key}`,
-  widgetData: (slug: string) => `/api/widget/rtp/${slug}`,
-  widget: (slug: string) => `/widget/rtp/${slug}`,
+  slot: pathOf('slot'),
+  provider: pathOf('provider'),
+  widgetData: pathOf('widget_data'),
+  widget: pathOf('widget'),
+  gamePage: pathOf('page'),
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   openapi: '/api/openapi.json',
 } as const;
 
+/** The file under dist/client that holds each keyed family's path. */
 export const files = {
-  slot: (slug: string) => `api/rtp/${slug}`,
-  provider: (key: string) => `api/rtp/provider/${key}`,
-  widgetData: (slug: string) => `api/widget/rtp/${slug}`,
-  widget: (slug: string) => `widget/rtp/${slug}.html`,
+  slot: fileOf('slot'),
+  provider: fileOf('provider'),
+  widgetData: fileOf('widget_data'),
+  widget: fileOf('widget'),
+  gamePage: fileOf('page'),
 } as const;
 
-const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
-const MATCHERS: Array<[RegExp, RouteFamily]> = [
-  [/^\/api\/rtp\/list$/, 'list'],
-  [/^\/api\/rtp\/history$/, 'history'],
-  [new RegExp(`^/api/rtp/provider/${SEGMENT}$`), 'provider'],
-  [new RegExp(`^/api/widget/rtp/${SEGMENT}$`), 'widget_data'],
-  [new RegExp(`^/api/rtp/${SEGMENT}$`), 'slot'],
-  [new RegExp(`^/widget/rtp/${SEGMENT}$`), 'widget'],
-  [/^\/api\/openapi\.json$/, 'openapi'],
-];
+/** Folders under dist/client that hold only keyed files (one per game or provider; found from the URL, never listed). */
+export const KEYED_DIRS: ReadonlySet<string> = new Set(KEYED.map((r) => r.dir));
+
+/** A keyed URL path's family and file under dist/client, or null when the path is not keyed. */
+export function keyedFile(pathname: string): { family: RouteFamily; file: string } | null {
+  for (const { route, re } of KEYED_URL) {
+    const m = re.exec(pathname);
+    if (m !== null) return { family: route.family, file: `${route.dir}/${m[1]!}${route.ext}` };
+  }
+  return null;
+}
+
+/** Files in dist/client that are configuration for a CDN, not content. */
+export const NOT_SERVED: ReadonlySet<string> = new Set(['_headers', '_redirects', '_routes.json']);
+
+/**
+ * The URL path a file under dist/client answers (posix, relative), and whether it is a keyed file;
+ * null for files that answer no URL: CDN configuration, dot files, and the error pages (sent with
+ * their status only). Build format 'file': `about.html` is /about, `index.html` is /.
+ */
+export function urlOfFile(rel: string): { path: string; keyed: boolean } | null {
+  for (const { route, re } of KEYED_FILE) {
+    const m = re.exec(rel);
+    if (m !== null) return { path: `${route.prefix}${m[1]!}`, keyed: true };
+  }
+  if (NOT_SERVED.has(rel) || rel.split('/').some((s) => s.startsWith('.'))) return null;
+  if (!rel.endsWith('.html')) return { path: `/${rel}`, keyed: false };
+  const base = rel.slice(0, -'.html'.length);
+  if (base === '404' || base === '500') return null;
+  if (base === 'index') return { path: '/', keyed: false };
+  return { path: `/${base.endsWith('/index') ? base.slice(0, -'/index'.length) : base}`, keyed: false };
+}
 
 /** Classifies a decoded URL path (no query string) into its route family; unmatched paths are pages or assets. */
 export function classify(pathname: string): RouteFamily {
-  for (const [re, family] of MATCHERS) if (re.test(pathname)) return family;
+  const exact = EXACT.get(pathname);
+  if (exact !== undefined) return exact;
+  const k = keyedFile(pathname);
+  if (k !== null) return k.family;
   if (pathname.startsWith('/_astro/')) return 'asset';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
   if (pathname.startsWith('/widget/')) return 'widget';

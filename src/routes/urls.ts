@@ -35,5 +35,5 @@ export function widgetUrl(site: string, slug: string): string {
 
 /** Absolute URL of the registry's page for a game. */
 export function pageUrl(site: string, slug: string): string {
-  return `${site}/rtp/${slug}`;
+  return `${site}${paths.gamePage(slug)}`;
 }

@@ -1,11 +1,10 @@
 // Static files of dist/client, served from memory. Pages, assets and other small files are
 // indexed at start; the per-game and per-provider files (hundreds of thousands at scale) are
-// resolved from their URL pattern (src/routes.ts `files`, and /rtp/{slug} -> rtp/{slug}.html for
-// the game pages) instead of being listed. Bodies are read
+// resolved from their URL (src/routes/routes.ts `keyedFile`) instead of being listed. Bodies are read
 // on first use into an LRU bounded in bytes, each with its strong ETag and prebuilt headers.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { classify, files, POLICIES, type RouteFamily } from '../routes/routes.ts';
+import { classify, KEYED_DIRS, keyedFile, POLICIES, urlOfFile, type RouteFamily } from '../routes/routes.ts';
 import { strongEtag } from '../list/http.ts';
 import type { LRUCache } from 'lru-cache';
 import { byteLru, stringBytes } from '../lib/bounded.ts';
@@ -34,34 +33,6 @@ export interface StaticFilesOptions {
   pageHeaders?: Readonly<Record<string, string>>;
 }
 
-const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
-/** URL patterns of the per-game and per-provider families and the file each names. */
-const PATTERNS: Array<[RegExp, RouteFamily, (key: string) => string]> = [
-  [new RegExp(`^/api/rtp/provider/${SEGMENT}$`), 'provider', files.provider],
-  [new RegExp(`^/api/widget/rtp/${SEGMENT}$`), 'widget_data', files.widgetData],
-  [new RegExp(`^/api/rtp/${SEGMENT}$`), 'slot', files.slot],
-  [new RegExp(`^/widget/rtp/${SEGMENT}$`), 'widget', files.widget],
-  // Registry pages, one per game (src/build/pages-integration.ts).
-  [new RegExp(`^/rtp/${SEGMENT}$`), 'page', (slug) => `rtp/${slug}.html`],
-];
-/** Folders holding only pattern-resolved files, left out of the start-up index (relative, posix). */
-const PATTERN_DIRS = new Set(['api/rtp', 'api/widget/rtp', 'widget/rtp', 'rtp']);
-/** Files in dist/client that are configuration for a CDN, not content. */
-const NOT_SERVED = new Set(['_headers', '_redirects', '_routes.json']);
-
-/** The URL path a file under dist/client answers (build.format 'file': `about.html` is /about). */
-export function urlPathOf(rel: string): string | null {
-  if (NOT_SERVED.has(rel)) return null;
-  if (rel.split('/').some((s) => s.startsWith('.'))) return null;
-  if (rel.endsWith('.html')) {
-    const base = rel.slice(0, -'.html'.length);
-    if (base === '404' || base === '500') return null; // error pages, sent with their status only
-    if (base === 'index') return '/';
-    return `/${base.endsWith('/index') ? base.slice(0, -'/index'.length) : base}`;
-  }
-  return `/${rel}`;
-}
-
 // The pattern folders (and api/rtp/provider inside api/rtp) are not listed at all: at 50k games
 // each holds 50k entries, and their files are found from the URL.
 async function walk(root: string, rel: string, out: Map<string, string>): Promise<void> {
@@ -69,10 +40,10 @@ async function walk(root: string, rel: string, out: Map<string, string>): Promis
   for (const entry of entries) {
     const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!PATTERN_DIRS.has(child)) await walk(root, child, out);
+      if (!KEYED_DIRS.has(child)) await walk(root, child, out);
     } else if (entry.isFile()) {
-      const url = urlPathOf(child);
-      if (url !== null) out.set(url, child);
+      const url = urlOfFile(child);
+      if (url !== null && !url.keyed) out.set(url.path, child);
     }
   }
 }
@@ -109,10 +80,8 @@ export class StaticFiles {
 
   /** Where the file for a normalised URL path would be, or null when no file can answer it. */
   locate(pathname: string): Located | null {
-    for (const [re, family, fileOf] of PATTERNS) {
-      const m = re.exec(pathname);
-      if (m !== null) return { file: path.join(this.root, fileOf(m[1]!)), family, contentType: POLICIES[family].contentType };
-    }
+    const keyed = keyedFile(pathname);
+    if (keyed !== null) return { file: path.join(this.root, keyed.file), family: keyed.family, contentType: POLICIES[keyed.family].contentType };
     const rel = this.index.get(pathname);
     if (rel === undefined) return null;
     const family = classify(pathname);

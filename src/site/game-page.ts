@@ -8,7 +8,8 @@ import type { RegistryFile } from '../schemas/authoring.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
-import { escapeHtml as e } from './escape.ts';
+import { escapeHtml as e } from '../lib/html.ts';
+import { paths } from '../routes/routes.ts';
 import {
   formatBadge,
   formatDate,
@@ -227,7 +228,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<section data-history><h2>RTP history</h2>${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +
     `<section><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
-    `<p>As JSON: <a href="/api/rtp/${slug}">/api/rtp/${slug}</a></p></section>`
+    `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p></section>`
   );
 }
 

@@ -1,5 +1,6 @@
 // Site-wide constants and texts shared by the layout, the pages and the string-rendered game pages.
 import type { RegistryFile } from '../schemas/authoring.ts';
+import { paths } from '../routes/routes.ts';
 import { formatDate } from './format.ts';
 
 export const SITE_NAME = 'RTP Registry';
@@ -16,7 +17,7 @@ export function gameCitationText(meta: RegistryFile, name: string, providerDispl
 
 /** Path of a game's registry page. */
 export function gamePath(slug: string): string {
-  return `/rtp/${slug}`;
+  return paths.gamePage(slug);
 }
 
 /** Path of a provider's registry page. */

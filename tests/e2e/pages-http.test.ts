@@ -10,7 +10,7 @@ import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { openApiJson } from '../../src/openapi/document.ts';
 import { SHELL_FILE } from '../../src/build/pages-integration.ts';
 import { MARKERS } from '../../src/site/game-page.ts';
-import { escapeHtml } from '../../src/site/escape.ts';
+import { escapeHtml } from '../../src/lib/html.ts';
 import { listItemText } from '../../src/site/list-item.ts';
 import { startServer, testDataDir, testOutDir, type RunningServer } from '../helpers/server.ts';
 

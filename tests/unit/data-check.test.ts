@@ -4,11 +4,12 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatProblems, loadRegistry } from '../../src/registry/load.ts';
+import { loadRegistry } from '../../src/registry/load.ts';
 import { frozenStateOf } from '../../src/registry/freeze.ts';
 import { toDataJson } from '../../src/lib/write.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS, fixtureGame, makeFixtureRegistry, removeFixtureDir, type FixtureOptions } from '../fixtures/registry.ts';
+import { formatProblems } from '../../src/registry/problems.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const made: string[] = [];

@@ -1,19 +1,11 @@
 // Freeze logic: version ordering and bumps, the frozen state, history diffing and refusals.
 import { describe, expect, it } from 'vitest';
-import {
-  appendHistory,
-  bumpVersion,
-  compareVersions,
-  diffFrozen,
-  frozenJson,
-  frozenStateOf,
-  historyJsonl,
-  planFreeze,
-} from '../../src/registry/freeze.ts';
+import { appendHistory, diffFrozen, frozenJson, frozenStateOf, historyJsonl, planFreeze } from '../../src/registry/freeze.ts';
 import { toGameRecord } from '../../src/registry/derive.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { FrozenFileSchema, HistoryEntrySchema, type GameFile } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
+import { bumpVersion, compareVersions } from '../../src/registry/version.ts';
 
 const AT1 = FIXTURE_META.frozen_at;
 const AT2 = '2026-12-01T00:00:00Z';

@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diffReleases, purgeList, urlOfFile } from '../../src/release/manifest.ts';
+import { diffReleases, purgeList, urlOfReleaseFile } from '../../src/release/manifest.ts';
 import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from '../../src/release/tree.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 
@@ -13,7 +13,7 @@ afterAll(async () => {
   for (const d of temps) await rm(d, { recursive: true, force: true });
 });
 
-describe('urlOfFile', () => {
+describe('urlOfReleaseFile', () => {
   it.each([
     ['client/api/rtp/book-of-dead', 'slot', '/api/rtp/book-of-dead'],
     ['client/api/rtp/provider/play-n-go', 'provider', '/api/rtp/provider/play-n-go'],
@@ -28,11 +28,11 @@ describe('urlOfFile', () => {
     ['client/_headers', 'other', 'client/_headers'],
     ['client/404.html', 'other', 'client/404.html'],
   ])('%s is %s %s', (file, family, url) => {
-    expect(urlOfFile(file)).toEqual({ family, path: url });
+    expect(urlOfReleaseFile(file)).toEqual({ family, path: url });
   });
 
   it('leaves server files to the dynamic routes', () => {
-    expect(urlOfFile('server/registry-bundle.json')).toBeNull();
+    expect(urlOfReleaseFile('server/registry-bundle.json')).toBeNull();
   });
 });
 

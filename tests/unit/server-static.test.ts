@@ -1,10 +1,10 @@
 // Static file mapping: which URL a dist/client file answers, and where a URL's file is.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { urlPathOf } from '../../src/server/static.ts';
+import { keyedFile, urlOfFile } from '../../src/routes/routes.ts';
 import { contentTypeOf } from '../../src/server/mime.ts';
 
-describe('urlPathOf', () => {
+describe('urlOfFile', () => {
   it.each([
     ['index.html', '/'],
     ['about.html', '/about'],
@@ -20,7 +20,18 @@ describe('urlPathOf', () => {
     ['.well-known/x', null],
     ['a/.hidden', null],
   ])('%s → %s', (rel, url) => {
-    expect(urlPathOf(rel)).toBe(url);
+    expect(urlOfFile(rel)).toEqual(url === null ? null : { path: url, keyed: false });
+  });
+
+  it.each([
+    ['api/rtp/book-of-dead', '/api/rtp/book-of-dead'],
+    ['api/rtp/provider/playngo', '/api/rtp/provider/playngo'],
+    ['api/widget/rtp/book-of-dead', '/api/widget/rtp/book-of-dead'],
+    ['widget/rtp/book-of-dead.html', '/widget/rtp/book-of-dead'],
+    ['rtp/book-of-dead.html', '/rtp/book-of-dead'],
+  ])('keyed file %s → %s, and back', (rel, url) => {
+    expect(urlOfFile(rel)).toEqual({ path: url, keyed: true });
+    expect(keyedFile(url)?.file).toBe(rel);
   });
 });
 

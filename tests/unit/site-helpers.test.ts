@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { normaliseBorder, normaliseRadius, widgetQuery, widgetSrc, embedSnippet, DEFAULT_WIDGET_OPTIONS } from '../../src/site/embed.ts';
-import { escapeHtml } from '../../src/site/escape.ts';
+import { escapeHtml } from '../../src/lib/html.ts';
 import { formatHouseEdge, formatMaxWin, formatRange, formatRtp, formatVariantKind, formatVolatility, formatYear } from '../../src/site/format.ts';
 import { firstPage } from '../../src/site/home.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';

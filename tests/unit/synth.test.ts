@@ -5,11 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/registry/canonical.ts';
-import { compareVersions, frozenStateOf, planFreeze } from '../../src/registry/freeze.ts';
+import { frozenStateOf, planFreeze } from '../../src/registry/freeze.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
 import { mulberry32, slugify, synthRegistry, writeSynthRegistry, SYNTH_PROVIDER_NAMES } from '../../scripts/lib/synth.ts';
 import { GAME_TYPES } from '../../src/schemas/authoring.ts';
 import { fixtureTempDir, removeFixtureDir } from '../fixtures/registry.ts';
+import { compareVersions } from '../../src/registry/version.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const COUNT = 1500;

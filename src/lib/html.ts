@@ -1,4 +1,4 @@
-// HTML escaping for the string-rendered widget and embed snippet.
+// HTML escaping for everything rendered by plain string functions: the widget, the embed snippet, the game pages.
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
