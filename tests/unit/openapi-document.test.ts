@@ -6,12 +6,13 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { COMPONENT_SCHEMAS, openApiDocument, openApiJson, propertyPaths } from '../../src/openapi/document.ts';
+import { openApiDocument, openApiJson } from '../../src/openapi/document.ts';
 import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
 import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
 import { classify, paths, POLICIES } from '../../src/routes/routes.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { COMPONENT_SCHEMAS, propertyPaths } from '../../src/openapi/components.ts';
 
 type Json = Record<string, any>;
 

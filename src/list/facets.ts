@@ -1,0 +1,178 @@
+// The list's facet counts: a count table per query (records by provider × game type × has several
+// variants), the `filtered` total read from it, and the facets' JSON written straight into the
+// response bytes. Facets count the records matching every filter except their own, sorted by count
+// descending then key; zero counts are left out except for the selected provider or type.
+import { GAME_TYPES } from '../schemas/authoring.ts';
+import type { ListBundle } from '../schemas/list-bundle.ts';
+import { compareStrings } from '../schemas/text.ts';
+
+/** No filter on this dimension. */
+export const ALL = -1;
+/** A provider the registry does not have: matches nothing. */
+export const UNKNOWN = -2;
+const T = GAME_TYPES.length;
+
+const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
+const PROVIDERS_OPEN = new Uint8Array(Buffer.from('{"providers":['));
+const TYPES_OPEN = new Uint8Array(Buffer.from('],"game_types":['));
+const FACETS_CLOSE = new Uint8Array(Buffer.from(']}'));
+
+/** Strings encoded once, each its own view (so copying one allocates nothing). */
+type Fragments = Uint8Array[];
+const fragments = (texts: readonly string[]): Fragments => texts.map((t) => new Uint8Array(Buffer.from(t)));
+const fragmentBytes = (f: Fragments) => f.reduce((sum, b) => sum + b.length, 0);
+
+/** Writes a non-negative integer below 2^31 in decimal at `at`. */
+function writeUint(value: number, target: Uint8Array, at: number): number {
+  let digits = 1;
+  for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
+  for (let k = at + digits - 1, v = value; k >= at; k--, v = (v / 10) | 0) target[k] = 0x30 + (v % 10);
+  return at + digits;
+}
+
+/** Each key's position in compareStrings order, and the key index at each position. */
+function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array } {
+  const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
+  const rank = new Int32Array(keys.length);
+  atRank.forEach((k, r) => (rank[k] = r));
+  return { rank, atRank };
+}
+
+/** Per count table: totals by provider and by game type over all the others, without and with has_variants. */
+interface Totals {
+  byProvider: [Int32Array, Int32Array];
+  byType: [Int32Array, Int32Array];
+}
+
+/** Count tables and facet JSON over one list bundle's columns. */
+export class Facets {
+  /** Upper bound on the bytes `write` writes: every entry listed with a count of n digits. */
+  readonly maxBytes: number;
+  private readonly n: number;
+  private readonly p: number;
+  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges'>;
+  private readonly providerHead: Fragments;
+  private readonly typeHead: Fragments;
+  private readonly providerOrder: { rank: Int32Array; atRank: Int32Array };
+  private readonly typeOrder = rankOf(GAME_TYPES);
+  private readonly providerCounts: Int32Array;
+  private readonly typeCounts = new Int32Array(T);
+  private readonly listedProviders: Int32Array;
+  private readonly listedTypes = new Int32Array(T);
+  private readonly sortKeys: Float64Array;
+  private readonly totalsOf = new WeakMap<Int32Array, Totals>();
+
+  constructor(bundle: ListBundle) {
+    const { total: n, providerKeys, providerDisplay } = bundle;
+    this.n = n;
+    this.p = providerKeys.length;
+    this.columns = bundle;
+    this.providerHead = fragments(providerKeys.map((k, i) => `{"provider":${JSON.stringify(k)},"display":${JSON.stringify(providerDisplay[i])},"count":`));
+    this.typeHead = fragments(GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`));
+    this.providerOrder = rankOf(providerKeys);
+    this.providerCounts = new Int32Array(this.p);
+    this.listedProviders = new Int32Array(this.p);
+    this.sortKeys = new Float64Array(Math.max(this.p, T));
+    this.maxBytes =
+      PROVIDERS_OPEN.length + TYPES_OPEN.length + FACETS_CLOSE.length + fragmentBytes(this.providerHead) + fragmentBytes(this.typeHead) + (this.p + T) * (String(n).length + 2);
+  }
+
+  private cell(prov: number, type: number, m: number): number {
+    return (prov * T + type) * 2 + m;
+  }
+
+  /** The count table of the records `ids` (all when null), only those with badge bit `bit` when it is not 0. */
+  count(ids: ArrayLike<number> | null, bit = 0): Int32Array {
+    const { providerOf, typeOf, multi, badges } = this.columns;
+    const cube = new Int32Array(this.p * T * 2);
+    const count = ids === null ? this.n : ids.length;
+    for (let k = 0; k < count; k++) {
+      const i = ids === null ? k : ids[k]!;
+      if (bit !== 0 && (badges[i]! & bit) === 0) continue;
+      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!)]!++;
+    }
+    return cube;
+  }
+
+  /** Records of a count table passing the provider, game type and has_variants filters. */
+  filtered(cube: Int32Array, prov: number, type: number, hv: boolean): number {
+    if (prov === UNKNOWN) return 0;
+    let count = 0;
+    for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
+      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
+        for (let m = hv ? 1 : 0; m < 2; m++) count += cube[this.cell(pp, tt, m)]!;
+      }
+    }
+    return count;
+  }
+
+  private totals(cube: Int32Array): Totals {
+    let t = this.totalsOf.get(cube);
+    if (t === undefined) {
+      const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
+      for (let pp = 0; pp < this.p; pp++) {
+        for (let tt = 0; tt < T; tt++) {
+          const multiOnly = cube[this.cell(pp, tt, 1)]!;
+          const all = cube[this.cell(pp, tt, 0)]! + multiOnly;
+          provAll[pp]! += all;
+          provMulti[pp]! += multiOnly;
+          typeAll[tt]! += all;
+          typeMulti[tt]! += multiOnly;
+        }
+      }
+      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti] };
+      this.totalsOf.set(cube, t);
+    }
+    return t;
+  }
+
+  /**
+   * Writes the listed entries (indexes into heads/counts) as JSON array items, by count
+   * descending, then key: each entry becomes one number, (n - count) * entries + rank, so a
+   * numeric typed-array sort orders them (exact: below 2^53 for any registry).
+   */
+  private writeList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: Fragments): number {
+    const size = heads.length;
+    for (let k = 0; k < m; k++) this.sortKeys[k] = (this.n - counts[listed[k]!]!) * size + order.rank[listed[k]!]!;
+    const keys = this.sortKeys.subarray(0, m).sort();
+    for (let k = 0; k < m; k++) {
+      const entry = order.atRank[keys[k]! % size]!;
+      if (k > 0) target[at++] = COMMA;
+      const head = heads[entry]!;
+      target.set(head, at);
+      at += head.length;
+      at = writeUint(counts[entry]!, target, at);
+      target[at++] = CLOSE_BRACE;
+    }
+    return at;
+  }
+
+  /** Writes `{"providers":[…],"game_types":[…]}` for a count table and filters at `at`; returns the end. */
+  write(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number): number {
+    const mFrom = hv ? 1 : 0;
+    const sums = this.totals(cube);
+    let providers = 0;
+    for (let pp = 0; pp < this.p; pp++) {
+      let count = 0;
+      if (type === ALL) count = sums.byProvider[mFrom]![pp]!;
+      else for (let m = mFrom; m < 2; m++) count += cube[this.cell(pp, type, m)]!;
+      this.providerCounts[pp] = count;
+      if (count > 0 || pp === prov) this.listedProviders[providers++] = pp;
+    }
+    let types = 0;
+    for (let tt = 0; tt < T; tt++) {
+      let count = 0;
+      if (prov === ALL) count = sums.byType[mFrom]![tt]!;
+      else if (prov !== UNKNOWN) for (let m = mFrom; m < 2; m++) count += cube[this.cell(prov, tt, m)]!; // an unknown provider matches nothing
+      this.typeCounts[tt] = count;
+      if (count > 0 || tt === type) this.listedTypes[types++] = tt;
+    }
+    target.set(PROVIDERS_OPEN, at);
+    at = this.writeList(target, at + PROVIDERS_OPEN.length, this.listedProviders, providers, this.providerCounts, this.providerOrder, this.providerHead);
+    target.set(TYPES_OPEN, at);
+    at = this.writeList(target, at + TYPES_OPEN.length, this.listedTypes, types, this.typeCounts, this.typeOrder, this.typeHead);
+    target.set(FACETS_CLOSE, at);
+    return at + FACETS_CLOSE.length;
+  }
+}
