@@ -1,6 +1,6 @@
 // Benchmark data: synthetic registries from `npm run data:synth`, cached by count, seed and generator hash, verified by content hash.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnBounded } from './procs.ts';
@@ -74,22 +74,13 @@ export function sizeLabel(count: number): string {
   return count % 1000 === 0 ? `${count / 1000}k` : String(count);
 }
 
-/** Whether the synthetic generator exists and accepts a --seed option. */
-export function synthInfo(cwd: string): { available: boolean; seeded: boolean } {
-  const file = path.join(cwd, SYNTH_SCRIPT);
-  if (!existsSync(file)) return { available: false, seeded: false };
-  return { available: true, seeded: /--seed|['"]seed['"]/.test(readFileSync(file, 'utf8')) };
-}
-
 /**
  * A synthetic registry of `count` games: reused from the cache when its manifest (count, seed,
  * generator hash) matches and the files still hash to the recorded value, else generated afresh.
  */
 export async function synthRegistry(cwd: string, count: number, seed: number, log: (s: string) => void): Promise<DataSet> {
-  const info = synthInfo(cwd);
-  if (!info.available) throw new Error(`${SYNTH_SCRIPT} is missing`);
   const gen = sourceHash(path.join(cwd, SYNTH_SCRIPT));
-  const key = `synth-${count}-${info.seeded ? seed : 'default'}-${gen}`;
+  const key = `synth-${count}-${seed}-${gen}`;
   const dir = path.join(CACHE_ROOT, key);
   const manifestFile = path.join(CACHE_ROOT, `${key}.json`);
   const label = sizeLabel(count);
@@ -105,7 +96,7 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   mkdirSync(CACHE_ROOT, { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
-  const args = [SYNTH_SCRIPT, '--count', String(count), '--out', tmp, ...(info.seeded ? ['--seed', String(seed)] : [])];
+  const args = [SYNTH_SCRIPT, '--count', String(count), '--out', tmp, '--seed', String(seed)];
   const t = performance.now();
   const p = spawnBounded(process.execPath, args, { cwd, timeoutMs: 5 * 60_000 });
   const code = await p.exited;
@@ -121,7 +112,7 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
-  writeFileSync(manifestFile, JSON.stringify({ count, seed: info.seeded ? seed : null, generator: gen, hash: treeHash(dir) }, null, 2));
+  writeFileSync(manifestFile, JSON.stringify({ count, seed, generator: gen, hash: treeHash(dir) }, null, 2));
   log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
   return { label, dir, games, origin: 'generated', generateMs };
 }
@@ -130,15 +121,4 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
 export function realRegistry(cwd: string): DataSet {
   const dir = path.join(cwd, 'data');
   return { label: 'real', dir, games: countGames(dir), origin: 'shipped' };
-}
-
-/** Total bytes and file count of a directory tree. */
-export function treeSize(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const f of listFiles(dir)) {
-    files++;
-    bytes += statSync(path.join(dir, f)).size;
-  }
-  return { files, bytes };
 }

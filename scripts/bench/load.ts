@@ -1,6 +1,6 @@
 // HTTP load runs with autocannon (programmatic), on loopback only; latencies recorded per response at sub-millisecond precision.
 import http from 'node:http';
-import autocannon, { type AutocannonRequest } from 'autocannon';
+import autocannon from 'autocannon';
 import { percentileOfSorted } from './stats.ts';
 
 /** What a scenario sends: one fixed path, a fixed list cycled in order across all connections, or a generator. */
@@ -40,7 +40,7 @@ export function pathSource(target: Target): () => string {
  */
 export async function runLoad(opts: { baseUrl: string; connections: number; durationS: number; next: () => string; fixedPath?: string }): Promise<LoadRun> {
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(opts.baseUrl)) throw new Error(`load: loopback only, got ${opts.baseUrl}`);
-  const requests: AutocannonRequest[] =
+  const requests: autocannon.Request[] =
     opts.fixedPath !== undefined
       ? [{ method: 'GET', path: opts.fixedPath }]
       : [
@@ -54,19 +54,20 @@ export async function runLoad(opts: { baseUrl: string; connections: number; dura
         ];
   let lat = new Float64Array(1 << 16);
   let n = 0;
-  const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
-    if (n === lat.length) {
-      const grown = new Float64Array(lat.length * 2);
-      grown.set(lat);
-      lat = grown;
-    }
-    lat[n++] = ms;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests }, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on('response', (_client, _status, _bytes, ms) => {
+      if (n === lat.length) {
+        const grown = new Float64Array(lat.length * 2);
+        grown.set(lat);
+        lat = grown;
+      }
+      lat[n++] = ms;
+    });
   });
-  const result = await instance;
   const sortedLat = lat.subarray(0, n).sort();
   const statusCodes: Record<string, number> = {};
-  for (const [code, s] of Object.entries(result.statusCodeStats)) statusCodes[code] = s.count;
+  for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
   const durationS = result.duration > 0 ? result.duration : opts.durationS;
   return {

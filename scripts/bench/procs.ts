@@ -1,6 +1,7 @@
 // Bounded child processes for the benchmark: spawn with a deadline, kill the whole group on exit, read RSS from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const live = new Set<ChildProcess>();
@@ -87,20 +88,14 @@ export function spawnBounded(cmd: string, args: string[], opts: { cwd: string; e
   return { child, output: () => buf, exited, stop };
 }
 
-/** A field of /proc/<pid>/status in KiB (VmRSS, VmHWM), or undefined when the process is gone. */
-export function procStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+/** Resident set size of a process in MiB (/proc), or undefined when it is gone. */
+export function rssMiB(pid: number): number | undefined {
   try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : undefined;
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** Resident set size of a process in MiB. */
-export function rssMiB(pid: number): number | undefined {
-  const k = procStatusKiB(pid, 'VmRSS');
-  return k === undefined ? undefined : k / 1024;
 }
 
 /** Peak RSS reported by GNU time -v ("Maximum resident set size (kbytes)"), in MiB. */
@@ -109,60 +104,8 @@ export function parseTimeMaxRss(stderr: string): number | undefined {
   return m ? Number(m[1]) / 1024 : undefined;
 }
 
-/** Whether GNU time is available for peak-RSS measurement. */
+/** GNU time, for the peak RSS of a build (Debian's `time` package); without it the build's peak RSS is not reported. */
 export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-/** Descendant pids of `pid` (children, grandchildren...) read from /proc. */
-export function descendants(pid: number): number[] {
-  const byParent = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = byParent.get(ppid) ?? [];
-      list.push(Number(e));
-      byParent.set(ppid, list);
-    } catch {
-      // process ended while reading
-    }
-  }
-  const out: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    for (const c of byParent.get(stack.pop()!) ?? []) {
-      out.push(c);
-      stack.push(c);
-    }
-  }
-  return out;
-}
-
-/**
- * Polls /proc every `intervalMs` for the peak VmHWM over a process and its descendants (the fallback
- * when GNU time is missing). Returns a function that stops polling and gives the peak in MiB.
- */
-export function watchPeakRss(pid: number, intervalMs = 100): () => number | undefined {
-  let peak: number | undefined;
-  const poll = () => {
-    for (const p of [pid, ...descendants(pid)]) {
-      const k = procStatusKiB(p, 'VmHWM');
-      if (k !== undefined) peak = Math.max(peak ?? 0, k / 1024);
-    }
-  };
-  poll();
-  const t = setInterval(poll, intervalMs);
-  return () => {
-    clearInterval(t);
-    return peak;
-  };
-}
 
 /** Polls `probe` until it resolves true (then true) or `timeoutMs` passes (then false). */
 export async function pollUntil(probe: () => Promise<boolean>, timeoutMs: number, intervalMs = 10): Promise<boolean> {
@@ -176,4 +119,46 @@ export async function pollUntil(probe: () => Promise<boolean>, timeoutMs: number
     await sleep(intervalMs);
   }
   return false;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A server process answering on `base`; `readyMs` from spawn to its first 200. */
+export interface Running {
+  proc: Spawned;
+  base: string;
+  readyMs: number;
+}
+
+/** Spawns a server on `port` and polls `probePath` until it answers 200 (`probe` does one GET, returning the status). */
+export async function startAndWait(what: string, cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number }, port: number, probe: (url: string) => Promise<number>, probePath: string): Promise<Running> {
+  const base = `http://127.0.0.1:${port}`;
+  const t = performance.now();
+  const proc = spawnBounded(process.execPath, cmd.args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs });
+  let exited = false;
+  void proc.exited.then(() => (exited = true));
+  const ok = await pollUntil(
+    async () => {
+      if (exited) throw new Error('exited');
+      return (await probe(base + probePath)) === 200;
+    },
+    120_000,
+    5,
+  );
+  const readyMs = performance.now() - t;
+  if (!ok || exited) {
+    await proc.stop();
+    throw new Error(`${what} did not become ready: ${proc.output().slice(-1500).trim()}`);
+  }
+  return { proc, base, readyMs };
 }

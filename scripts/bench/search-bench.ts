@@ -3,6 +3,8 @@ import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
 import type { SearchDocument } from '../../src/schemas/search-index.ts';
 import { servicesFor } from '../lib/services.ts';
+import { queryMix, toSearch, vocabularyOf } from './query-mix.ts';
+import type { BenchResult, SearchRow } from './results.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { percentileOfSorted } from './stats.ts';
 
@@ -67,4 +69,24 @@ export function benchListHandler(bundle: RegistryBundle, searches: readonly stri
     if (cold.list(s).status !== 200) throw new Error(`list handler rejected ${s}`);
   });
   return { p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99) };
+}
+
+/** The search phase: index build and search per q, and the whole list handler per query, for each data set. */
+export async function searchPhase(sets: ReadonlyArray<{ label: string; games: number; bundle: () => Promise<RegistryBundle> }>, mixCount: number, seed: number, log: (s: string) => void): Promise<NonNullable<BenchResult['search']>> {
+  const rows: SearchRow[] = [];
+  for (const ds of sets) {
+    const bundle = await ds.bundle();
+    const mix = queryMix(vocabularyOf(bundle.records), mixCount, seed);
+    const qs = mix.map((q) => q.q).filter((q): q is string => q !== undefined);
+    const r = benchSearch(bundle.records, qs);
+    const l = benchListHandler(bundle, mix.map(toSearch));
+    rows.push({ label: ds.label, games: ds.games, queries: qs.length, indexMs: r.indexMs, searchP50Ms: r.p50, searchP99Ms: r.p99, listP50Ms: l.p50, listP99Ms: l.p99 });
+    log(`search ${ds.label}: index ${r.indexMs.toFixed(0)} ms, search p50 ${r.p50.toFixed(3)} / p99 ${r.p99.toFixed(3)} ms, list handler p50 ${l.p50.toFixed(3)} / p99 ${l.p99.toFixed(3)} ms`);
+  }
+  return {
+    rows,
+    notes: [
+      'Search: MiniSearch over name, slug, provider key and display name (src/build/list/search-index.ts, as the build indexes), timed per q of the mix after one untimed pass. List: the route\'s handler (parameters, engine, response bytes) per query of the mix, on fresh services after a warm-up on others; no HTTP.',
+    ],
+  };
 }

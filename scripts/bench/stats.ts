@@ -54,8 +54,3 @@ export function pairedRatios(a: readonly number[], b: readonly number[]): Summar
   if (a.length !== b.length) throw new Error(`stats: paired lists differ in length (${a.length} vs ${b.length})`);
   return summarize(a.map((x, i) => x / b[i]!));
 }
-
-/** Ratio of two medians. */
-export function ratioOfMedians(a: Summary, b: Summary): number {
-  return a.median / b.median;
-}

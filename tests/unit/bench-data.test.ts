@@ -68,24 +68,26 @@ describe('baseline writer', () => {
 });
 
 describe('command line', () => {
-  it('defaults to the full run writing BENCHMARKS.md', () => {
+  it('defaults to the full run of this checkout, written to bench/results', () => {
     const c = parseArgs([]);
     expect(c.mode).toBe('full');
-    expect(c.outFile.endsWith('/BENCHMARKS.md')).toBe(true);
+    expect(c.outDir.endsWith(path.join('bench', 'results'))).toBe(true);
+    expect(c.codeRoot).toBe(path.resolve(import.meta.dirname, '../..'));
     expect([...c.only]).toEqual(['build', 'memory', 'list', 'search']);
     expect(c.buildRuns).toBeGreaterThanOrEqual(3);
-    expect(c.rounds * c.roundS).toBeGreaterThanOrEqual(10);
+    expect(c.load.rounds * c.load.roundS).toBeGreaterThanOrEqual(10);
     expect(c.sizes).toEqual([1000, 10_000, 50_000]);
   });
-  it('keeps quick and partial runs away from BENCHMARKS.md', () => {
-    expect(parseArgs(['--quick']).outFile).toBe(path.join(os.tmpdir(), 'rtp-bench-quick.md'));
-    const p = parseArgs(['--only', 'list,memory']);
+  it('keeps quick runs out of bench/results; partial runs and other checkouts are recorded', () => {
+    expect(parseArgs(['--quick']).outDir).toBe(path.join(os.tmpdir(), 'rtp-bench-quick'));
+    const p = parseArgs(['--only', 'list,memory', '--root', '/tmp/before']);
     expect(p.mode).toBe('partial');
     expect([...p.only]).toEqual(['list', 'memory']);
-    expect(p.outFile).toBe(path.join(os.tmpdir(), 'rtp-bench-partial.md'));
+    expect(p.codeRoot).toBe('/tmp/before');
+    expect(p.outDir.endsWith(path.join('bench', 'results'))).toBe(true);
   });
   it('rejects unknown phases and options', () => {
     expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
-    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <phases>, --out <file>, --keep)");
+    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <build,memory,list,search>, --root <checkout>, --out <folder>, --keep)");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, pairedRatios, percentile, percentileOfSorted, ratioOfMedians, summarize } from '../../scripts/bench/stats.ts';
+import { median, pairedRatios, percentile, percentileOfSorted, summarize } from '../../scripts/bench/stats.ts';
 
 describe('median', () => {
   it('takes the middle value of an odd count, unsorted input', () => {
@@ -47,8 +47,5 @@ describe('summarize and ratios', () => {
   it('pairs ratios round by round', () => {
     expect(pairedRatios([10, 20, 30], [5, 5, 10])).toEqual({ median: 3, min: 2, max: 4, n: 3 });
     expect(() => pairedRatios([1], [1, 2])).toThrow('differ in length');
-  });
-  it('divides medians', () => {
-    expect(ratioOfMedians(summarize([2, 4, 6]), summarize([1, 2, 3]))).toBe(2);
   });
 });

@@ -1,0 +1,134 @@
+// Build phase: timed `astro build` runs of the code under test (peak RSS via GNU time), each
+// followed by the plain file-writing baseline (baseline-writer.ts) for the same files.
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { manifestOf } from './baseline-writer.ts';
+import type { DataSet } from './data.ts';
+import { GNU_TIME, parseTimeMaxRss, spawnBounded } from './procs.ts';
+import type { BenchResult, BuildRow } from './results.ts';
+import { pairedRatios, summarize } from './stats.ts';
+
+export const ASTRO_BIN = 'node_modules/astro/bin/astro.mjs';
+export const BUNDLE_REL = 'server/registry-bundle.json';
+
+interface TimedRun {
+  ok: boolean;
+  seconds: number;
+  peakRssMiB?: number;
+  tail: string;
+}
+
+/** Removes `dir` and flushes dirty pages (untimed), so a run neither pays for the last one's writeback nor leaves its own. */
+function freshFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  spawnSync('sync', { timeout: 300_000 });
+}
+
+/** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`; wall time around the child process. */
+export async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
+  freshFolder(outDir);
+  const env = { ...process.env, RTP_DATA_DIR: dataDir, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' };
+  const astro = [path.join(codeRoot, ASTRO_BIN), 'build'];
+  const [cmd, args] = GNU_TIME ? [GNU_TIME, ['-v', process.execPath, ...astro]] : [process.execPath, astro];
+  const t = performance.now();
+  const p = spawnBounded(cmd, args, { cwd: codeRoot, env, timeoutMs });
+  const code = await p.exited;
+  const seconds = (performance.now() - t) / 1000;
+  const out = p.output();
+  const peakRssMiB = GNU_TIME ? parseTimeMaxRss(out) : undefined;
+  const ok = code === 0 && existsSync(path.join(outDir, BUNDLE_REL));
+  return { ok, seconds, ...(peakRssMiB === undefined ? {} : { peakRssMiB }), tail: out.slice(-3000) };
+}
+
+/** Runs the baseline writer as its own Node process for the file list in `manifestFile`, into a fresh `outDir`. */
+async function timedBaseline(benchRoot: string, manifestFile: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
+  freshFolder(outDir);
+  const t = performance.now();
+  const p = spawnBounded(process.execPath, [path.join(benchRoot, 'scripts/bench/baseline-writer.ts'), manifestFile, outDir], { cwd: benchRoot, timeoutMs });
+  const code = await p.exited;
+  return { ok: code === 0, seconds: (performance.now() - t) / 1000, tail: p.output().slice(-3000) };
+}
+
+export interface BuildContext {
+  benchRoot: string;
+  codeRoot: string;
+  work: string;
+  runs: number;
+  timeoutMs: number;
+  log: (s: string) => void;
+  problems: string[];
+  /** Output folders of successful builds by data set label, for the later phases. */
+  built: Map<string, string>;
+}
+
+/** Builds and times each data set `runs` times, each build paired with a baseline run. */
+export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): Promise<NonNullable<BenchResult['build']>> {
+  const rows: BuildRow[] = [];
+  for (const ds of sets) {
+    const builds: number[] = [];
+    const baselines: number[] = [];
+    const rss: number[] = [];
+    let files = 0;
+    let bytes = 0;
+    let error: string | undefined;
+    const manifestFile = path.join(ctx.work, `manifest-${ds.label}.json`);
+    for (let run = 1; run <= ctx.runs && error === undefined; run++) {
+      ctx.log(`build ${ds.label} run ${run}/${ctx.runs}`);
+      // Every run writes into folders that never existed; nothing is deleted while the suite measures.
+      const outDir = path.join(ctx.work, `out-${ds.label}-${run}`);
+      const b = await timedBuild(ctx.codeRoot, ds.dir, outDir, ctx.timeoutMs);
+      if (!b.ok) {
+        error = `astro build failed in run ${run}`;
+        ctx.problems.push(`build ${ds.label} run ${run} failed: ${b.tail.trim().slice(-1500)}`);
+        break;
+      }
+      const manifest = manifestOf(outDir);
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      if (run === 1) [files, bytes] = [manifest.length, manifest.reduce((s, [, n]) => s + n, 0)];
+      const base = await timedBaseline(ctx.benchRoot, manifestFile, path.join(ctx.work, `baseline-${ds.label}-${run}`), ctx.timeoutMs);
+      if (!base.ok) {
+        error = `baseline writer failed in run ${run}`;
+        ctx.problems.push(`baseline ${ds.label} failed: ${base.tail.trim().slice(-800)}`);
+        break;
+      }
+      builds.push(b.seconds);
+      baselines.push(base.seconds);
+      if (b.peakRssMiB !== undefined) rss.push(b.peakRssMiB);
+      ctx.built.set(ds.label, outDir);
+      ctx.log(`  build ${b.seconds.toFixed(2)} s (peak RSS ${b.peakRssMiB?.toFixed(0) ?? '?'} MiB), baseline ${base.seconds.toFixed(2)} s, ${files} files`);
+    }
+    if (builds.length === 0) continue;
+    rows.push({
+      label: ds.label,
+      games: ds.games,
+      files,
+      bytes,
+      buildS: summarize(builds),
+      baselineS: summarize(baselines),
+      ratio: pairedRatios(builds, baselines),
+      ...(rss.length > 0 ? { peakRssMiB: summarize(rss) } : {}),
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+  return {
+    rows,
+    notes: [
+      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes) into another fresh folder on the same disk. \`sync\` runs (untimed) before each timed run; nothing is deleted until all measurements are done.`,
+      'The build also reads and validates the registry, shapes and checks every response, compiles the list bundle and runs Astro and Vite; the ratio is per pair, so disk drift between runs cancels.',
+    ],
+  };
+}
+
+/** Builds each data set once, untimed, when no timed build left an output for it (for the list and memory phases). */
+export async function buildOnce(ctx: BuildContext, sets: readonly DataSet[]): Promise<void> {
+  for (const ds of sets) {
+    if (ctx.built.has(ds.label)) continue;
+    const outDir = path.join(ctx.work, `out-${ds.label}`);
+    ctx.log(`build ${ds.label} (untimed, for the later phases)`);
+    const b = await timedBuild(ctx.codeRoot, ds.dir, outDir, ctx.timeoutMs);
+    if (b.ok) ctx.built.set(ds.label, outDir);
+    else ctx.problems.push(`build ${ds.label} failed: ${b.tail.trim().slice(-800)}`);
+  }
+}

@@ -1,0 +1,195 @@
+// List phase: the built registry served by the server under test, a bare node:http ceiling sending
+// the same bytes, and the SQLite FTS5 peer, under the same load scenarios, interleaved round by round.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUNDLE_REL } from './build.ts';
+import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
+import { freePort, rssMiB, startAndWait, type Running } from './procs.ts';
+import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
+import type { BenchResult, ScenarioRow } from './results.ts';
+import { pairedRatios, summarize } from './stats.ts';
+
+/** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
+export const BENCH_RATE_LIMIT = '1000000000';
+
+export interface ServerContext {
+  benchRoot: string;
+  /** The code under test: its src/server/main.ts runs with the node flags of its `serve` script. */
+  codeRoot: string;
+  log: (s: string) => void;
+  problems: string[];
+}
+
+/** Node flags of the code's `npm run serve` (its package.json is their one source). */
+function serverFlags(codeRoot: string): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(codeRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return pkg.scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
+const status = async (url: string) => (await fetchRaw(url, 2000)).status;
+
+/** Starts the server under test on a built output folder; resolves when the list route answers. */
+export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
+  const port = await freePort();
+  // ACCESS_LOG=off: the benchmark measures serving, not writing (and piping) a log line per request.
+  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ACCESS_LOG: 'off', ...extraEnv };
+  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), 'src/server/main.ts'], cwd: ctx.codeRoot, env, lifetimeMs }, port, status, '/api/rtp/list?limit=1');
+}
+
+interface Scenario {
+  id: string;
+  title: string;
+  server: ScenarioRow['server'];
+  base: string;
+  target: Target;
+  what: string;
+  runs: LoadRun[];
+}
+
+export interface LoadSettings {
+  connections: number;
+  warmupS: number;
+  rounds: number;
+  roundS: number;
+  mixCount: number;
+  seed: number;
+}
+
+/** Runs every scenario: a warm-up each, then `rounds` rounds in turn, so drift hits them all alike. */
+async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSettings): Promise<void> {
+  const sources = new Map(scenarios.map((s) => [s, pathSource(s.target)]));
+  const run = (s: Scenario, durationS: number) =>
+    runLoad({ baseUrl: s.base, connections: load.connections, durationS, next: sources.get(s)!, ...(s.target.kind === 'fixed' ? { fixedPath: s.target.path } : {}) });
+  for (const s of scenarios) await run(s, load.warmupS);
+  for (let round = 1; round <= load.rounds; round++) {
+    for (const s of scenarios) {
+      const r = await run(s, load.roundS);
+      s.runs.push(r);
+      ctx.log(`load round ${round}/${load.rounds} ${s.id}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors + r.timeouts}`);
+    }
+  }
+}
+
+function row(s: Scenario): ScenarioRow {
+  const ok = s.runs.filter((r) => Number.isFinite(r.p50));
+  const lat = (f: (r: LoadRun) => number) => summarize(ok.length > 0 ? ok.map(f) : [0]);
+  return {
+    id: s.id,
+    title: s.title,
+    server: s.server,
+    what: s.what,
+    reqPerSec: summarize(s.runs.map((r) => r.reqPerSec)),
+    p50Ms: lat((r) => r.p50),
+    p99Ms: lat((r) => r.p99),
+    requests: s.runs.reduce((a, r) => a + r.requests, 0),
+    non2xx: s.runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: s.runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
+  };
+}
+
+/** The list phase over the output folder `outDir` of a `games`-game registry. */
+export async function listPhase(ctx: ServerContext, outDir: string, games: number, work: string, load: LoadSettings): Promise<NonNullable<BenchResult['list']>> {
+  const bundle = JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> };
+  const vocab = vocabularyOf(bundle.records);
+  const mix = queryMix(vocab, load.mixCount, load.seed).map((q) => `/api/rtp/list?${toSearch(q)}`);
+  const stream = distinctStream(vocab);
+  const repeated = `/api/rtp/list?q=${encodeURIComponent(mostFrequentWord(bundle.records))}&limit=20`;
+  const n = bundle.records.length;
+  const slugs = [0, Math.floor(n / 3), Math.floor((2 * n) / 3), n - 1].map((i) => `/api/rtp/${bundle.records[i]!.canonical_slug}`);
+  const lifetimeMs = 20 * 60_000;
+  const notes: string[] = [];
+  ctx.log(`list: starting the server on ${games} games`);
+  const server = await startServer(ctx, outDir, lifetimeMs);
+  let ceiling: Running | undefined;
+  let peer: Running | undefined;
+  try {
+    // Every fixed path must answer 200 before anything is timed; the ceiling replays those answers.
+    const fixtures: Record<string, { status: number; headers: Record<string, string>; body_base64: string }> = {};
+    for (const p of [repeated, ...slugs, ...mix.slice(0, 20)]) {
+      const r = await fetchRaw(server.base + p);
+      if (r.status !== 200) throw new Error(`server answered ${r.status} to ${p}: ${r.body.toString('utf8').slice(0, 300)}`);
+      if (p === repeated || slugs.includes(p)) fixtures[p] = { status: r.status, headers: r.headers, body_base64: r.body.toString('base64') };
+    }
+    const bytesOf = (p: string) => Buffer.from(fixtures[p]!.body_base64, 'base64').length.toLocaleString('en-US');
+    const fixturesFile = path.join(work, 'ceiling-fixtures.json');
+    writeFileSync(fixturesFile, JSON.stringify(fixtures));
+    const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
+    const cport = await freePort();
+    ceiling = await startAndWait('ceiling', spawnIn(['scripts/bench/ceiling.ts', fixturesFile, String(cport)]), cport, status, repeated);
+    try {
+      const pport = await freePort();
+      peer = await startAndWait('SQLite peer', spawnIn(['scripts/bench/sqlite-peer.ts', path.join(outDir, BUNDLE_REL), String(pport)]), pport, status, '/api/rtp/list?limit=1');
+      notes.push(`SQLite peer (${/\(([^)]*)\)/.exec(peer.proc.output())?.[1] ?? 'sqlite'}): ready in ${Math.round(peer.readyMs)} ms, RSS ${Math.round(rssMiB(peer.proc.child.pid!) ?? 0)} MiB. ${await compareWithPeer(server.base, peer.base, mix.slice(0, 200))}`);
+    } catch (err) {
+      ctx.problems.push(`SQLite peer: ${(err as Error).message.slice(0, 500)}`);
+    }
+
+    let sent = 0;
+    const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
+    const scenarios: Scenario[] = [
+      { id: 'a', title: 'mix of distinct queries', server: 'server', base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [] },
+      { id: 'b', title: 'one repeated query', server: 'server', base: server.base, target: { kind: 'fixed', path: repeated }, what: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`, runs: [] },
+      { id: 'c', title: 'static slug JSON', server: 'server', base: server.base, target: { kind: 'cycle', paths: slugs }, what: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`, runs: [] },
+      { id: 'u', title: 'uncached distinct queries', server: 'server', base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [] },
+      { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [] },
+      { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [] },
+    ];
+    if (peer) {
+      let peerSent = 0;
+      scenarios.push(
+        { id: 'pa', title: 'peer: mix of distinct queries', server: 'peer', base: peer.base, target: { kind: 'cycle', paths: mix }, what: 'the SQLite FTS5 peer with the mix of (a).', runs: [] },
+        { id: 'pu', title: 'peer: uncached distinct queries', server: 'peer', base: peer.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, what: 'the SQLite FTS5 peer with the stream of (u), from its start.', runs: [] },
+      );
+    }
+    await measure(ctx, scenarios, load);
+
+    const rps = (id: string) => scenarios.find((s) => s.id === id)?.runs.map((r) => r.reqPerSec);
+    const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
+    for (const [a, b, label] of [
+      ['a', 'd', 'mix (a) / ceiling (d)'],
+      ['b', 'd', 'repeated query (b) / ceiling (d)'],
+      ['c', "d'", "static slug JSON (c) / ceiling (d')"],
+      ['u', 'd', 'uncached (u) / ceiling (d)'],
+      ['a', 'pa', 'mix (a) / SQLite peer (pa)'],
+      ['u', 'pu', 'uncached (u) / SQLite peer (pu)'],
+    ] as const) {
+      const x = rps(a);
+      const y = rps(b);
+      if (x && y) ratios.push({ id: `${a}/${b}`, label, ratio: pairedRatios(x, y) });
+    }
+    if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
+    notes.push(
+      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and ACCESS_LOG=off; all requests come from 127.0.0.1. The load generator (autocannon, ${load.connections} connections, in the bench process) shares the cores with the server under test, as with the ceiling.`,
+      `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
+    );
+    const after = rssMiB(server.proc.child.pid!);
+    return { games, scenarios: scenarios.map(row), ratios, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
+  } finally {
+    await Promise.all([server.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
+  }
+}
+
+interface ListBody {
+  meta: { filtered: number };
+  facets: { providers: Array<{ provider: string; count: number }>; game_types: Array<{ game_type: string; count: number }> };
+  items: Array<{ canonical_slug: string }>;
+}
+
+/**
+ * Compares the peer's answers with the server's on sample queries: status, filtered count, facet
+ * counts and the page (slugs in order, except under sort=relevance).
+ */
+async function compareWithPeer(serverBase: string, peerBase: string, paths: readonly string[]): Promise<string> {
+  let same = 0;
+  const facetKey = (b: ListBody) => JSON.stringify([b.facets.providers.map((p) => `${p.provider}:${p.count}`).sort(), b.facets.game_types.map((t) => `${t.game_type}:${t.count}`).sort()]);
+  // Under sort=relevance the page depends on each engine's own scores: not compared.
+  const slugsOf = (b: ListBody, p: string) => (/[?&]sort=relevance(&|$)/.test(p) ? '' : b.items.map((i) => i.canonical_slug).join());
+  for (const p of paths) {
+    const [a, b] = await Promise.all([fetchRaw(serverBase + p), fetchRaw(peerBase + p)]);
+    if (a.status !== 200 || b.status !== 200) continue;
+    const x = JSON.parse(a.body.toString('utf8')) as ListBody;
+    const y = JSON.parse(b.body.toString('utf8')) as ListBody;
+    if (x.meta.filtered === y.meta.filtered && facetKey(x) === facetKey(y) && slugsOf(x, p) === slugsOf(y, p)) same++;
+  }
+  return `It gave the server's status, filtered count, facet counts and page on ${same} of the first ${paths.length} mix queries (differences come from the route's typo tolerance, which FTS5 prefix terms do not have).`;
+}

@@ -1,0 +1,121 @@
+// BENCHMARKS.md from the result files (bench/results/*.json): one line per run, so before and
+// after sit side by side, then the newest figures of each phase in full.
+import type { BenchResult } from './results.ts';
+import type { Summary } from './stats.ts';
+
+/** A number with thousands separators and `digits` decimals. */
+export function num(x: number, digits = 0): string {
+  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** "median (min–max)", or just the median for a single sample. */
+export function band(s: Summary, digits = 0, unit = ''): string {
+  const one = (x: number) => `${num(x, digits)}${unit}`;
+  return s.n > 1 && s.min !== s.max ? `${one(s.median)} (${one(s.min)}–${one(s.max)})` : one(s.median);
+}
+
+/** A Markdown table; cells have `|` escaped. */
+export function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const cell = (c: string) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+const ratioOf = (r: BenchResult, id: string) => r.list?.ratios.find((x) => x.id === id)?.ratio;
+const ratioText = (s: Summary | undefined) => (s === undefined ? '—' : `${band(s, 2)}x`);
+
+/** One line per run: what a before/after comparison reads. */
+function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
+  const rows = runs.map(({ file, result: r }) => {
+    const largest = r.build?.rows.filter((b) => b.error === undefined).at(-1);
+    const uncached = r.list?.scenarios.find((s) => s.id === 'u');
+    return [
+      `[${r.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${file})`,
+      r.env.code === r.env.commit ? r.env.code : `${r.env.code} (bench ${r.env.commit})`,
+      r.mode,
+      largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
+      ratioText(ratioOf(r, 'a/d')),
+      ratioText(ratioOf(r, 'u/d')),
+      uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s`,
+      ratioText(ratioOf(r, 'b/d')),
+      ratioText(ratioOf(r, "c/d'")),
+    ];
+  });
+  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling'], rows);
+}
+
+function header(r: BenchResult): string {
+  const e = r.env;
+  return table(['', ''], [
+    ['machine', `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB (${e.platform})`],
+    ['Node', e.node],
+    ['date', e.date],
+    ['commit', e.code === e.commit ? e.commit : `${e.code} measured with the bench of ${e.commit}`],
+    ['run time', `${num(r.elapsedS)} s (${r.mode})`],
+    ...Object.entries(r.settings),
+    ['data', r.data.map((d) => `${d.label}: ${num(d.games)} games (${d.origin})`).join('; ')],
+  ]);
+}
+
+const notes = (list: readonly string[]) => (list.length === 0 ? '' : `\n\n${list.map((n) => `- ${n}`).join('\n')}`);
+
+function buildSection(r: BenchResult): string {
+  const b = r.build!;
+  const rows = b.rows.map((x) => [x.label, num(x.games), num(x.files), `${num(x.bytes / 2 ** 20)} MiB`, band(x.buildS, 2), band(x.baselineS, 2), `${band(x.ratio, 2)}x`, x.peakRssMiB ? band(x.peakRssMiB) : '—', x.error ?? '']);
+  return `## Build: full build against a plain file-writing baseline\n\n${table(['registry', 'games', 'files', 'size', 'build s', 'baseline s', 'ratio', 'peak RSS MiB', 'error'], rows)}${notes(b.notes)}`;
+}
+
+function memorySection(r: BenchResult): string {
+  const m = r.memory!;
+  const rows = m.rows.map((x) => [x.label, num(x.games), band(x.readyMs), x.coldReadyMs === undefined ? '—' : num(x.coldReadyMs), band(x.rssMiB), x.error ?? '']);
+  return `## Server start and memory\n\n${table(['registry', 'games', 'start to first list answer, ms', 'same, no compile cache, ms', 'RSS after start, MiB', 'error'], rows)}${notes(m.notes)}`;
+}
+
+function listSection(r: BenchResult): string {
+  const l = r.list!;
+  const rows = l.scenarios.map((s) => [s.id, s.title, band(s.reqPerSec), band(s.p50Ms, 2), band(s.p99Ms, 2), num(s.requests), s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none']);
+  const ratios = l.ratios.map((x) => [x.label, `${band(x.ratio, 2)}x`]);
+  const what = l.scenarios.map((s) => `- (${s.id}) ${s.what}`).join('\n');
+  const rss = l.serverRssAfterMiB === undefined ? '' : `\n\nServer RSS after all scenarios: ${num(l.serverRssAfterMiB)} MiB.`;
+  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
+}
+
+function searchSection(r: BenchResult): string {
+  const s = r.search!;
+  const rows = s.rows.map((x) => [x.label, num(x.games), num(x.queries), num(x.indexMs), num(x.searchP50Ms, 3), num(x.searchP99Ms, 3), num(x.listP50Ms, 3), num(x.listP99Ms, 3)]);
+  return `## Search and list handler in process\n\n${table(['registry', 'games', 'queries', 'index ms', 'search p50 ms', 'search p99 ms', 'list p50 ms', 'list p99 ms'], rows)}${notes(s.notes)}`;
+}
+
+const SECTIONS = [
+  ['build', buildSection],
+  ['memory', memorySection],
+  ['list', listSection],
+  ['search', searchSection],
+] as const;
+
+/** BENCHMARKS.md for the runs (oldest first): the runs table, then each phase from the newest run that has it. */
+export function renderBenchmarks(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
+  const parts = [
+    '# Benchmarks',
+    'Rendered by `npm run bench` (scripts/bench/render.ts) from the result files in bench/results/, one per run; how to read and rerun them: [docs/benchmarks.md](docs/benchmarks.md). Absolute figures drift between runs and machines: compare the ratios, which pair figures measured in the same run.',
+    `## Runs\n\n${runsTable(runs)}`,
+  ];
+  for (const [key, render] of SECTIONS) {
+    const newest = [...runs].reverse().find((x) => x.result[key] !== undefined);
+    if (newest === undefined) continue;
+    parts.push(`${render(newest.result)}\n\nFrom [${newest.file}](bench/results/${newest.file}):\n\n${header(newest.result)}`);
+  }
+  const problems = runs.at(-1)?.result.problems ?? [];
+  if (problems.length > 0) parts.push(`## Problems in the newest run\n\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** A few lines for the console after a run. */
+export function renderSummary(r: BenchResult): string {
+  const lines = [`bench ${r.mode} run, ${num(r.elapsedS)} s, code ${r.env.code}`];
+  for (const b of r.build?.rows ?? []) lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
+  for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
+  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, p99 ${band(s.p99Ms, 2)} ms`);
+  for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
+  for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,135 @@
+// One benchmark run as data: the zod schema of bench/results/<date>-<commit>.json, the machine it
+// ran on, and reading and writing those files. BENCHMARKS.md is rendered from them (render.ts);
+// nothing reads Markdown back.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const Summary = z.strictObject({ median: z.number(), min: z.number(), max: z.number(), n: z.int() });
+
+const BuildRow = z.strictObject({
+  label: z.string(),
+  games: z.int(),
+  files: z.int(),
+  bytes: z.int(),
+  buildS: Summary,
+  baselineS: Summary,
+  ratio: Summary,
+  peakRssMiB: Summary.optional(),
+  error: z.string().optional(),
+});
+
+const MemoryRow = z.strictObject({ label: z.string(), games: z.int(), readyMs: Summary, rssMiB: Summary, coldReadyMs: z.number().optional(), error: z.string().optional() });
+
+const Scenario = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  server: z.enum(['server', 'ceiling', 'peer']),
+  what: z.string(),
+  reqPerSec: Summary,
+  p50Ms: Summary,
+  p99Ms: Summary,
+  requests: z.int(),
+  non2xx: z.int(),
+  errors: z.int(),
+});
+
+const SearchRow = z.strictObject({ label: z.string(), games: z.int(), queries: z.int(), indexMs: z.number(), searchP50Ms: z.number(), searchP99Ms: z.number(), listP50Ms: z.number(), listP99Ms: z.number() });
+
+export const BenchResultSchema = z.strictObject({
+  format: z.literal(1),
+  env: z.strictObject({
+    cpu: z.string(),
+    cores: z.int(),
+    memoryGiB: z.number(),
+    node: z.string(),
+    platform: z.string(),
+    date: z.string(),
+    /** The bench's own commit; `code` is the commit of the code measured (--root), when another. */
+    commit: z.string(),
+    code: z.string(),
+  }),
+  mode: z.enum(['full', 'partial', 'quick']),
+  elapsedS: z.number(),
+  settings: z.record(z.string(), z.string()),
+  data: z.array(z.strictObject({ label: z.string(), games: z.int(), origin: z.string() })),
+  build: z.strictObject({ rows: z.array(BuildRow), notes: z.array(z.string()) }).optional(),
+  memory: z.strictObject({ rows: z.array(MemoryRow), notes: z.array(z.string()) }).optional(),
+  list: z
+    .strictObject({
+      games: z.int(),
+      scenarios: z.array(Scenario),
+      ratios: z.array(z.strictObject({ id: z.string(), label: z.string(), ratio: Summary })),
+      serverRssAfterMiB: z.number().optional(),
+      notes: z.array(z.string()),
+    })
+    .optional(),
+  search: z.strictObject({ rows: z.array(SearchRow), notes: z.array(z.string()) }).optional(),
+  problems: z.array(z.string()),
+});
+export type BenchResult = z.output<typeof BenchResultSchema>;
+export type BuildRow = z.output<typeof BuildRow>;
+export type MemoryRow = z.output<typeof MemoryRow>;
+export type ScenarioRow = z.output<typeof Scenario>;
+export type SearchRow = z.output<typeof SearchRow>;
+export type Environment = BenchResult['env'];
+
+/** Short commit hash of `cwd`, with "+dirty" when its work tree has changes; "unknown" outside git. */
+export function gitCommit(cwd: string): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', timeout: 10_000 }).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, encoding: 'utf8', timeout: 30_000 });
+    return status.trim().length > 0 ? `${sha}+dirty` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The machine, Node, date and commits (the bench's in `root`, the measured code's in `codeRoot`). */
+export function environment(root: string, codeRoot: string, now = new Date()): Environment {
+  const commit = gitCommit(root);
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism(),
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: now.toISOString(),
+    commit,
+    code: path.resolve(codeRoot) === path.resolve(root) ? commit : gitCommit(codeRoot),
+  };
+}
+
+/** The results folder of the repository at `root`. */
+export const resultsDir = (root: string) => path.join(root, 'bench', 'results');
+
+/** `<date>-<code commit>[-<mode>].json`: one file per run, sorting by date. */
+export function resultFileName(r: BenchResult): string {
+  const stamp = r.env.date.slice(0, 19).replace(/[:T]/g, '-');
+  return `${stamp}-${r.env.code.replace(/[^a-z0-9]+/gi, '-')}${r.mode === 'full' ? '' : `-${r.mode}`}.json`;
+}
+
+/** Writes a result (validated) into `dir`; returns its path. */
+export function writeResult(dir: string, r: BenchResult): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, resultFileName(BenchResultSchema.parse(r)));
+  writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+  return file;
+}
+
+/** Every result file in `dir`, validated, oldest first; throws naming the file that does not match the schema. */
+export function readResults(dir: string): Array<{ file: string; result: BenchResult }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    const parsed = BenchResultSchema.safeParse(JSON.parse(readFileSync(path.join(dir, name), 'utf8')));
+    if (!parsed.success) throw new Error(`${path.join(dir, name)}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+    return { file: name, result: parsed.data };
+  });
+}

@@ -1,0 +1,106 @@
+// Benchmark results as JSON files and BENCHMARKS.md rendered from them.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { band, num, renderBenchmarks, renderSummary, table } from '../../scripts/bench/render.ts';
+import { readResults, resultFileName, writeResult, type BenchResult } from '../../scripts/bench/results.ts';
+import { summarize } from '../../scripts/bench/stats.ts';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-results-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const env = { cpu: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v24.0.0', platform: 'Linux x64', date: '2026-11-21T10:20:30.000Z', commit: 'abc1234', code: 'abc1234' };
+const scenario = (id: string, rps: number[], server: 'server' | 'ceiling' = 'server') => ({
+  id,
+  title: `scenario ${id}`,
+  server,
+  what: `what ${id}`,
+  reqPerSec: summarize(rps),
+  p50Ms: summarize([1, 1, 1]),
+  p99Ms: summarize([20, 21, 22]),
+  requests: 100,
+  non2xx: 0,
+  errors: 0,
+});
+
+function result(over: Partial<BenchResult> = {}): BenchResult {
+  return {
+    format: 1,
+    env,
+    mode: 'full',
+    elapsedS: 321.4,
+    settings: { load: '10 connections' },
+    data: [{ label: '50k', games: 50_000, origin: 'cached' }],
+    build: {
+      rows: [{ label: '50k', games: 50_000, files: 150_012, bytes: 300 * 2 ** 20, buildS: summarize([20, 22, 24]), baselineS: summarize([10, 11, 12]), ratio: summarize([2, 2, 2]), peakRssMiB: summarize([500, 510, 520]) }],
+      notes: ['a build note'],
+    },
+    list: {
+      games: 50_000,
+      scenarios: [scenario('a', [3100, 3200, 3300]), scenario('d', [30000, 31000, 32000], 'ceiling')],
+      ratios: [{ id: 'a/d', label: 'mix (a) / ceiling (d)', ratio: summarize([0.1, 0.11, 0.12]) }],
+      serverRssAfterMiB: 240,
+      notes: [],
+    },
+    problems: [],
+    ...over,
+  };
+}
+
+describe('formatting', () => {
+  it('formats numbers, bands and tables', () => {
+    expect(num(1234567.891, 1)).toBe('1,234,567.9');
+    expect(band(summarize([3, 1, 2]), 1, ' ms')).toBe('2.0 ms (1.0 ms–3.0 ms)');
+    expect(band(summarize([5]))).toBe('5');
+    expect(table(['a', 'b'], [['1', 'x|y']])).toBe('| a | b |\n|---|---|\n| 1 | x\\|y |');
+  });
+});
+
+describe('result files', () => {
+  it('are named by date and measured commit, and read back validated, oldest first', () => {
+    expect(resultFileName(result())).toBe('2026-11-21-10-20-30-abc1234.json');
+    expect(resultFileName(result({ mode: 'partial', env: { ...env, code: 'def5678+dirty' } }))).toBe('2026-11-21-10-20-30-def5678-dirty-partial.json');
+    const dir = path.join(tmp, 'results');
+    writeResult(dir, result({ env: { ...env, date: '2026-11-22T00:00:00.000Z' } }));
+    writeResult(dir, result());
+    expect(readResults(dir).map((r) => r.file)).toEqual(['2026-11-21-10-20-30-abc1234.json', '2026-11-22-00-00-00-abc1234.json']);
+    expect(readResults(path.join(tmp, 'none'))).toEqual([]);
+  });
+
+  it('refuses a file that does not match the schema, naming it and the field', () => {
+    const dir = path.join(tmp, 'bad');
+    const file = writeResult(dir, result());
+    const text = readFileSync(file, 'utf8').replace('"elapsedS": 321.4', '"elapsedS": "slow"');
+    writeFileSync(file, text);
+    expect(() => readResults(dir)).toThrow(`${file}: elapsedS: Invalid input: expected number, received string`);
+    expect(() => writeResult(dir, { ...result(), mode: 'fast' as never })).toThrow();
+  });
+});
+
+describe('BENCHMARKS.md', () => {
+  const before = { file: '2026-11-21-10-20-30-abc1234-partial.json', result: result({ mode: 'partial', build: undefined, list: { ...result().list!, ratios: [{ id: 'a/d', label: 'mix (a) / ceiling (d)', ratio: summarize([0.09, 0.1, 0.11]) }] } }) };
+  const after = { file: '2026-11-22-10-20-30-def5678.json', result: result({ env: { ...env, date: '2026-11-22T10:20:30.000Z', commit: 'def5678', code: 'def5678' } }) };
+  const md = renderBenchmarks([before, after]);
+
+  it('lists every run on one line, before and after side by side', () => {
+    expect(md).toContain('| [2026-11-21 10:20](bench/results/2026-11-21-10-20-30-abc1234-partial.json) | abc1234 | partial | — | 0.10 (0.09–0.11)x |');
+    expect(md).toContain('| [2026-11-22 10:20](bench/results/2026-11-22-10-20-30-def5678.json) | def5678 | full | 50k: 2.00x | 0.11 (0.10–0.12)x |');
+  });
+
+  it('renders each phase from the newest run that has it, with machine, date and commit', () => {
+    expect(md).toContain('| 50k | 50,000 | 150,012 | 300 MiB | 22.00 (20.00–24.00) | 11.00 (10.00–12.00) | 2.00x | 510 (500–520) |  |');
+    expect(md).toContain('- a build note');
+    expect(md).toContain('| a | scenario a | 3,200 (3,100–3,300) | 1.00 | 21.00 (20.00–22.00) | 100 | none |');
+    expect(md).toContain('From [2026-11-22-10-20-30-def5678.json](bench/results/2026-11-22-10-20-30-def5678.json)');
+    expect(md).toContain('| machine | Test CPU, 2 cores, 24 GiB (Linux x64) |');
+    expect(md).toContain('| commit | def5678 |');
+    expect(md).not.toContain('## Search');
+  });
+
+  it('names the measured code apart from the bench when they differ, and prints a console summary', () => {
+    const other = result({ env: { ...env, code: '28cfafb' } });
+    expect(renderBenchmarks([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
+    expect(renderSummary(other)).toContain('a scenario a: 3,200 (3,100–3,300) req/s');
+  });
+});
