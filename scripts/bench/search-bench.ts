@@ -1,25 +1,13 @@
-// Search alone: the list route's MiniSearch index and search function timed in-process over the query mix's q values.
+// Search alone: the build's MiniSearch index and MiniSearch's search timed in process over the query mix's q values, and the list handler.
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
-import type { SearchDocument } from '../../src/schemas/search-index.ts';
+import { searchDocuments } from '../../src/build/list/compile.ts';
+import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { servicesFor } from '../lib/services.ts';
 import { queryMix, toSearch, vocabularyOf } from './query-mix.ts';
 import type { BenchResult, SearchRow } from './results.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { percentileOfSorted } from './stats.ts';
-
-/** The record fields the search index reads. */
-export interface IndexedRecord {
-  canonical_slug: string;
-  canonical_name: string;
-  provider: string;
-  provider_display: string;
-}
-
-/** The list route's search documents for bundle records (id = position in the slug-sorted records). */
-export function searchDocuments(records: readonly IndexedRecord[]): SearchDocument[] {
-  return records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }));
-}
 
 function timeAll(items: readonly string[], fn: (item: string) => void): Float64Array {
   const out = new Float64Array(items.length);
@@ -35,7 +23,7 @@ function timeAll(items: readonly string[], fn: (item: string) => void): Float64A
  * Builds the index for `records` and times `search` once per q (after one untimed warm-up pass, so
  * the figures are for a running server, not a cold JIT). Returns ms figures.
  */
-export function benchSearch(records: readonly IndexedRecord[], qs: readonly string[]): { indexMs: number; p50: number; p99: number; matches: number } {
+export function benchSearch(records: readonly GameRecord[], qs: readonly string[]): { indexMs: number; p50: number; p99: number; matches: number } {
   const t = performance.now();
   const index = buildSearchIndex(searchDocuments(records));
   const indexMs = performance.now() - t;

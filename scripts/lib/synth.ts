@@ -1,4 +1,5 @@
 // Synthetic registry generator for scale work only (npm run data:synth): seeded, deterministic, valid against the authoring schemas.
+import { slugify } from '../../src/registry/names.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -105,18 +106,6 @@ export interface SynthRegistry {
   games: GameFile[];
   history: HistoryEntry[];
   frozen: FrozenFile;
-}
-
-/** Lowercase-ascii-hyphen slug of a name ("Gates of El Dorado Megaways" → "gates-of-el-dorado-megaways"). */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/'/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;

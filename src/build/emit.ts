@@ -1,5 +1,5 @@
 // Renders every per-game and per-provider response, validates it against its public schema, and writes
-// the files into the build output (paths from src/routes.ts `files`):
+// the files into the build output (paths from src/routes/routes.ts `files`):
 //
 //   dist/client/api/rtp/{slug}                 single-slot record (JSON, no extension)
 //   dist/client/api/widget/rtp/{slug}          widget data (JSON, no extension)

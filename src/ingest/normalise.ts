@@ -1,21 +1,9 @@
 // How sources' names, providers and figures are compared and converted: the matching key of a game
 // name, the registry key of a provider, exact percent figures, volatility words and categories.
-import { nameKey } from '../registry/names.ts';
+import { nameKey, slugify } from '../registry/names.ts';
 import type { GameType, Volatility } from '../schemas/authoring.ts';
 
-export { nameKey };
-
-/** A URL slug from a display name: lowercase ASCII words joined by hyphens. */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’`´]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
+export { nameKey, slugify };
 
 /**
  * Registry keys of providers whose key is not the slug of their name (the keys already published

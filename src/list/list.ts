@@ -1,5 +1,5 @@
 // GET /api/rtp/list: validates the query, asks the engine, shapes the response bytes, caches them.
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
@@ -9,12 +9,32 @@ import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 
 /**
- * Version of how a list body is written for given data and query (listBody, the engine's facets
- * and record encoding). Bump it with any change to those bytes: it is part of every list ETag, so
- * clients holding a body of the old format never get a 304 for it. tests/unit/list-handler.test.ts
- * pins fixture bodies to it.
+ * Queries whose answers stand for how list bodies are written: meta, facets, records, a filtered
+ * walk, a search in relevance order. Their bytes make the format id of an engine's bodies.
  */
-export const LIST_FORMAT = 2;
+const FORMAT_PROBES = ['limit=2', 'q=a&sort=relevance&limit=3', 'has_variants=1&sort=recent&offset=1&limit=2'];
+const formats = new WeakMap<ListEngine, string>();
+
+/**
+ * The format id of `engine`'s list bodies: a hash of the answers to FORMAT_PROBES. Any change to
+ * how bodies are written (listBody, the engine's facets, record encoding or orders) changes it,
+ * with nothing to bump by hand; it is part of every list ETag, so a client holding a body of the
+ * old format never gets a 304 for it.
+ */
+export function listFormat(engine: ListEngine): string {
+  let id = formats.get(engine);
+  if (id === undefined) {
+    const h = createHash('sha256');
+    for (const probe of FORMAT_PROBES) {
+      const parsed = parseListQuery(probe);
+      if (!parsed.ok) throw new Error(`list format probe "${probe}" is not a valid query`);
+      h.update(listBody(engine, parsed.query, engine.run(parsed.query))).update('\n');
+    }
+    id = h.digest('hex').slice(0, 16);
+    formats.set(engine, id);
+  }
+  return id;
+}
 
 /**
  * The list route's strong ETag: the first 128 bits of the SHA-256 of the format, the engine's
@@ -22,7 +42,7 @@ export const LIST_FORMAT = 2;
  * mean equal bytes (RFC 9110 §8.8.3), at a fraction of hashing the body itself.
  */
 export function listEtag(engine: ListEngine, key: string): string {
-  return `"${hash('sha256', `${LIST_FORMAT}\n${engine.contentId}\n${key}`, 'hex').slice(0, 32)}"`;
+  return `"${hash('sha256', `${listFormat(engine)}\n${engine.contentId}\n${key}`, 'hex').slice(0, 32)}"`;
 }
 
 const COMMA = 0x2c;
@@ -90,6 +110,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   // Keys seen once (a map with empty values: the same byte bound as the raw-key memo).
   const seenOnce = new ByteBoundedMap(DOORKEEPER_BYTES);
   const prefix = metaPrefix(engine);
+  listFormat(engine); // made once, before the first request
   // Query strings exactly as received, for responses in the cache: a repeated request skips the
   // parsing. Bounded by bytes; starts afresh when full (entries whose response left are misses).
   const keyOfRaw = new ByteBoundedMap(RAW_KEYS_BYTES);

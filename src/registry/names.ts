@@ -1,5 +1,5 @@
-// The matching key of a game name, shared by the ingest (matching games across sources) and the
-// provenance check (a source line names the game it is cited for).
+// Names as keys: the matching key of a game name, shared by the ingest (matching games across
+// sources) and the provenance check (a source line names the game it is cited for), and URL slugs.
 
 /**
  * The matching key of a game name: case, accents, punctuation, spaces and trademark signs do not
@@ -14,4 +14,16 @@ export function nameKey(name: string): string {
     .toLowerCase()
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9]/g, '');
+}
+
+/** A URL slug from a display name: lowercase ASCII words joined by hyphens. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/['’`´]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }

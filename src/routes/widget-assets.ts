@@ -1,5 +1,5 @@
 // The widget page's inline style and script, and the Content-Security-Policy that allows exactly them.
-// The CSP is sent twice: as a <meta> tag in every widget page and as a header (src/routes.ts -> _headers, server).
+// The CSP is sent twice: as a <meta> tag in every widget page and as a header (src/routes/routes.ts -> _headers, server).
 import { createHash } from 'node:crypto';
 
 /** Inline style of every widget page (light theme by default; `data-theme="dark"` on <html> switches). */

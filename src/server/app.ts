@@ -82,7 +82,7 @@ export interface AppOptions {
   trustProxy: TrustProxy;
   /** Body of the HTML 404 page. */
   notFoundHtml: Buffer;
-  /** The pages' security headers, sent with the HTML 404 too (default: src/routes.ts pageHeaders()). */
+  /** The pages' security headers, sent with the HTML 404 too (default: src/routes/routes.ts pageHeaders()). */
   pageHeaders?: Readonly<Record<string, string>>;
   /** Called with unexpected errors (logged by the server, naming the route with describeRoute). */
   onError?: (err: unknown, req: IncomingMessage) => void;

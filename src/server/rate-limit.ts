@@ -1,5 +1,5 @@
 // Per-client request budget: a fixed window (default 1,000 requests per 24 hours) over every
-// counted route family (src/routes.ts POLICIES[f].rateLimited), with the response headers below.
+// counted route family (src/routes/routes.ts POLICIES[f].rateLimited), with the response headers below.
 //
 // Headers on every counted response:
 //   X-RateLimit-Limit / X-RateLimit-Remaining / X-RateLimit-Reset (Unix seconds)  public-api.md, Limits

@@ -4,7 +4,7 @@
 //   {origin}/rtp/{slug}                                                           attribution link
 //
 // Runs in the browser too, so it imports nothing from Node. With default options the embed code is
-// exactly the `embed_html` of GET /api/rtp/{slug} (src/build/shape.ts; a unit test pins it).
+// exactly the `embed_html` of GET /api/rtp/{slug} (src/registry/shape.ts; a unit test pins it).
 
 export type WidgetTheme = 'light' | 'dark';
 

@@ -87,7 +87,7 @@ describe('renderAll', () => {
 describe('_headers', () => {
   const rules = parseHeadersFile(renderHeadersFile());
 
-  it('gives every static family its Content-Type, CORS and Cache-Control from src/routes.ts', () => {
+  it('gives every static family its Content-Type, CORS and Cache-Control from src/routes/routes.ts', () => {
     expect([...rules.keys()]).toEqual(HEADER_RULES.map((r) => r.pattern));
     expect(Object.fromEntries(rules.get('/api/rtp/:slug')!)).toEqual({
       'content-type': JSON_TYPE,

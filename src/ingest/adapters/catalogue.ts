@@ -4,8 +4,8 @@
 // (`source_kind: "provider"`), else catalogue. A `github:owner/repo/path@commit` citation (the
 // catalogue's own file) becomes that file's address on GitHub at the commit.
 import { mapVolatility, parsePercent, providerKey, yearOf } from '../normalise.ts';
-import type { AdapterResult, SourceAdapter, SourceFact, Unmapped } from '../source.ts';
-import { jsonLines } from './lines.ts';
+import type { AdapterResult, SourceAdapter } from '../source.ts';
+import { readRows } from './lines.ts';
 
 interface Line {
   name?: unknown;
@@ -30,23 +30,16 @@ export function citationUrl(value: unknown): string | null {
 export const catalogueAdapter: SourceAdapter = {
   format: 'catalogue',
   read(text: string, file: string): AdapterResult {
-    const facts: SourceFact[] = [];
-    const unmapped: Unmapped[] = [];
-    for (const { line, value, error } of jsonLines(text)) {
-      const row = (value ?? {}) as Line;
-      const name = typeof row.name === 'string' && row.name.trim() !== '' ? row.name.trim() : null;
-      const skip = (reason: string) => unmapped.push({ file, line, name, reason });
-      if (error !== null) { skip(error); continue; }
-      if (name === null) { skip('no name'); continue; }
-      if (typeof row.provider !== 'string' || row.provider.trim() === '') { skip('no provider'); continue; }
+    return readRows<Line>(text, file, (row, name, line) => {
+      if (typeof row.provider !== 'string' || row.provider.trim() === '') return 'no provider';
       const stated = parsePercent(row.rtp);
-      if (stated === null) { skip(`rtp ${JSON.stringify(row.rtp)} is not a percent figure`); continue; }
+      if (stated === null) return `rtp ${JSON.stringify(row.rtp)} is not a percent figure`;
       const url = citationUrl(row.source_url);
-      if (url === null) { skip(`source_url ${JSON.stringify(row.source_url)} is no address`); continue; }
+      if (url === null) return `source_url ${JSON.stringify(row.source_url)} is no address`;
       const listed = Array.isArray(row.rtp_variants) ? row.rtp_variants.map(parsePercent) : [];
-      if (listed.some((r) => r === null)) { skip('rtp_variants holds a value that is not a percent figure'); continue; }
+      if (listed.some((r) => r === null)) return 'rtp_variants holds a value that is not a percent figure';
       const others = [...new Set(listed as number[])].filter((r) => r !== stated).sort((a, b) => a - b);
-      facts.push({
+      return {
         file,
         line,
         tier: row.source_kind === 'provider' ? 'provider' : 'catalogue',
@@ -64,8 +57,7 @@ export const catalogueAdapter: SourceAdapter = {
         volatility: mapVolatility(row.volatility),
         max_win_x: typeof row.max_win_x === 'number' && row.max_win_x > 0 ? row.max_win_x : null,
         release_year: yearOf(row.release),
-      });
-    }
-    return { facts, unmapped };
+      };
+    });
   },
 };

@@ -3,8 +3,8 @@
 // Tier: aggregator (the documentation calls its values illustrative).
 import type { VariantKind } from '../../schemas/authoring.ts';
 import { CATEGORY_TYPES, mapVolatility, parsePercent, providerKey, yearOf } from '../normalise.ts';
-import type { AdapterResult, SourceAdapter, SourceFact, Unmapped } from '../source.ts';
-import { jsonLines } from './lines.ts';
+import type { AdapterResult, SourceAdapter, SourceFact } from '../source.ts';
+import { readRows } from './lines.ts';
 
 /** The API's variant words as registry variant kinds. */
 const KINDS: Record<string, VariantKind> = {
@@ -30,20 +30,13 @@ interface Line {
 export const igtSlotsAdapter: SourceAdapter = {
   format: 'igt-slots',
   read(text: string, file: string): AdapterResult {
-    const facts: SourceFact[] = [];
-    const unmapped: Unmapped[] = [];
-    for (const { line, value, error } of jsonLines(text)) {
-      const row = (value ?? {}) as Line;
-      const name = typeof row.name === 'string' && row.name.trim() !== '' ? row.name.trim() : null;
-      const skip = (reason: string) => unmapped.push({ file, line, name, reason });
-      if (error !== null) { skip(error); continue; }
-      if (name === null) { skip('no name'); continue; }
-      if (typeof row.provider_name !== 'string' || row.provider_name.trim() === '') { skip('no provider_name'); continue; }
+    return readRows<Line>(text, file, (row, name, line) => {
+      if (typeof row.provider_name !== 'string' || row.provider_name.trim() === '') return 'no provider_name';
       const gameType = typeof row.game_category === 'string' ? CATEGORY_TYPES[row.game_category] : undefined;
-      if (gameType === undefined) { skip(`game_category ${JSON.stringify(row.game_category)} maps to no game type`); continue; }
+      if (gameType === undefined) return `game_category ${JSON.stringify(row.game_category)} maps to no game type`;
       const stated = parsePercent(row.rtp_default);
-      if (stated === null) { skip(`rtp_default ${JSON.stringify(row.rtp_default)} is not a percent figure`); continue; }
-      if (typeof row.public_page !== 'string' || !/^https?:\/\//.test(row.public_page)) { skip('no public_page URL'); continue; }
+      if (stated === null) return `rtp_default ${JSON.stringify(row.rtp_default)} is not a percent figure`;
+      if (typeof row.public_page !== 'string' || !/^https?:\/\//.test(row.public_page)) return 'no public_page URL';
       const variants: SourceFact['variants'] = [];
       let bad: string | null = null;
       for (const v of Array.isArray(row.rtp_variants) ? (row.rtp_variants as Array<Record<string, unknown>>) : []) {
@@ -55,9 +48,9 @@ export const igtSlotsAdapter: SourceAdapter = {
         }
         variants.push({ rtp, kind: v.is_default === true ? 'standard' : kind });
       }
-      if (bad !== null) { skip(bad); continue; }
+      if (bad !== null) return bad;
       if (!variants.some((v) => v.rtp === stated && v.kind === 'standard')) variants.push({ rtp: stated, kind: 'standard' });
-      facts.push({
+      return {
         file,
         line,
         tier: 'aggregator',
@@ -74,8 +67,7 @@ export const igtSlotsAdapter: SourceAdapter = {
         volatility: mapVolatility(row.volatility),
         max_win_x: null,
         release_year: yearOf(row.release_date),
-      });
-    }
-    return { facts, unmapped };
+      };
+    });
   },
 };
