@@ -1,6 +1,6 @@
 // BENCHMARKS.md from the result files (bench/results/*.json): one line per run, so before and
 // after sit side by side, then the newest figures of each phase in full.
-import type { BenchResult } from './results.ts';
+import type { BenchResult, BuildRow } from './results.ts';
 import type { Summary } from './stats.ts';
 
 /** A number with thousands separators and `digits` decimals. */
@@ -26,7 +26,7 @@ const ratioText = (s: Summary | undefined) => (s === undefined ? '—' : `${band
 /** One line per run: what a before/after comparison reads. */
 function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
   const rows = runs.map(({ file, result: r }) => {
-    const largest = r.build?.rows.filter((b) => b.error === undefined).at(-1);
+    const largest = r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
     const uncached = r.list?.scenarios.find((s) => s.id === 'u');
     return [
       `[${r.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${file})`,

@@ -91,7 +91,10 @@ export const ListBundleHeaderSchema = z.strictObject({
   providerKeys: z.array(z.string()),
   providerDisplay: z.array(z.string()),
   meta: RegistryFileSchema,
-  history: z.array(HistoryEntrySchema),
+  // Each entry was validated against HistoryEntrySchema when the build wrote it (and dist-check
+  // reads it again); at start only the array is checked: thousands of entries would cost the
+  // server tens of milliseconds of its start-up.
+  history: z.array(z.unknown()),
   source: ListBundleSourceSchema,
   sections: z.strictObject(Object.fromEntries(SECTIONS.map((s) => [s, SectionSchema])) as Record<SectionName, typeof SectionSchema>),
 });
@@ -217,7 +220,7 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
       fieldLength: view('search_fieldLength', Uint32Array, 4),
     },
     meta: h.meta,
-    history: h.history,
+    history: h.history as ListBundle['history'],
     source: h.source,
   };
 }
