@@ -1,9 +1,8 @@
 // Astro build: static pages plus on-demand list/history endpoints (node adapter, middleware mode);
-// the rtp-registry integration validates data/ and writes the per-game API and widget files.
+// the rtp-registry integration validates data/ and writes the per-game API, widget and page files.
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import rtpRegistry from './src/build/integration.ts';
-import rtpPages from './src/build/pages-integration.ts';
 
 export default defineConfig({
   // RTP_OUT_DIR lets tests and benchmarks build a fixture registry without touching dist/.
@@ -13,7 +12,7 @@ export default defineConfig({
   session: false,
   trailingSlash: 'never',
   build: { format: 'file' },
-  integrations: [rtpRegistry(), rtpPages(), bundleDependenciesForBuild()],
+  integrations: [rtpRegistry(), bundleDependenciesForBuild()],
 });
 
 /**

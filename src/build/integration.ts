@@ -1,8 +1,10 @@
-// Astro integration: validates the registry and every response before the build writes anything.
+// The Astro integration of the build: validates the registry and every response before the build
+// writes anything.
 // Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
 // (src/build/list/) and write the per-game and per-provider files into a staging folder
 // beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
-// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin.
+// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin. The game
+// pages are written from the Astro-rendered shell as soon as Astro has generated it (game-pages.ts).
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
@@ -11,6 +13,7 @@ import { writeListBundle } from './list/list-bundle.ts';
 import { compileListBundleInWorker } from './workers.ts';
 import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBuild } from './emit.ts';
 import { startStagedWrite, type StagedWrite } from './staging.ts';
+import { emitGamePages } from './game-pages.ts';
 import { siteUrl } from '../routes/urls.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
@@ -20,11 +23,15 @@ export default function rtpRegistry(): AstroIntegration {
   let bundleText: string | undefined;
   let listBundle: Promise<Uint8Array> | undefined;
   let staged: StagedWrite | undefined;
+  let pages: { dir: string; done: Promise<{ count: number; ms: number }> } | undefined;
   return {
     name: 'rtp-registry',
     hooks: {
       // Runs before Astro empties or writes outDir, so invalid data leaves the output untouched.
-      'astro:config:setup': async ({ command, config, logger }) => {
+      'astro:config:setup': async ({ command, config, logger, updateConfig }) => {
+        // Never inline bundled scripts: the game-page shell is copied into every game page, so its
+        // script must stay one cached file rather than bytes repeated 50k times.
+        updateConfig({ vite: { build: { assetsInlineLimit: (file: string) => (file.endsWith('.js') ? false : undefined) } } });
         if (command !== 'build') return;
         const dir = dataDir();
         const started = performance.now();
@@ -55,6 +62,13 @@ export default function rtpRegistry(): AstroIntegration {
       'astro:config:done': ({ config }) => {
         serverDir = fileURLToPath(config.build.server);
       },
+      // The shell exists as soon as Astro has prerendered the pages: the game pages are written
+      // from then on, while the other files are finished.
+      'astro:build:generated': ({ dir }) => {
+        const clientDir = fileURLToPath(dir);
+        pages = { dir: clientDir, done: emitGamePages(clientDir) };
+        pages.done.catch(() => undefined); // awaited (and reported) in astro:build:done
+      },
       'astro:build:done': async ({ dir, logger }) => {
         if (prepared === undefined || serverDir === undefined || bundleText === undefined || listBundle === undefined || staged === undefined) {
           throw new Error('rtp-registry: the registry was not loaded before the build');
@@ -65,6 +79,9 @@ export default function rtpRegistry(): AstroIntegration {
         staged.moveInto(clientDir);
         await writeListBundle(serverDir, await listBundle); // the list engine's index (src/schemas/list-bundle.ts)
         logger.info(`wrote ${count + 1} files (waited ${Math.round(performance.now() - started)} ms for them after Astro)`);
+        if (pages === undefined || pages.dir !== clientDir) pages = { dir: clientDir, done: emitGamePages(clientDir) };
+        const written = await pages.done;
+        logger.info(`wrote ${written.count} game pages in ${Math.round(written.ms)} ms`);
       },
     },
   };

@@ -91,7 +91,7 @@ const KEYED: readonly KeyedRoute[] = [
   { family: 'widget_data', prefix: '/api/widget/rtp/', dir: 'api/widget/rtp', ext: '' },
   { family: 'slot', prefix: '/api/rtp/', dir: 'api/rtp', ext: '' },
   { family: 'widget', prefix: '/widget/rtp/', dir: 'widget/rtp', ext: '.html' },
-  // The registry's page of each game (src/build/pages-integration.ts).
+  // The registry's page of each game (src/build/game-pages.ts).
   { family: 'page', prefix: '/rtp/', dir: 'rtp', ext: '.html' },
 ];
 const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}$`) }));
