@@ -1,6 +1,8 @@
-// Search alone: the build's MiniSearch index and MiniSearch's search timed in process over the query mix's q values, and the list handler.
+// Search alone: the packed index the build writes, searched by the server's PostingSearch, timed in
+// process over the query mix's q values; and the whole list handler per query.
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
+import { buildSearchIndex, packSearchIndex } from '../../src/build/list/search-index.ts';
+import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
 import { searchDocuments } from '../../src/build/list/compile.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { servicesFor } from '../lib/services.ts';
@@ -20,28 +22,23 @@ function timeAll(items: readonly string[], fn: (item: string) => void): Float64A
 }
 
 /**
- * Builds the index for `records` and times `search` once per q (after one untimed warm-up pass, so
- * the figures are for a running server, not a cold JIT). Returns ms figures.
+ * Builds and packs the index for `records` as the build does, then times the server's search
+ * (PostingSearch over the unpacked index) once per q, after one untimed warm-up pass, so the
+ * figures are for a running server, not a cold JIT. Returns ms figures.
  */
 export function benchSearch(records: readonly GameRecord[], qs: readonly string[]): { indexMs: number; p50: number; p99: number; matches: number } {
   const t = performance.now();
-  const index = buildSearchIndex(searchDocuments(records));
+  const packed = packSearchIndex(buildSearchIndex(searchDocuments(records)));
   const indexMs = performance.now() - t;
+  const postings = new PostingSearch(unpackSearchIndex(packed), packed);
   let matches = 0;
   const run = (q: string) => {
-    matches += referenceSearch(index, queryTerms(q)).ids.length;
+    matches += postings.match(queryTerms(q)).ids.length;
   };
   for (const q of qs) run(q);
   matches = 0;
   const lat = timeAll(qs, run);
   return { indexMs, p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99), matches };
-}
-
-/** Times an arbitrary per-query function the same way (warm-up pass, then one timed pass); ms percentiles. */
-export function benchCalls(items: readonly string[], fn: (item: string) => void): { p50: number; p99: number } {
-  for (const item of items) fn(item);
-  const lat = timeAll(items, fn);
-  return { p50: percentileOfSorted(lat, 50), p99: percentileOfSorted(lat, 99) };
 }
 
 /**
@@ -74,7 +71,7 @@ export async function searchPhase(sets: ReadonlyArray<{ label: string; games: nu
   return {
     rows,
     notes: [
-      'Search: MiniSearch over name, slug, provider key and display name (src/build/list/search-index.ts, as the build indexes), timed per q of the mix after one untimed pass. List: the route\'s handler (parameters, engine, response bytes) per query of the mix, on fresh services after a warm-up on others; no HTTP.',
+      'Search: the index over name, slug, provider key and display name built and packed as the build does (index ms), searched by the server\'s PostingSearch (src/list/search.ts) per q of the mix after one untimed pass. List: the route\'s handler (parameters, engine, response bytes) per query of the mix, on fresh services after a warm-up on others; no HTTP.',
     ],
   };
 }
