@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_REL } from './build.ts';
 import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
-import { freePort, rssMiB, startAndWait, type Running } from './procs.ts';
+import { cpuMicros, freePort, rssMiB, startAndWait, type Running } from './procs.ts';
 import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
 import type { BenchResult, ScenarioRow } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
@@ -31,19 +31,23 @@ const status = async (url: string) => (await fetchRaw(url, 2000)).status;
 /** Starts the server under test on a built output folder; resolves when the list route answers. */
 export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
   const port = await freePort();
-  // ACCESS_LOG=off: the benchmark measures serving, not writing (and piping) a log line per request.
-  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ACCESS_LOG: 'off', ...extraEnv };
-  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), 'src/server/main.ts'], cwd: ctx.codeRoot, env, lifetimeMs }, port, status, '/api/rtp/list?limit=1');
+  // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
+  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
+  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), 'src/server/main.ts'], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
 }
 
 interface Scenario {
   id: string;
   title: string;
   server: ScenarioRow['server'];
+  /** The answering process, whose CPU time is read around each run. */
+  pid: number;
   base: string;
   target: Target;
   what: string;
   runs: LoadRun[];
+  /** Server CPU time per answered request in each run, µs. */
+  cpu: number[];
 }
 
 export interface LoadSettings {
@@ -63,9 +67,12 @@ async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSett
   for (const s of scenarios) await run(s, load.warmupS);
   for (let round = 1; round <= load.rounds; round++) {
     for (const s of scenarios) {
+      const before = cpuMicros(s.pid);
       const r = await run(s, load.roundS);
+      const after = cpuMicros(s.pid);
       s.runs.push(r);
-      ctx.log(`load round ${round}/${load.rounds} ${s.id}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors + r.timeouts}`);
+      if (before !== undefined && after !== undefined && r.requests > 0) s.cpu.push((after - before) / r.requests);
+      ctx.log(`load round ${round}/${load.rounds} ${s.id}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, CPU ${s.cpu.at(-1)?.toFixed(1) ?? '?'} µs/req, non-2xx ${r.non2xx}, errors ${r.errors + r.timeouts}`);
     }
   }
 }
@@ -79,6 +86,7 @@ function row(s: Scenario): ScenarioRow {
     server: s.server,
     what: s.what,
     reqPerSec: summarize(s.runs.map((r) => r.reqPerSec)),
+    ...(s.cpu.length > 0 ? { cpuUsPerRequest: summarize(s.cpu) } : {}),
     p50Ms: lat((r) => r.p50),
     p99Ms: lat((r) => r.p99),
     requests: s.runs.reduce((a, r) => a + r.requests, 0),
@@ -127,18 +135,18 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     let sent = 0;
     const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
     const scenarios: Scenario[] = [
-      { id: 'a', title: 'mix of distinct queries', server: 'server', base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [] },
-      { id: 'b', title: 'one repeated query', server: 'server', base: server.base, target: { kind: 'fixed', path: repeated }, what: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`, runs: [] },
-      { id: 'c', title: 'static slug JSON', server: 'server', base: server.base, target: { kind: 'cycle', paths: slugs }, what: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`, runs: [] },
-      { id: 'u', title: 'uncached distinct queries', server: 'server', base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [] },
-      { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [] },
-      { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [] },
+      { id: 'a', title: 'mix of distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [], cpu: [] },
+      { id: 'b', title: 'one repeated query', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'fixed', path: repeated }, what: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`, runs: [], cpu: [] },
+      { id: 'c', title: 'static slug JSON', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: slugs }, what: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`, runs: [], cpu: [] },
+      { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [], cpu: [] },
+      { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [], cpu: [] },
+      { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [], cpu: [] },
     ];
     if (peer) {
       let peerSent = 0;
       scenarios.push(
-        { id: 'pa', title: 'peer: mix of distinct queries', server: 'peer', base: peer.base, target: { kind: 'cycle', paths: mix }, what: 'the SQLite FTS5 peer with the mix of (a).', runs: [] },
-        { id: 'pu', title: 'peer: uncached distinct queries', server: 'peer', base: peer.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, what: 'the SQLite FTS5 peer with the stream of (u), from its start.', runs: [] },
+        { id: 'pa', title: 'peer: mix of distinct queries', server: 'peer', pid: peer.proc.child.pid!, base: peer.base, target: { kind: 'cycle', paths: mix }, what: 'the SQLite FTS5 peer with the mix of (a).', runs: [], cpu: [] },
+        { id: 'pu', title: 'peer: uncached distinct queries', server: 'peer', pid: peer.proc.child.pid!, base: peer.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, what: 'the SQLite FTS5 peer with the stream of (u), from its start.', runs: [], cpu: [] },
       );
     }
     await measure(ctx, scenarios, load);
@@ -159,7 +167,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
-      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and ACCESS_LOG=off; all requests come from 127.0.0.1. The load generator (autocannon, ${load.connections} connections, in the bench process) shares the cores with the server under test, as with the ceiling.`,
+      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; all requests come from 127.0.0.1. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load generator (autocannon, ${load.connections} connections, in the bench process) shares the cores with the server under test, as with the ceiling.`,
       `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
     );
     const after = rssMiB(server.proc.child.pid!);

@@ -1,5 +1,5 @@
 // Bounded child processes for the benchmark: spawn with a deadline, kill the whole group on exit, read RSS from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -52,9 +52,9 @@ export interface Spawned {
  * Spawns a child in its own process group, registered for kill-on-exit, with a hard deadline
  * (`timeoutMs`) after which the group is killed.
  */
-export function spawnBounded(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Spawned {
+export function spawnBounded(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; stdout?: 'pipe' | 'ignore' }): Spawned {
   hookExit();
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', opts.stdout ?? 'pipe', 'pipe'], detached: true });
   live.add(child);
   let buf = '';
   const keep = (d: Buffer) => {
@@ -141,10 +141,10 @@ export interface Running {
 }
 
 /** Spawns a server on `port` and polls `probePath` until it answers 200 (`probe` does one GET, returning the status). */
-export async function startAndWait(what: string, cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number }, port: number, probe: (url: string) => Promise<number>, probePath: string): Promise<Running> {
+export async function startAndWait(what: string, cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number; stdout?: 'pipe' | 'ignore' }, port: number, probe: (url: string) => Promise<number>, probePath: string): Promise<Running> {
   const base = `http://127.0.0.1:${port}`;
   const t = performance.now();
-  const proc = spawnBounded(process.execPath, cmd.args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs });
+  const proc = spawnBounded(process.execPath, cmd.args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs, ...(cmd.stdout === undefined ? {} : { stdout: cmd.stdout }) });
   let exited = false;
   void proc.exited.then(() => (exited = true));
   const ok = await pollUntil(
@@ -161,4 +161,27 @@ export async function startAndWait(what: string, cmd: { args: string[]; cwd: str
     throw new Error(`${what} did not become ready: ${proc.output().slice(-1500).trim()}`);
   }
   return { proc, base, readyMs };
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5000 }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (user + system, all threads) a process has used, in microseconds, from /proc/<pid>/stat
+ * (the same counters as `process.cpuUsage()` inside it, in clock ticks); undefined when it is gone.
+ */
+export function cpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, in parentheses): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }

@@ -35,7 +35,7 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
       ratioText(ratioOf(r, 'a/d')),
       ratioText(ratioOf(r, 'u/d')),
-      uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s`,
+      uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
       ratioText(ratioOf(r, 'b/d')),
       ratioText(ratioOf(r, "c/d'")),
     ];
@@ -72,11 +72,11 @@ function memorySection(r: BenchResult): string {
 
 function listSection(r: BenchResult): string {
   const l = r.list!;
-  const rows = l.scenarios.map((s) => [s.id, s.title, band(s.reqPerSec), band(s.p50Ms, 2), band(s.p99Ms, 2), num(s.requests), s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none']);
+  const rows = l.scenarios.map((s) => [s.id, s.title, band(s.reqPerSec), s.cpuUsPerRequest ? band(s.cpuUsPerRequest, 1) : '—', band(s.p50Ms, 2), band(s.p99Ms, 2), num(s.requests), s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none']);
   const ratios = l.ratios.map((x) => [x.label, `${band(x.ratio, 2)}x`]);
   const what = l.scenarios.map((s) => `- (${s.id}) ${s.what}`).join('\n');
   const rss = l.serverRssAfterMiB === undefined ? '' : `\n\nServer RSS after all scenarios: ${num(l.serverRssAfterMiB)} MiB.`;
-  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
+  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
 }
 
 function searchSection(r: BenchResult): string {
@@ -114,7 +114,7 @@ export function renderSummary(r: BenchResult): string {
   const lines = [`bench ${r.mode} run, ${num(r.elapsedS)} s, code ${r.env.code}`];
   for (const b of r.build?.rows ?? []) lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
-  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, p99 ${band(s.p99Ms, 2)} ms`);
+  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`);
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');

@@ -29,6 +29,8 @@ const Scenario = z.strictObject({
   server: z.enum(['server', 'ceiling', 'peer']),
   what: z.string(),
   reqPerSec: Summary,
+  /** CPU time (user + system) of the answering process per response, µs. */
+  cpuUsPerRequest: Summary.optional(),
   p50Ms: Summary,
   p99Ms: Summary,
   requests: z.int(),

@@ -38,7 +38,7 @@ function result(over: Partial<BenchResult> = {}): BenchResult {
     },
     list: {
       games: 50_000,
-      scenarios: [scenario('a', [3100, 3200, 3300]), scenario('d', [30000, 31000, 32000], 'ceiling')],
+      scenarios: [{ ...scenario('a', [3100, 3200, 3300]), cpuUsPerRequest: summarize([40, 42.5, 45]) }, scenario('d', [30000, 31000, 32000], 'ceiling')],
       ratios: [{ id: 'a/d', label: 'mix (a) / ceiling (d)', ratio: summarize([0.1, 0.11, 0.12]) }],
       serverRssAfterMiB: 240,
       notes: [],
@@ -91,7 +91,8 @@ describe('BENCHMARKS.md', () => {
   it('renders each phase from the newest run that has it, with machine, date and commit', () => {
     expect(md).toContain('| 50k | 50,000 | 150,012 | 300 MiB | 22.00 (20.00–24.00) | 11.00 (10.00–12.00) | 2.00x | 510 (500–520) |  |');
     expect(md).toContain('- a build note');
-    expect(md).toContain('| a | scenario a | 3,200 (3,100–3,300) | 1.00 | 21.00 (20.00–22.00) | 100 | none |');
+    expect(md).toContain('| a | scenario a | 3,200 (3,100–3,300) | 42.5 (40.0–45.0) | 1.00 | 21.00 (20.00–22.00) | 100 | none |');
+    expect(md).toContain('| d | scenario d | 31,000 (30,000–32,000) | — |');
     expect(md).toContain('From [2026-11-22-10-20-30-def5678.json](bench/results/2026-11-22-10-20-30-def5678.json)');
     expect(md).toContain('| machine | Test CPU, 2 cores, 24 GiB (Linux x64) |');
     expect(md).toContain('| commit | def5678 |');
@@ -101,6 +102,6 @@ describe('BENCHMARKS.md', () => {
   it('names the measured code apart from the bench when they differ, and prints a console summary', () => {
     const other = result({ env: { ...env, code: '28cfafb' } });
     expect(renderBenchmarks([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
-    expect(renderSummary(other)).toContain('a scenario a: 3,200 (3,100–3,300) req/s');
+    expect(renderSummary(other)).toContain('a scenario a: 3,200 (3,100–3,300) req/s, 42.5 (40.0–45.0) µs CPU/req');
   });
 });
