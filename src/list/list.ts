@@ -4,6 +4,7 @@ import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { LRUCache } from 'lru-cache';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
@@ -87,58 +88,139 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
 }
 
 export interface ListHandlerOptions {
-  /** Whole responses kept, keyed by the normalised query (a query is cached when seen a second time). */
+  /** Whole responses kept (see createListHandler). */
   cacheEntries?: number;
-  /** Bound on the bytes of cached responses. */
+  /** Bound on the bytes of whole responses kept. */
   cacheBytes?: number;
+  /** Bound on the bytes of evaluated pages kept (their record indexes and facets, not the records). */
+  pageCacheBytes?: number;
+  /** How long a whole response stays in the cache, ms (then its room goes to the next query asked twice). */
+  cacheTtlMs?: number;
 }
 
 /** Bytes of query keys remembered for cache admission before the set starts afresh. */
 export const DOORKEEPER_BYTES = 1024 * 1024;
-/** Bytes of raw query strings (and their keys) remembered for cached responses. */
+/** Bytes of raw query strings (and their keys) remembered for cached pages. */
 export const RAW_KEYS_BYTES = 2 * 1024 * 1024;
-/** Per cached response, beyond its body and key: the result object and its header arrays. */
+/** Default bound of the evaluated-page cache: at 50k games some 3,000 pages of 50 with their facets. */
+export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+/** Per cached response or page, beyond its bytes and key: the objects and their header arrays. */
 const RESULT_OVERHEAD = 512;
 
 export type ListHandler = (input: QueryInput) => HandlerResult;
 
-/** Creates the list route's handler over an engine, with a response cache (one data version per engine). */
+/** A query answered once: enough to write its body again without the engine. */
+interface CachedPage {
+  query: ListQuery;
+  filtered: number;
+  items: Int32Array;
+  facets: Uint8Array;
+  etag: string;
+}
+
+/** An evaluated result as a page: the record indexes copied, the facets' JSON written once. */
+function toPage(query: ListQuery, result: ListResult, etag: string): CachedPage {
+  const scratch = Buffer.allocUnsafe(result.maxFacetsBytes);
+  const end = result.writeFacets(scratch, 0);
+  return { query, filtered: result.filtered, items: Int32Array.from(result.items), facets: Uint8Array.prototype.slice.call(scratch, 0, end), etag };
+}
+
+/** A cached page as the engine's result, for listBody. */
+function pageResult(page: CachedPage): ListResult {
+  return {
+    filtered: page.filtered,
+    items: page.items,
+    maxFacetsBytes: page.facets.length,
+    writeFacets: (target, at) => {
+      target.set(page.facets, at);
+      return at + page.facets.length;
+    },
+    get facetsJson() {
+      return Buffer.from(page.facets).toString('utf8');
+    },
+    get facets() {
+      return JSON.parse(Buffer.from(page.facets).toString('utf8')) as ListResult['facets'];
+    },
+  };
+}
+
+/**
+ * Creates the list route's handler over an engine (one data version per engine), with two caches
+ * that only ever save work, whatever the traffic:
+ * - evaluated pages (record indexes and facets, a few KB each), kept from a query's second request
+ *   on, so a one-off query costs no cache churn; a hit writes the body from the pre-encoded records
+ *   without asking the engine;
+ * - whole responses, admitted while there is room and never by evicting another: a cycle of more
+ *   queries than fit (a crawler re-reading) is answered from the pages instead of thrashing an LRU,
+ *   and each response leaves after `cacheTtlMs`, making room for the next query asked twice.
+ */
 export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}): ListHandler {
-  const cache = byteLru<HandlerResult>(options.cacheBytes ?? 64 * 1024 * 1024, options.cacheEntries ?? 4096, (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD);
+  const bodies = new LRUCache<string, HandlerResult>({
+    max: options.cacheEntries ?? 4096,
+    maxSize: Math.max(1, options.cacheBytes ?? 64 * 1024 * 1024),
+    sizeCalculation: (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD,
+    ttl: options.cacheTtlMs ?? 60_000,
+    // Read the clock on each access instead of caching it behind a timer per access.
+    ttlResolution: 0,
+  });
+  const bodyRoom = bodies.maxSize;
+  let purgedAt = 0;
+  /** Whether a body of `size` bytes fits without evicting anything (expired entries are purged at most once a second). */
+  const fits = (size: number): boolean => {
+    if (bodies.size < bodies.max && bodies.calculatedSize + size <= bodyRoom) return true;
+    const now = performance.now();
+    if (now - purgedAt < 1000) return false;
+    purgedAt = now;
+    bodies.purgeStale();
+    return bodies.size < bodies.max && bodies.calculatedSize + size <= bodyRoom;
+  };
+  const pages = byteLru<CachedPage>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 20, (pg, key) => pg.items.byteLength + pg.facets.byteLength + stringBytes(key) + RESULT_OVERHEAD);
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
   // Keys seen once (a map with empty values: the same byte bound as the raw-key memo).
   const seenOnce = new ByteBoundedMap(DOORKEEPER_BYTES);
   const prefix = metaPrefix(engine);
   listFormat(engine); // made once, before the first request
-  // Query strings exactly as received, for responses in the cache: a repeated request skips the
-  // parsing. Bounded by bytes; starts afresh when full (entries whose response left are misses).
+  // Query strings exactly as received, for cached pages: a repeated request skips the parsing.
+  // Bounded by bytes; starts afresh when full (entries whose page left are misses).
   const keyOfRaw = new ByteBoundedMap(RAW_KEYS_BYTES);
-  const remember = (raw: string | null, key: string) => {
-    if (raw !== null) keyOfRaw.set(raw, key);
+  /** The response of a cached page, kept whole when there is room. */
+  const answer = (key: string, page: CachedPage): HandlerResult => {
+    const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix), CACHE_LIST, page.etag);
+    if (fits(result.body.length + stringBytes(key) + RESULT_OVERHEAD)) bodies.set(key, result);
+    return result;
   };
   return (input) => {
     const raw = typeof input === 'string' ? input : null;
     if (raw !== null) {
       const known = keyOfRaw.get(raw);
-      const hit = known === undefined ? undefined : cache.get(known);
-      if (hit !== undefined) return hit;
+      if (known !== undefined) {
+        const hit = bodies.get(known);
+        if (hit !== undefined) return hit;
+        const page = pages.get(known);
+        if (page !== undefined) return answer(known, page);
+      }
     }
     const parsed = parseListQuery(input);
     if (!parsed.ok) return invalidQuery(parsed.errors);
     const key = listQueryKey(parsed.query);
-    let result = cache.get(key);
-    if (result !== undefined) {
-      remember(raw, key);
-      return result;
+    const hit = bodies.get(key);
+    if (hit !== undefined) {
+      if (raw !== null) keyOfRaw.set(raw, key);
+      return hit;
     }
-    result = jsonOk(listBody(engine, parsed.query, engine.run(parsed.query), prefix), CACHE_LIST, listEtag(engine, key));
-    if (seenOnce.delete(key)) {
-      cache.set(key, result);
-      remember(raw, key);
-    } else {
-      seenOnce.set(key, '');
+    let page = pages.get(key);
+    if (page === undefined) {
+      const result = engine.run(parsed.query);
+      const etag = listEtag(engine, key);
+      if (!seenOnce.delete(key)) {
+        seenOnce.set(key, '');
+        return jsonOk(listBody(engine, parsed.query, result, prefix), CACHE_LIST, etag);
+      }
+      page = toPage(parsed.query, result, etag);
+      pages.set(key, page);
     }
-    return result;
+    if (raw !== null) keyOfRaw.set(raw, key);
+    return answer(key, page);
   };
 }

@@ -2,7 +2,7 @@
 // map is bounded by bytes (or by count × a capped entry size), and their sum with the heap the
 // loaded registry uses must fit the heap Node was given (the start scripts' --max-old-space-size).
 import v8 from 'node:v8';
-import { DOORKEEPER_BYTES, RAW_KEYS_BYTES } from '../list/list.ts';
+import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list.ts';
 import { HISTORY_CACHE_BYTES } from '../list/history.ts';
 import { Q_KEYS_BYTES } from '../list/memory-engine.ts';
 import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASHES, ACCESS_LOG_HASH_BYTES } from './access-log.ts';
@@ -30,6 +30,7 @@ export function memoryBudget(config: ServerConfig, heapUsed = process.memoryUsag
   const parts: Array<[string, number]> = [
     ['static file cache (STATIC_CACHE_MB)', config.staticCacheBytes],
     ['list response cache (LIST_CACHE_MB)', config.listCacheBytes],
+    ['list evaluated-page cache', PAGE_CACHE_BYTES],
     ['search result cache (SEARCH_CACHE_MB)', config.searchCacheBytes],
     ['history response cache', HISTORY_CACHE_BYTES],
     ['list raw-query keys', RAW_KEYS_BYTES],

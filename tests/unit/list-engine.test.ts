@@ -1,6 +1,6 @@
 // The in-memory list engine against the naive reference model: filters, every order, facets,
 // pages, search semantics, relevance, and the response bytes.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileListBundle } from '../../src/build/list/list-bundle.ts';
 import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
 import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
@@ -202,14 +202,42 @@ describe('engine loading and response bytes', () => {
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.headers.ETag).toBe(first.headers.ETag);
     expect(second.headers.ETag).toBe(listEtag(engine, listQueryKey(parse('q=book'))));
-    for (const q of ['limit=1', 'limit=2']) {
-      handler(q);
-      handler(q);
-    }
-    const again = handler('q=book');
-    expect(again).not.toBe(second); // evicted after two other entries
-    expect(again.body.equals(second.body)).toBe(true);
     expect(handler('q=gold').headers.ETag).not.toBe(first.headers.ETag);
+  });
+
+  it('never evicts a response to admit another: past its room, a query is answered from its cached page', () => {
+    const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
+    try {
+      const handler = createListHandler(engine, { cacheEntries: 1, cacheTtlMs: 60_000 });
+      handler('q=book');
+      const kept = handler('q=book');
+      handler('limit=3');
+      const fromPage = handler('limit=3'); // no room: written again from its page
+      expect(handler('limit=3')).not.toBe(fromPage);
+      expect(handler('limit=3').body.equals(fromPage.body)).toBe(true);
+      expect(handler('q=book')).toBe(kept); // the first stays
+      // After its time to live the first leaves, and its room goes to the next query asked again.
+      now.mockReturnValue(62_000);
+      const admitted = handler('limit=3');
+      expect(handler('limit=3')).toBe(admitted);
+      expect(admitted.body.equals(fromPage.body)).toBe(true);
+      expect(handler('q=book')).not.toBe(kept);
+      expect(handler('q=book').body.equals(kept.body)).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('answers a cached page byte for byte like the engine, for every kind of query', () => {
+    const handler = createListHandler(engine, { cacheBytes: 0 });
+    for (const query of ['', 'q=book&sort=relevance&limit=7', 'provider=beta&has_variants=1&sort=rtp_desc&offset=3', 'game_type=keno&q=xyz', 'badge=verified_rtp&limit=200']) {
+      const q = parse(query);
+      const direct = listBody(engine, q, engine.run(q));
+      handler(query);
+      const paged = handler(query); // second sighting: from the page just cached
+      expect(paged.body.equals(direct), query).toBe(true);
+      expect(handler(query).body.equals(direct), query).toBe(true); // third: from the page again (no body room)
+    }
   });
 
   it('round-trips a list bundle through its file form', () => {
