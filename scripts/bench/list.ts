@@ -9,6 +9,9 @@ import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, typ
 import type { BenchResult, ScenarioRow } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
+/** Answers of the mix the ceiling replays as (e): enough for the mix's spread of page sizes. */
+const CEILING_MIX = 300;
+
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
 export const BENCH_RATE_LIMIT = '1000000000';
 
@@ -113,11 +116,13 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
   try {
     // Every fixed path must answer 200 before anything is timed; the ceiling replays those answers.
     const fixtures: Record<string, { status: number; headers: Record<string, string>; body_base64: string }> = {};
-    for (const p of [repeated, ...slugs, ...mix.slice(0, 20)]) {
+    const mixSample = mix.slice(0, CEILING_MIX);
+    for (const p of [repeated, ...slugs, ...mixSample]) {
       const r = await fetchRaw(server.base + p);
       if (r.status !== 200) throw new Error(`server answered ${r.status} to ${p}: ${r.body.toString('utf8').slice(0, 300)}`);
-      if (p === repeated || slugs.includes(p)) fixtures[p] = { status: r.status, headers: r.headers, body_base64: r.body.toString('base64') };
+      fixtures[p] = { status: r.status, headers: r.headers, body_base64: r.body.toString('base64') };
     }
+    const mixSampleBytes = mixSample.reduce((sum, p) => sum + Buffer.from(fixtures[p]!.body_base64, 'base64').length, 0) / mixSample.length;
     const bytesOf = (p: string) => Buffer.from(fixtures[p]!.body_base64, 'base64').length.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
@@ -141,6 +146,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [], cpu: [] },
       { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [], cpu: [] },
       { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [], cpu: [] },
+      { id: 'e', title: "ceiling: (a)'s kind of bytes", server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: mixSample }, what: `the same bare server answering the first ${mixSample.length} queries of (a) with their recorded responses (${Math.round(mixSampleBytes).toLocaleString('en-US')} bytes on average), cycled.`, runs: [], cpu: [] },
     ];
     if (peer) {
       let peerSent = 0;
@@ -154,6 +160,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const rps = (id: string) => scenarios.find((s) => s.id === id)?.runs.map((r) => r.reqPerSec);
     const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
     for (const [a, b, label] of [
+      ['a', 'e', 'mix (a) / its ceiling (e)'],
       ['a', 'd', 'mix (a) / ceiling (d)'],
       ['b', 'd', 'repeated query (b) / ceiling (d)'],
       ['c', "d'", "static slug JSON (c) / ceiling (d')"],
