@@ -78,11 +78,12 @@ export type ScenarioRow = z.output<typeof Scenario>;
 export type SearchRow = z.output<typeof SearchRow>;
 export type Environment = BenchResult['env'];
 
-/** Short commit hash of `cwd`, with "+dirty" when its work tree has changes; "unknown" outside git. */
+/** Short commit hash of `cwd`, with "+dirty" when its tracked files have changes; "unknown" outside git. */
 export function gitCommit(cwd: string): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', timeout: 10_000 }).trim();
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, encoding: 'utf8', timeout: 30_000 });
+    // The bench's own outputs (the previous run's report and results) do not make the code dirty.
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md', ':!bench/results'], { cwd, encoding: 'utf8', timeout: 30_000 });
     return status.trim().length > 0 ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';

@@ -111,6 +111,8 @@ export type ListHandler = (input: QueryInput) => HandlerResult;
 
 /** A query answered once: enough to write its body again without the engine. */
 interface CachedPage {
+  /** Requests answered from this page or its whole response: the query's popularity. */
+  hits: number;
   query: ListQuery;
   filtered: number;
   items: Int32Array;
@@ -122,7 +124,7 @@ interface CachedPage {
 function toPage(query: ListQuery, result: ListResult, etag: string): CachedPage {
   const scratch = Buffer.allocUnsafe(result.maxFacetsBytes);
   const end = result.writeFacets(scratch, 0);
-  return { query, filtered: result.filtered, items: Int32Array.from(result.items), facets: Uint8Array.prototype.slice.call(scratch, 0, end), etag };
+  return { hits: 0, query, filtered: result.filtered, items: Int32Array.from(result.items), facets: Uint8Array.prototype.slice.call(scratch, 0, end), etag };
 }
 
 /** A cached page as the engine's result, for listBody. */
@@ -144,35 +146,56 @@ function pageResult(page: CachedPage): ListResult {
   };
 }
 
+/** A whole response kept, and the page it was written from (whose hits count its popularity). */
+interface CachedBody {
+  result: HandlerResult;
+  page: CachedPage;
+}
+
 /**
  * Creates the list route's handler over an engine (one data version per engine), with two caches
  * that only ever save work, whatever the traffic:
  * - evaluated pages (record indexes and facets, a few KB each), kept from a query's second request
  *   on, so a one-off query costs no cache churn; a hit writes the body from the pre-encoded records
  *   without asking the engine;
- * - whole responses, admitted while there is room and never by evicting another: a cycle of more
- *   queries than fit (a crawler re-reading) is answered from the pages instead of thrashing an LRU,
- *   and each response leaves after `cacheTtlMs`, making room for the next query asked twice.
+ * - whole responses, admitted while there is room, or in place of the least recently used one only
+ *   when the newcomer has been asked more often (frequency-based admission, as in TinyLFU): a cycle
+ *   of more queries than fit is answered from the pages instead of thrashing, while a query asked
+ *   again and again gets in at once. Each leaves after `cacheTtlMs`, so popularity is recent.
  */
 export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}): ListHandler {
-  const bodies = new LRUCache<string, HandlerResult>({
+  const bodies = new LRUCache<string, CachedBody>({
     max: options.cacheEntries ?? 4096,
     maxSize: Math.max(1, options.cacheBytes ?? 64 * 1024 * 1024),
-    sizeCalculation: (r, key) => r.body.length + stringBytes(key) + RESULT_OVERHEAD,
+    sizeCalculation: (b, key) => b.result.body.length + stringBytes(key) + RESULT_OVERHEAD,
     ttl: options.cacheTtlMs ?? 60_000,
     // Read the clock on each access instead of caching it behind a timer per access.
     ttlResolution: 0,
   });
   const bodyRoom = bodies.maxSize;
+  const hasRoom = (size: number) => bodies.size < bodies.max && bodies.calculatedSize + size <= bodyRoom;
   let purgedAt = 0;
-  /** Whether a body of `size` bytes fits without evicting anything (expired entries are purged at most once a second). */
-  const fits = (size: number): boolean => {
-    if (bodies.size < bodies.max && bodies.calculatedSize + size <= bodyRoom) return true;
+  /**
+   * Makes room for a body of `size` bytes from a page asked `hits` times: expired entries go first
+   * (purged at most once a second), then least recently used ones asked less often, at most four.
+   */
+  const makeRoom = (size: number, hits: number): boolean => {
+    if (hasRoom(size)) return true;
     const now = performance.now();
-    if (now - purgedAt < 1000) return false;
-    purgedAt = now;
-    bodies.purgeStale();
-    return bodies.size < bodies.max && bodies.calculatedSize + size <= bodyRoom;
+    if (now - purgedAt >= 1000) {
+      purgedAt = now;
+      bodies.purgeStale();
+      if (hasRoom(size)) return true;
+    }
+    for (let k = 0; k < 4; k++) {
+      const victim = bodies.rkeys().next();
+      if (victim.done === true) return false;
+      const entry = bodies.peek(victim.value);
+      if (entry !== undefined && entry.page.hits >= hits) return false;
+      bodies.delete(victim.value);
+      if (hasRoom(size)) return true;
+    }
+    return false;
   };
   const pages = byteLru<CachedPage>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 20, (pg, key) => pg.items.byteLength + pg.facets.byteLength + stringBytes(key) + RESULT_OVERHEAD);
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
@@ -186,8 +209,9 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const keyOfRaw = new ByteBoundedMap(RAW_KEYS_BYTES);
   /** The response of a cached page, kept whole when there is room. */
   const answer = (key: string, page: CachedPage): HandlerResult => {
+    page.hits++;
     const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix), CACHE_LIST, page.etag);
-    if (fits(result.body.length + stringBytes(key) + RESULT_OVERHEAD)) bodies.set(key, result);
+    if (makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) bodies.set(key, { result, page });
     return result;
   };
   return (input) => {
@@ -196,7 +220,10 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       const known = keyOfRaw.get(raw);
       if (known !== undefined) {
         const hit = bodies.get(known);
-        if (hit !== undefined) return hit;
+        if (hit !== undefined) {
+          hit.page.hits++;
+          return hit.result;
+        }
         const page = pages.get(known);
         if (page !== undefined) return answer(known, page);
       }
@@ -206,8 +233,9 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     const key = listQueryKey(parsed.query);
     const hit = bodies.get(key);
     if (hit !== undefined) {
+      hit.page.hits++;
       if (raw !== null) keyOfRaw.set(raw, key);
-      return hit;
+      return hit.result;
     }
     let page = pages.get(key);
     if (page === undefined) {

@@ -205,24 +205,38 @@ describe('engine loading and response bytes', () => {
     expect(handler('q=gold').headers.ETag).not.toBe(first.headers.ETag);
   });
 
-  it('never evicts a response to admit another: past its room, a query is answered from its cached page', () => {
+  it('gives the room of a whole response only to a query asked more often; the others are answered from their pages', () => {
+    const handler = createListHandler(engine, { cacheEntries: 1 });
+    handler('q=book');
+    const kept = handler('q=book'); // room: kept whole
+    expect(handler('q=book')).toBe(kept); // asked 2 times since it was cached
+    handler('limit=3');
+    const a = handler('limit=3'); // asked once since: less than q=book, written again from its page
+    const b = handler('limit=3'); // 2: not more than q=book's 2
+    expect(b).not.toBe(a);
+    expect(b.body.equals(a.body)).toBe(true);
+    expect(handler('q=book')).toBe(kept); // 3
+    handler('limit=3'); // 3: not more
+    const admitted = handler('limit=3'); // 4: more than q=book's 3, takes its room
+    expect(handler('limit=3')).toBe(admitted);
+    expect(admitted.body.equals(a.body)).toBe(true);
+    const again = handler('q=book');
+    expect(again).not.toBe(kept);
+    expect(again.body.equals(kept.body)).toBe(true);
+  });
+
+  it('lets a whole response go after its time to live, so popularity is recent', () => {
     const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
     try {
       const handler = createListHandler(engine, { cacheEntries: 1, cacheTtlMs: 60_000 });
       handler('q=book');
       const kept = handler('q=book');
-      handler('limit=3');
-      const fromPage = handler('limit=3'); // no room: written again from its page
-      expect(handler('limit=3')).not.toBe(fromPage);
-      expect(handler('limit=3').body.equals(fromPage.body)).toBe(true);
-      expect(handler('q=book')).toBe(kept); // the first stays
-      // After its time to live the first leaves, and its room goes to the next query asked again.
+      expect(handler('q=book')).toBe(kept);
       now.mockReturnValue(62_000);
-      const admitted = handler('limit=3');
-      expect(handler('limit=3')).toBe(admitted);
-      expect(admitted.body.equals(fromPage.body)).toBe(true);
-      expect(handler('q=book')).not.toBe(kept);
-      expect(handler('q=book').body.equals(kept.body)).toBe(true);
+      const renewed = handler('q=book'); // expired: written again from its page and kept anew
+      expect(renewed).not.toBe(kept);
+      expect(renewed.body.equals(kept.body)).toBe(true);
+      expect(handler('q=book')).toBe(renewed);
     } finally {
       now.mockRestore();
     }
