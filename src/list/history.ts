@@ -16,7 +16,7 @@ import type { ParseResult } from './query.ts';
 
 export const HISTORY_PARAMS = ['slug', 'provider', 'since', 'limit', 'offset'] as const;
 /** Bytes of history responses kept (bodies, keys and their result objects). */
-export const HISTORY_CACHE_BYTES = 8 * 1024 * 1024;
+export const HISTORY_CACHE_BYTES = 4 * 1024 * 1024;
 
 export const MSG_SINCE = 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)';
 

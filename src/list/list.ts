@@ -223,7 +223,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     }
     return false;
   };
-  const pages = byteLru<CachedPage>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 20, (pg, key) => pg.items.byteLength + pg.facets.byteLength + stringBytes(key) + RESULT_OVERHEAD);
+  // At most as many entries as the smallest pages could fill (lru-cache allocates its arrays by entry count).
+  const pages = byteLru<CachedPage>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 14, (pg, key) => pg.items.byteLength + pg.facets.byteLength + stringBytes(key) + RESULT_OVERHEAD);
   // Admission on the second sighting: a stream of one-off queries (a crawler paging through)
   // then evicts nothing useful and leaves little for the garbage collector to promote.
   // Keys seen once (a map with empty values: the same byte bound as the raw-key memo).

@@ -60,7 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000, problems),
     maxConnections: int(env, 'MAX_CONNECTIONS', 4096, 1, 1_000_000, problems),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 1_000_000, problems),
-    staticCacheBytes: int(env, 'STATIC_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
+    staticCacheBytes: int(env, 'STATIC_CACHE_MB', 12, 0, 65536, problems) * 1024 * 1024,
     listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
     searchCacheBytes: int(env, 'SEARCH_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),

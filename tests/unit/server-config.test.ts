@@ -8,7 +8,7 @@ describe('readConfig', () => {
   it('defaults to 127.0.0.1:4321, dist/, 1,000 requests per 24 h, no trusted proxy', () => {
     expect(readConfig({})).toEqual({
       host: '127.0.0.1', port: 4321, outDir: path.resolve('dist'), rateLimit: 1000, rateLimitWindowMs: 86_400_000, rateLimitMaxKeys: 100_000,
-      trustProxy: NO_PROXY, staticCacheBytes: 16 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: 16 * 1024 * 1024, shutdownTimeoutMs: 10_000,
+      trustProxy: NO_PROXY, staticCacheBytes: 12 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: 16 * 1024 * 1024, shutdownTimeoutMs: 10_000,
       headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 4096, maxConnectionsPerAddress: 64,
     });
   });
