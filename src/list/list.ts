@@ -52,31 +52,6 @@ const CLOSE_OBJECT = 0x7d;
 const ITEMS_OPEN = Buffer.from(',"items":[');
 let headScratch = Buffer.allocUnsafeSlow(64 * 1024);
 
-// Bodies are cut from 4 MiB slabs, as Node's Buffer pool does for small buffers: one allocation of
-// memory outside the JavaScript heap per slab instead of one per response. Each such allocation
-// counts towards V8's external-memory pressure, which at thousands of 50 KB bodies a second forces
-// full collections many times a second. A slab is freed once no body cut from it is referenced;
-// bodies kept in a cache are copied out first (cacheable), so a slab never outlives its traffic.
-const SLAB_BYTES = 4 * 1024 * 1024;
-let slab = Buffer.allocUnsafeSlow(0);
-let slabAt = 0;
-
-/** A buffer of `size` bytes for one response body (a view into the current slab when it fits). */
-function bodyBuffer(size: number): Buffer {
-  if (size > SLAB_BYTES / 8) return Buffer.allocUnsafe(size);
-  if (slabAt + size > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    slabAt = 0;
-  }
-  const out = slab.subarray(slabAt, slabAt + size);
-  slabAt += (size + 7) & ~7;
-  return out;
-}
-
-/** A body made to be kept (in a cache): its own exact-size buffer, holding no slab alive. */
-export function cacheable(body: Buffer): Buffer {
-  return body.length < body.buffer.byteLength ? Buffer.from(body) : body;
-}
 
 /** The start of every body of `engine`: `{"meta":{` and the fields that never change, up to `"filtered":`. */
 export function metaPrefix(engine: ListEngine): string {
@@ -102,7 +77,7 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
   const headBytes = at;
   let size = headBytes + 2 + Math.max(0, count - 1);
   for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
-  const out = bodyBuffer(size);
+  const out = Buffer.allocUnsafe(size);
   at = headScratch.copy(out, 0, 0, headBytes);
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
@@ -238,10 +213,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const answer = (key: string, page: CachedPage): HandlerResult => {
     page.hits++;
     const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix), CACHE_LIST, page.etag);
-    if (!makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) return result;
-    const kept = jsonOk(cacheable(result.body), CACHE_LIST, page.etag);
-    bodies.set(key, { result: kept, page });
-    return kept;
+    if (makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) bodies.set(key, { result, page });
+    return result;
   };
   return (input) => {
     const raw = typeof input === 'string' ? input : null;
