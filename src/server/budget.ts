@@ -2,12 +2,12 @@
 // map is bounded by bytes (or by count × a capped entry size), and their sum with the heap the
 // loaded registry uses must fit the heap Node was given (the start scripts' --max-old-space-size).
 import v8 from 'node:v8';
-import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list.ts';
 import { HISTORY_CACHE_BYTES } from '../list/history.ts';
 import { Q_KEYS_BYTES } from '../list/memory-engine.ts';
 import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASHES, ACCESS_LOG_HASH_BYTES } from './access-log.ts';
 import type { ServerConfig } from './config.ts';
 import { BYTES_PER_KEY } from './rate-limit-memory.ts';
+import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
 
 /** Heap a connection holds while open beyond what the kernel and Node's C++ parser keep (socket, parser and request objects). */
 export const BYTES_PER_CONNECTION = 6 * 1024;
