@@ -2,6 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const live = new Set<ChildProcess>();
@@ -133,6 +134,39 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Which cores run what during load: on a machine of two cores or more (and with `taskset`), the
+ * benchmark process, which runs the load generator, stays on CPU 0 and the servers under test
+ * (server, ceiling, peer) run on the others, so they do not take turns on one core.
+ */
+export const CORES: { loadGenerator: string | null; servers: string | null } = (() => {
+  const n = os.availableParallelism();
+  if (n < 2 || !existsSync('/usr/bin/taskset')) return { loadGenerator: null, servers: null };
+  return { loadGenerator: '0', servers: n === 2 ? '1' : `1-${n - 1}` };
+})();
+
+/**
+ * Runs `work` with this process (the load generator) pinned to its core, and every core again
+ * afterwards (builds started later must not inherit one core); `pinned` says whether it held.
+ */
+export async function withLoadGeneratorPinned<T>(work: (pinned: boolean) => Promise<T>): Promise<T> {
+  const set = (cores: string) => execFileSync('taskset', ['-cp', cores, String(process.pid)], { timeout: 5000, stdio: 'ignore' });
+  let pinned = false;
+  if (CORES.loadGenerator !== null) {
+    try {
+      set(CORES.loadGenerator);
+      pinned = true;
+    } catch {
+      // not permitted here: measured unpinned, and the report says so
+    }
+  }
+  try {
+    return await work(pinned);
+  } finally {
+    if (pinned) set(`0-${os.availableParallelism() - 1}`);
+  }
+}
+
 /** A server process answering on `base`; `readyMs` from spawn to its first 200. */
 export interface Running {
   proc: Spawned;
@@ -144,7 +178,9 @@ export interface Running {
 export async function startAndWait(what: string, cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number; stdout?: 'pipe' | 'ignore' }, port: number, probe: (url: string) => Promise<number>, probePath: string): Promise<Running> {
   const base = `http://127.0.0.1:${port}`;
   const t = performance.now();
-  const proc = spawnBounded(process.execPath, cmd.args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs, ...(cmd.stdout === undefined ? {} : { stdout: cmd.stdout }) });
+  const pin = CORES.servers === null ? [] : ['-c', CORES.servers];
+  const [file, args] = pin.length > 0 ? ['taskset', [...pin, process.execPath, ...cmd.args]] : [process.execPath, cmd.args];
+  const proc = spawnBounded(file, args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs, ...(cmd.stdout === undefined ? {} : { stdout: cmd.stdout }) });
   let exited = false;
   void proc.exited.then(() => (exited = true));
   const ok = await pollUntil(

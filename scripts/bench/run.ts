@@ -16,7 +16,7 @@ import { buildOnce, buildPhase, BUNDLE_REL, type BuildContext } from './build.ts
 import { realRegistry, synthRegistry, type DataSet } from './data.ts';
 import { listPhase, type LoadSettings } from './list.ts';
 import { memoryPhase } from './memory.ts';
-import { killAll } from './procs.ts';
+import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
 import { renderBenchmarks, renderSummary } from './render.ts';
 import { environment, readResults, resultsDir, writeResult, type BenchResult } from './results.ts';
 import { searchPhase } from './search-bench.ts';
@@ -167,7 +167,12 @@ async function main(): Promise<number> {
       const outDir = ctx.built.get(listSet.label);
       if (outDir !== undefined) {
         try {
-          result.list = await listPhase(server, outDir, listSet.games, work, cfg.load);
+          result.list = await withLoadGeneratorPinned(async (pinned) => {
+            result.settings.cores = pinned
+              ? `list phase: the load generator (the bench process) on CPU ${CORES.loadGenerator}, server, ceiling and peer on CPU ${CORES.servers} (taskset); the other phases unpinned`
+              : 'not pinned (one core, or no taskset): the load generator and the servers share the cores';
+            return listPhase(server, outDir, listSet.games, work, cfg.load);
+          });
         } catch (err) {
           problems.push(`list phase: ${(err as Error).message.slice(0, 1000)}`);
         }
