@@ -146,14 +146,17 @@ export const CORES: { loadGenerator: string | null; servers: string | null } = (
 })();
 
 /**
- * Runs `work` with this process (the load generator) pinned to its core, and every core again
+ * Runs `work` with this process (the load generator) pinned to its core, and its own cores again
  * afterwards (builds started later must not inherit one core); `pinned` says whether it held.
  */
 export async function withLoadGeneratorPinned<T>(work: (pinned: boolean) => Promise<T>): Promise<T> {
   const set = (cores: string) => execFileSync('taskset', ['-cp', cores, String(process.pid)], { timeout: 5000, stdio: 'ignore' });
   let pinned = false;
+  let before = '';
   if (CORES.loadGenerator !== null) {
     try {
+      // "pid N's current affinity list: 0,1": restored as it was, whatever it was.
+      before = execFileSync('taskset', ['-cp', String(process.pid)], { timeout: 5000, encoding: 'utf8' }).split(': ').pop()!.trim();
       set(CORES.loadGenerator);
       pinned = true;
     } catch {
@@ -163,7 +166,7 @@ export async function withLoadGeneratorPinned<T>(work: (pinned: boolean) => Prom
   try {
     return await work(pinned);
   } finally {
-    if (pinned) set(`0-${os.availableParallelism() - 1}`);
+    if (pinned) set(before);
   }
 }
 

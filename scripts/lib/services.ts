@@ -6,7 +6,12 @@ import { listBundleBytes } from '../../src/build/list/list-bundle.ts';
 import { openServices, type RegistryServices, type ServiceOptions } from '../../src/list/service.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 
+/** The list bundle's bytes for `bundle`, as the build writes them. */
+export function listBundleFor(bundle: RegistryBundle): Uint8Array {
+  return listBundleBytes(bundle, Buffer.from(serialise(bundle), 'utf8'));
+}
+
 /** The services over `bundle`, as if built to dist/ and loaded by the server. */
 export function servicesFor(bundle: RegistryBundle, options: ServiceOptions = {}): RegistryServices {
-  return openServices(listBundleBytes(bundle, Buffer.from(serialise(bundle), 'utf8')), options);
+  return openServices(listBundleFor(bundle), options);
 }

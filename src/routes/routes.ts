@@ -104,8 +104,14 @@ const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
 ]);
 
 const keyed = (family: RouteFamily) => KEYED.find((r) => r.family === family)!;
-const pathOf = (family: RouteFamily) => (key: string) => `${keyed(family).prefix}${key}`;
-const fileOf = (family: RouteFamily) => (key: string) => `${keyed(family).dir}/${key}${keyed(family).ext}`;
+const pathOf = (family: RouteFamily) => {
+  const { prefix } = keyed(family);
+  return (key: string) => `${prefix}${key}`;
+};
+const fileOf = (family: RouteFamily) => {
+  const { dir, ext } = keyed(family);
+  return (key: string) => `${dir}/${key}${ext}`;
+};
 
 /** URL path of each family. */
 export const paths = {
@@ -165,8 +171,7 @@ export function urlOfFile(rel: string): { path: string; keyed: boolean } | null 
 export function classify(pathname: string): RouteFamily {
   const exact = EXACT.get(pathname);
   if (exact !== undefined) return exact;
-  const k = keyedFile(pathname);
-  if (k !== null) return k.family;
+  for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
   if (pathname.startsWith('/_astro/')) return 'asset';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
   if (pathname.startsWith('/widget/')) return 'widget';
