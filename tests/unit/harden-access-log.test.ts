@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
-import { AccessLog, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+import { ACCESS_LOG_FLUSH_MS, AccessLog, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
 
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 let dir: string;
@@ -126,5 +126,31 @@ describe('settings', () => {
     expect(hashedClient('203.0.113.9', 's1')).toBe(hashedClient('203.0.113.9', 's1'));
     expect(hashedClient('203.0.113.9', 's1')).not.toBe(hashedClient('203.0.113.9', 's2'));
     expect(hashedClient('203.0.113.9', 's1')).toMatch(/^ip:[0-9a-f]{16}$/);
+  });
+});
+
+describe('batching (the asynchronous destination)', () => {
+  it('holds lines for a batch, yet a lone line reaches the file within the flush interval', async () => {
+    const batchFile = path.join(dir, 'batched.jsonl');
+    const batched = new AccessLog({ target: { kind: 'file', path: batchFile }, trustProxy: parseTrustProxy('', []), salt: 'pepper' });
+    const srv = http.createServer((req, res) => {
+      batched.track(req, res);
+      res.writeHead(200, ['Content-Length', '2']);
+      res.end('{}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/one`;
+      await (await fetch(url)).text();
+      const asked = performance.now();
+      // One line is far below ACCESS_LOG_BATCH_BYTES: only the periodic flush writes it.
+      await vi.waitFor(async () => expect(await readFile(batchFile, 'utf8').catch(() => '')).toContain('"path":"/one"'), { timeout: 5000, interval: 10 });
+      expect(performance.now() - asked).toBeLessThan(ACCESS_LOG_FLUSH_MS * 10);
+      for (let k = 0; k < 50; k++) await (await fetch(url)).text();
+      await vi.waitFor(async () => expect((await readFile(batchFile, 'utf8')).trim().split('\n')).toHaveLength(51), { timeout: 5000, interval: 10 });
+    } finally {
+      await new Promise((r) => srv.close(r));
+      await batched.close();
+    }
   });
 });
