@@ -9,11 +9,13 @@ import { LRUCache } from 'lru-cache';
  */
 export function byteLru<V extends {}>(maxBytes: number, maxEntries: number, weigh: (value: V, key: string) => number): LRUCache<string, V> {
   const bytes = Math.max(1, Math.floor(maxBytes));
+  // lru-cache wants positive integer bounds: with a bound of 0, every entry weighs 2 against a 1-byte limit.
+  const none = maxBytes <= 0;
   return new LRUCache<string, V>({
     max: Math.max(1, maxEntries),
     maxSize: bytes,
-    maxEntrySize: maxBytes <= 0 ? 0.5 : bytes,
-    sizeCalculation: (value, key) => Math.max(1, Math.ceil(weigh(value, key))),
+    maxEntrySize: bytes,
+    sizeCalculation: none ? () => 2 : (value, key) => Math.max(1, Math.ceil(weigh(value, key))),
   });
 }
 

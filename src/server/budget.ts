@@ -14,6 +14,11 @@ export const BYTES_PER_CONNECTION = 6 * 1024;
 
 const MiB = 1024 * 1024;
 
+/** The list route's evaluated-page cache: PAGE_CACHE_BYTES, or none when LIST_CACHE_MB=0 turns the list caches off. */
+export function listPageCacheBytes(config: Pick<ServerConfig, 'listCacheBytes'>): number {
+  return config.listCacheBytes === 0 ? 0 : PAGE_CACHE_BYTES;
+}
+
 export interface MemoryBudget {
   /** Each bound in bytes, by what it bounds. */
   parts: Array<[string, number]>;
@@ -30,7 +35,7 @@ export function memoryBudget(config: ServerConfig, heapUsed = process.memoryUsag
   const parts: Array<[string, number]> = [
     ['static file cache (STATIC_CACHE_MB)', config.staticCacheBytes],
     ['list response cache (LIST_CACHE_MB)', config.listCacheBytes],
-    ['list evaluated-page cache', PAGE_CACHE_BYTES],
+    ['list evaluated-page cache', listPageCacheBytes(config)],
     ['search result cache (SEARCH_CACHE_MB)', config.searchCacheBytes],
     ['history response cache', HISTORY_CACHE_BYTES],
     ['list raw-query keys', RAW_KEYS_BYTES],

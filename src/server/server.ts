@@ -10,7 +10,7 @@ import { pageHeaders } from '../routes/routes.ts';
 import { loadServices } from '../list/service.ts';
 import { createApp, describeRoute } from './app.ts';
 import { answerClientError, limitConnections, serverOptions } from './connections.ts';
-import { memoryBudget } from './budget.ts';
+import { listPageCacheBytes, memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
 import { MemoryRateLimitStore } from './rate-limit-memory.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     // The site origin (for the pages' CSP) is read beside the other loads, not before them.
     const headersRead = readSiteOrigin(serverDir).then(pageHeaders);
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
-      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, searchCacheBytes: config.searchCacheBytes })),
+      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), searchCacheBytes: config.searchCacheBytes })),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
       headersRead,

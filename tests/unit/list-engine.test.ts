@@ -254,6 +254,18 @@ describe('engine loading and response bytes', () => {
     }
   });
 
+  it('with both bounds at 0 (LIST_CACHE_MB=0) keeps nothing and answers the same bytes', () => {
+    const off = createListHandler(engine, { cacheBytes: 0, pageCacheBytes: 0 });
+    const on = createListHandler(engine);
+    for (let k = 0; k < 3; k++) {
+      const a = off('q=book&limit=4');
+      const b = off('q=book&limit=4');
+      expect(b).not.toBe(a);
+      expect(b.body.equals(a.body)).toBe(true);
+      expect(b.body.equals(on('q=book&limit=4').body)).toBe(true);
+    }
+  });
+
   it('answers a cached page byte for byte like the engine, for every kind of query', () => {
     const handler = createListHandler(engine, { cacheBytes: 0 });
     for (const query of ['', 'q=book&sort=relevance&limit=7', 'provider=beta&has_variants=1&sort=rtp_desc&offset=3', 'game_type=keno&q=xyz', 'badge=verified_rtp&limit=200']) {
