@@ -1,9 +1,14 @@
-// Build baseline: a plain Node script that writes the same number of files, with the same relative paths and sizes, as a built output.
+// Build baseline: a plain Node script that writes the same number of files, with the same relative paths and sizes, as a built output,
+// from as many threads as the build writes from (its main thread writes the game pages while a worker writes the JSON families).
 // Usage: node scripts/bench/baseline-writer.ts <manifest.json> <out-dir>   (manifest: [[relative path, bytes], ...])
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { listFiles } from './data.ts';
+
+/** Threads the build writes files from (src/build/game-pages.ts on the main thread, src/build/write-worker.ts). */
+export const BUILD_WRITER_THREADS = 2;
 
 export type Manifest = Array<[string, number]>;
 
@@ -12,13 +17,14 @@ export function manifestOf(dir: string): Manifest {
   return listFiles(dir).map((f) => [f, statSync(path.join(dir, f)).size]);
 }
 
-/** Writes one file per manifest entry under `outDir` (directories created once each); returns the bytes written. */
-export function writeLike(manifest: Manifest, outDir: string): number {
+/** Writes one file per manifest entry (every `parts`-th from `part`) under `outDir` (directories created once each); returns the bytes written. */
+export function writeLike(manifest: Manifest, outDir: string, part = 0, parts = 1): number {
   const largest = manifest.reduce((m, [, size]) => Math.max(m, size), 0);
   const filler = Buffer.alloc(largest, 0x61);
   const made = new Set<string>();
   let bytes = 0;
-  for (const [rel, size] of manifest) {
+  for (let k = part; k < manifest.length; k += parts) {
+    const [rel, size] = manifest[k]!;
     const file = path.join(outDir, rel);
     const dir = path.dirname(file);
     if (!made.has(dir)) {
@@ -31,13 +37,31 @@ export function writeLike(manifest: Manifest, outDir: string): number {
   return bytes;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** Writes the manifest from `threads` threads (this one and `threads - 1` workers), each every `threads`-th file. */
+export async function writeLikeParallel(manifestFile: string, outDir: string, threads = BUILD_WRITER_THREADS): Promise<number> {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  const self = fileURLToPath(import.meta.url);
+  const others = Array.from({ length: threads - 1 }, (_, k) =>
+    new Promise<number>((resolve, reject) => {
+      const worker = new Worker(self, { workerData: { manifestFile, outDir, part: k + 1, parts: threads } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    }),
+  );
+  const mine = writeLike(manifest, outDir, 0, threads);
+  return mine + (await Promise.all(others)).reduce((a, b) => a + b, 0);
+}
+
+if (!isMainThread) {
+  const { manifestFile, outDir, part, parts } = workerData as { manifestFile: string; outDir: string; part: number; parts: number };
+  const { parentPort } = await import('node:worker_threads');
+  parentPort!.postMessage(writeLike(JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest, outDir, part, parts));
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [manifestFile, outDir] = process.argv.slice(2);
   if (!manifestFile || !outDir) {
     console.error('usage: node scripts/bench/baseline-writer.ts <manifest.json> <out-dir>');
     process.exit(2);
   }
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-  const bytes = writeLike(manifest, outDir);
-  console.log(`baseline: wrote ${manifest.length} files, ${bytes} bytes`);
+  const bytes = await writeLikeParallel(manifestFile, outDir);
+  console.log(`baseline: wrote ${bytes} bytes from ${BUILD_WRITER_THREADS} threads`);
 }

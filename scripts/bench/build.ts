@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { manifestOf } from './baseline-writer.ts';
+import { BUILD_WRITER_THREADS, manifestOf } from './baseline-writer.ts';
 import type { DataSet } from './data.ts';
 import { GNU_TIME, parseTimeMaxRss, spawnBounded } from './procs.ts';
 import type { BenchResult, BuildRow } from './results.ts';
@@ -115,7 +115,7 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
   return {
     rows,
     notes: [
-      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes) into another fresh folder on the same disk. \`sync\` runs (untimed) before each timed run; nothing is deleted until all measurements are done.`,
+      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes from as many threads as the build writes from: ${BUILD_WRITER_THREADS}) into another fresh folder on the same disk. \`sync\` runs (untimed) before each timed run; nothing is deleted until all measurements are done.`,
       'The build also reads and validates the registry, shapes and checks every response, compiles the list bundle and runs Astro and Vite; the ratio is per pair, so disk drift between runs cancels.',
     ],
   };

@@ -39,7 +39,7 @@ export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs
   return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), 'src/server/main.ts'], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
 }
 
-interface Scenario {
+export interface Scenario {
   id: string;
   title: string;
   server: ScenarioRow['server'];
@@ -63,7 +63,7 @@ export interface LoadSettings {
 }
 
 /** Runs every scenario: a warm-up each, then `rounds` rounds in turn, so drift hits them all alike. */
-async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSettings): Promise<void> {
+export async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSettings): Promise<void> {
   const sources = new Map(scenarios.map((s) => [s, pathSource(s.target)]));
   const run = (s: Scenario, durationS: number) =>
     runLoad({ baseUrl: s.base, connections: load.connections, durationS, next: sources.get(s)!, ...(s.target.kind === 'fixed' ? { fixedPath: s.target.path } : {}) });
@@ -80,7 +80,7 @@ async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSett
   }
 }
 
-function row(s: Scenario): ScenarioRow {
+export function row(s: Scenario): ScenarioRow {
   const ok = s.runs.filter((r) => Number.isFinite(r.p50));
   const lat = (f: (r: LoadRun) => number) => summarize(ok.length > 0 ? ok.map(f) : [0]);
   return {
@@ -111,6 +111,8 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
   const notes: string[] = [];
   ctx.log(`list: starting the server on ${games} games`);
   const server = await startServer(ctx, outDir, lifetimeMs);
+  // The same server with its list caches off: what the cache is measured against.
+  let cold: Running | undefined;
   let ceiling: Running | undefined;
   let peer: Running | undefined;
   try {
@@ -127,6 +129,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
     const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
+    cold = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: '0' });
     const cport = await freePort();
     ceiling = await startAndWait('ceiling', spawnIn(['scripts/bench/ceiling.ts', fixturesFile, String(cport)]), cport, status, repeated);
     try {
@@ -138,12 +141,15 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     }
 
     let sent = 0;
+    let coldSent = 0;
     const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
     const scenarios: Scenario[] = [
       { id: 'a', title: 'mix of distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [], cpu: [] },
       { id: 'b', title: 'one repeated query', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'fixed', path: repeated }, what: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`, runs: [], cpu: [] },
       { id: 'c', title: 'static slug JSON', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: slugs }, what: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`, runs: [], cpu: [] },
       { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [], cpu: [] },
+      { id: 'a0', title: 'mix, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'cycle', paths: mix }, what: 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).', runs: [], cpu: [] },
+      { id: 'u0', title: 'uncached, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, what: 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.', runs: [], cpu: [] },
       { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [], cpu: [] },
       { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [], cpu: [] },
       { id: 'e', title: "ceiling: (a)'s kind of bytes", server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: mixSample }, what: `the same bare server answering the first ${mixSample.length} queries of (a) with their recorded responses (${Math.round(mixSampleBytes).toLocaleString('en-US')} bytes on average), cycled.`, runs: [], cpu: [] },
@@ -160,6 +166,8 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const rps = (id: string) => scenarios.find((s) => s.id === id)?.runs.map((r) => r.reqPerSec);
     const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
     for (const [a, b, label] of [
+      ['a', 'a0', 'mix (a) / the same mix, caches off (a0)'],
+      ['u', 'u0', 'uncached (u) / caches off (u0)'],
       ['a', 'e', 'mix (a) / its ceiling (e)'],
       ['a', 'd', 'mix (a) / ceiling (d)'],
       ['b', 'd', 'repeated query (b) / ceiling (d)'],
@@ -172,15 +180,24 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       const y = rps(b);
       if (x && y) ratios.push({ id: `${a}/${b}`, label, ratio: pairedRatios(x, y) });
     }
+    const cpuOf = (id: string) => scenarios.find((s) => s.id === id)?.cpu;
+    for (const [a, b, label] of [
+      ['a', 'a0', 'server CPU per request: mix (a) / caches off (a0)'],
+      ['u', 'u0', 'server CPU per request: uncached (u) / caches off (u0)'],
+    ] as const) {
+      const x = cpuOf(a);
+      const y = cpuOf(b);
+      if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label, ratio: pairedRatios(x, y) });
+    }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
-      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; all requests come from 127.0.0.1. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load generator (autocannon, ${load.connections} connections, in the bench process) shares the cores with the server under test, as with the ceiling.`,
+      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; each connection comes from its own address (127.0.0.2 onwards, scripts/bench/load.ts), so the rate limiter and the log see many clients. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load generator is autocannon, ${load.connections} connections, in the bench process; which core ran what is under settings.`,
       `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
     );
     const after = rssMiB(server.proc.child.pid!);
     return { games, scenarios: scenarios.map(row), ratios, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
   } finally {
-    await Promise.all([server.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
+    await Promise.all([server.proc.stop(), cold?.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
   }
 }
 

@@ -1,7 +1,36 @@
 // HTTP load runs with autocannon (programmatic), on loopback only; latencies recorded per response at sub-millisecond precision.
 import http from 'node:http';
+import { createRequire } from 'node:module';
+import net from 'node:net';
 import autocannon from 'autocannon';
 import { percentileOfSorted } from './stats.ts';
+
+/** Client source addresses: each new connection takes the next (127.0.0.2 to 127.0.0.33), so the servers see many clients. */
+export const CLIENT_ADDRESSES = Array.from({ length: 32 }, (_, k) => `127.0.0.${k + 2}`);
+let nextAddress = 0;
+
+/**
+ * autocannon (9.x) connects with `net.connect(port, host)` and has no source-address option: its
+ * client's `_connect` is wrapped so that, for that call, `net.connect` binds the next address of
+ * CLIENT_ADDRESSES (Linux routes all of 127.0.0.0/8 to loopback).
+ */
+function rotateClientAddresses(): void {
+  const Client = createRequire(import.meta.url)('autocannon/lib/httpClient.js') as { prototype: { _connect: () => void; __rotating?: true } };
+  if (Client.prototype.__rotating) return;
+  const connect = Client.prototype._connect;
+  const plain = net.connect;
+  Client.prototype._connect = function (this: unknown) {
+    const localAddress = CLIENT_ADDRESSES[nextAddress++ % CLIENT_ADDRESSES.length]!;
+    (net as { connect: unknown }).connect = (port: number, host: string) => plain({ port, host, localAddress });
+    try {
+      connect.call(this);
+    } finally {
+      (net as { connect: unknown }).connect = plain;
+    }
+  };
+  Client.prototype.__rotating = true;
+}
+rotateClientAddresses();
 
 /** What a scenario sends: one fixed path, a fixed list cycled in order across all connections, or a generator. */
 export type Target = { kind: 'fixed'; path: string } | { kind: 'cycle'; paths: readonly string[] } | { kind: 'stream'; next: () => string };

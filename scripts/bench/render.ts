@@ -1,6 +1,6 @@
 // BENCHMARKS.md from the result files (bench/results/*.json): one line per run, so before and
 // after sit side by side, then the newest figures of each phase in full.
-import type { BenchResult, BuildRow } from './results.ts';
+import type { BenchResult, BuildRow, MemoryRow } from './results.ts';
 import type { Summary } from './stats.ts';
 
 /** A number with thousands separators and `digits` decimals. */
@@ -66,8 +66,67 @@ function buildSection(r: BenchResult): string {
 
 function memorySection(r: BenchResult): string {
   const m = r.memory!;
-  const rows = m.rows.map((x) => [x.label, num(x.games), band(x.readyMs), x.coldReadyMs === undefined ? '—' : num(x.coldReadyMs), band(x.rssMiB), x.error ?? '']);
-  return `## Server start and memory\n\n${table(['registry', 'games', 'start to first list answer, ms', 'same, no compile cache, ms', 'RSS after start, MiB', 'error'], rows)}${notes(m.notes)}`;
+  const u = (x: MemoryRow, f: (v: NonNullable<MemoryRow['uncached']>) => string) => (x.uncached === undefined ? '—' : f(x.uncached));
+  const rows = m.rows.map((x) => [
+    x.label,
+    num(x.games),
+    band(x.readyMs),
+    x.coldReadyMs === undefined ? '—' : num(x.coldReadyMs),
+    band(x.rssMiB),
+    u(x, (v) => band(v.reqPerSec)),
+    u(x, (v) => band(v.cpuUsPerRequest, 1)),
+    u(x, (v) => band(v.p99Ms, 2)),
+    u(x, (v) => num(v.rssAfterMiB)),
+    x.error ?? '',
+  ]);
+  const head = ['registry', 'games', 'start to first list answer, ms', 'same, no compile cache, ms', 'RSS after start, MiB', 'uncached req/s', 'server CPU µs/req', 'p99 ms', 'RSS after, MiB', 'error'];
+  return `## Server start, memory and the uncached stream per registry\n\n${table(head, rows)}${notes(m.notes)}${points(r) > 1 ? `\n\n${scaleSection(r)}` : ''}`;
+}
+
+const points = (r: BenchResult) => (r.memory?.rows ?? []).filter((m) => m.uncached !== undefined).length;
+
+/** `ratio` as a factor per 10x of games between `g1` and `g2` games. */
+export function per10x(ratio: number, g1: number, g2: number): number {
+  return ratio ** (1 / Math.log10(g2 / g1));
+}
+
+/** The scale curve: per synthetic registry, build, dist size, start, RSS and the uncached stream; then the growth per 10x of games. */
+function scaleSection(r: BenchResult): string {
+  const points = (r.memory?.rows ?? [])
+    .filter((m) => m.uncached !== undefined)
+    .map((m) => ({ m, b: r.build?.rows.find((x) => x.label === m.label && x.error === undefined) }))
+    .sort((x, y) => x.m.games - y.m.games);
+  const metrics: Array<[string, (p: (typeof points)[number]) => number | undefined, (x: number) => string]> = [
+    ['build s', (p) => p.b?.buildS.median, (x) => num(x, 1)],
+    ['build / baseline', (p) => p.b?.ratio.median, (x) => `${num(x, 2)}x`],
+    ['dist MiB', (p) => (p.b === undefined ? undefined : p.b.bytes / 2 ** 20), (x) => num(x)],
+    ['ready ms', (p) => p.m.readyMs.median, (x) => num(x)],
+    ['ready ms, no compile cache', (p) => p.m.coldReadyMs, (x) => num(x)],
+    ['RSS after start MiB', (p) => p.m.rssMiB.median, (x) => num(x)],
+    ['uncached req/s', (p) => p.m.uncached!.reqPerSec.median, (x) => num(x)],
+    ['uncached server CPU µs/req', (p) => p.m.uncached!.cpuUsPerRequest.median, (x) => num(x, 1)],
+    ['uncached p99 ms', (p) => p.m.uncached!.p99Ms.median, (x) => num(x, 2)],
+    ['RSS after the stream MiB', (p) => p.m.uncached!.rssAfterMiB, (x) => num(x)],
+  ];
+  const steps = points.slice(1).map((p, k) => [points[k]!, p] as const);
+  const head = ['', ...points.map((p) => `${num(p.m.games)} games`), ...steps.map(([a, b]) => `per 10x, ${a.m.label} → ${b.m.label}`)];
+  const rows = metrics.map(([name, get, fmt]) => [
+    name,
+    ...points.map((p) => {
+      const v = get(p);
+      return v === undefined ? '—' : fmt(v);
+    }),
+    ...steps.map(([a, b]) => {
+      const x = get(a);
+      const y = get(b);
+      return x === undefined || y === undefined || x <= 0 ? '—' : `${num(per10x(y / x, a.m.games, b.m.games), 2)}x`;
+    }),
+  ]);
+  return `## Scale: ${points.map((p) => p.m.label).join(', ')} games
+
+${table(head, rows)}
+
+- Medians from the build and memory phases of one run (their bands are in those sections). A growth factor per 10x of 10.00x is linear in the number of games; 1.00x is flat.`;
 }
 
 function listSection(r: BenchResult): string {

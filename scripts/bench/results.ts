@@ -21,7 +21,16 @@ const BuildRow = z.strictObject({
   error: z.string().optional(),
 });
 
-const MemoryRow = z.strictObject({ label: z.string(), games: z.int(), readyMs: Summary, rssMiB: Summary, coldReadyMs: z.number().optional(), error: z.string().optional() });
+const MemoryRow = z.strictObject({
+  label: z.string(),
+  games: z.int(),
+  readyMs: Summary,
+  rssMiB: Summary,
+  coldReadyMs: z.number().optional(),
+  /** The uncached stream on this registry (the scale curve): throughput, server CPU per request, p99, and RSS after it. */
+  uncached: z.strictObject({ reqPerSec: Summary, cpuUsPerRequest: Summary, p99Ms: Summary, rssAfterMiB: z.number() }).optional(),
+  error: z.string().optional(),
+});
 
 const Scenario = z.strictObject({
   id: z.string(),

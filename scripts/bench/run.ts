@@ -62,12 +62,12 @@ export function parseArgs(argv: readonly string[]): Config {
     only: only.size > 0 ? only : new Set(PHASES),
     codeRoot: path.resolve(values.root ?? ROOT),
     outDir: path.resolve(values.out ?? (quick ? path.join(os.tmpdir(), 'rtp-bench-quick') : resultsDir(ROOT))),
-    sizes: quick ? [200] : [1000, 10_000, 50_000],
+    sizes: quick ? [200] : [5000, 50_000, 250_000],
     real: !quick,
     buildRuns: quick ? 1 : 3,
     memoryStarts: quick ? 1 : 3,
     listGames: quick ? 200 : 50_000,
-    load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 2000, seed: 20261121 },
+    load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 3000, seed: 20261121 },
     keep: values.keep === true,
   };
 }
@@ -159,7 +159,7 @@ async function main(): Promise<number> {
     if (cfg.only.has('build')) result.build = await buildPhase(ctx, sets);
     if (cfg.only.has('memory')) {
       await buildOnce(ctx, sets);
-      result.memory = await memoryPhase(server, sets, ctx.built, cfg.memoryStarts);
+      result.memory = await memoryPhase(server, sets, ctx.built, cfg.memoryStarts, cfg.load);
     }
     const listSet = sets.find((d) => d.games === cfg.listGames && d.origin !== 'shipped');
     if (cfg.only.has('list') && listSet !== undefined) {

@@ -78,43 +78,52 @@ const ORDER: Record<ListQuery['sort'], string> = {
   relevance: 'f.rank, g.slug',
 };
 
-/** The list semantics on SQLite: an indexed table of games plus an FTS5 table over name, slug and provider. */
+/** One row of a facet cube: games per provider, game type and whether they have variants. */
+interface CubeRow {
+  provider: string;
+  game_type: string;
+  multi: number;
+  n: number;
+}
+
+/**
+ * The list semantics on SQLite, as a SQLite user would write them: an indexed table of games with
+ * their JSON, an FTS5 table over name, slug and provider, and per request at most three statements,
+ * each prepared once: the FTS match run once into a temporary table (with its rank), one GROUP BY
+ * over the matches for the facets (without q, the counts are precounted at load), and one query for
+ * the page with its records' JSON.
+ */
 export class SqliteList {
   readonly db: Db;
   readonly total: number;
   private readonly meta: PeerBundle['meta'];
+  private readonly display = new Map<string, string>();
   private readonly providerKeys: Set<string>;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
-  private readonly docStatement: ReturnType<Db['prepare']>;
+  /** Facet counts of the whole registry, counted once at load. */
+  private readonly allCube: CubeRow[];
 
   constructor(db: Db, bundle: PeerBundle) {
     this.db = db;
     this.meta = bundle.meta;
     this.total = bundle.records.length;
     this.providerKeys = new Set(bundle.records.map((r) => r.provider));
-    const display = new Map(bundle.providers.map((p) => [p.provider, p.display]));
-    for (const r of bundle.records) if (!display.has(r.provider)) display.set(r.provider, r.provider_display);
-    // A narrow table of the columns queries filter and sort on (so scans stay cheap), the records'
-    // JSON apart (fetched by id for the page only), providers apart, and the FTS5 index.
+    for (const p of bundle.providers) this.display.set(p.provider, p.display);
+    for (const r of bundle.records) if (!this.display.has(r.provider)) this.display.set(r.provider, r.provider_display);
     db.exec(`
       CREATE TABLE g (
         id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL, provider TEXT NOT NULL,
         display_key TEXT NOT NULL, game_type TEXT NOT NULL, stated_rtp REAL NOT NULL,
-        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL);
-      CREATE TABLE doc (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
-      CREATE TABLE p (provider TEXT PRIMARY KEY, display TEXT NOT NULL) WITHOUT ROWID;
+        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL, json TEXT NOT NULL);
       CREATE VIRTUAL TABLE f USING fts5(name, slug, provider, display, tokenize = 'unicode61');
+      CREATE TEMP TABLE m (id INTEGER PRIMARY KEY, rank REAL NOT NULL);
     `);
-    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    const insD = db.prepare('INSERT INTO doc VALUES (?, ?)');
-    const insP = db.prepare('INSERT INTO p VALUES (?, ?)');
+    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insF = db.prepare('INSERT INTO f (rowid, name, slug, provider, display) VALUES (?, ?, ?, ?, ?)');
     db.exec('BEGIN');
-    for (const [key, shown] of display) insP.run(key, shown);
     bundle.records.forEach((r, i) => {
-      const shown = display.get(r.provider)!;
-      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified));
-      insD.run(i + 1, JSON.stringify(r));
+      const shown = this.display.get(r.provider)!;
+      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), JSON.stringify(r));
       insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display));
     });
     db.exec('COMMIT');
@@ -125,39 +134,35 @@ export class SqliteList {
       CREATE INDEX g_rtp_asc ON g (stated_rtp, name_key, slug);
       CREATE INDEX g_variants ON g (variants_count DESC, name_key, slug);
       CREATE INDEX g_recent ON g (release_year DESC, verified DESC, name_key, slug);
-      CREATE INDEX g_provider_facet ON g (provider, game_type, variants_count);
-      CREATE INDEX g_type_facet ON g (game_type, variants_count, provider);
+      CREATE INDEX g_provider ON g (provider, game_type, variants_count);
+      CREATE INDEX g_type ON g (game_type, variants_count);
       ANALYZE;
     `);
-    this.docStatement = db.prepare('SELECT json FROM doc WHERE id = ?');
+    this.allCube = this.all<CubeRow>(`SELECT provider, game_type, variants_count > 1 AS multi, count(*) AS n FROM g GROUP BY 1, 2, 3`, []);
   }
 
-  private all<T>(sql: string, params: unknown[]): T[] {
+  private statement(sql: string): ReturnType<Db['prepare']> {
     let st = this.statements.get(sql);
     if (!st) {
       st = this.db.prepare(sql);
       this.statements.set(sql, st);
     }
-    return st.all(...params) as T[];
+    return st;
   }
 
-  /** WHERE conditions and parameters, leaving out one filter (for that filter's facet) and optionally q. */
-  private where(query: ListQuery, omit: { provider?: boolean; game_type?: boolean; q?: boolean } = {}): { conds: string[]; params: unknown[] } {
+  private all<T>(sql: string, params: unknown[]): T[] {
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  /** WHERE conditions on g and their parameters for the query's filters. */
+  private static filters(query: ListQuery): { conds: string[]; params: unknown[] } {
     const conds: string[] = [];
     const params: unknown[] = [];
-    if (query.q !== null && !omit.q) {
-      const terms = queryTerms(query.q);
-      if (terms.length === 0) conds.push('0');
-      else {
-        conds.push('g.id IN (SELECT rowid FROM f WHERE f MATCH ?)');
-        params.push(ftsExpression(terms));
-      }
-    }
-    if (query.provider !== null && !omit.provider) {
+    if (query.provider !== null) {
       conds.push('g.provider = ?');
       params.push(query.provider);
     }
-    if (query.game_type !== null && !omit.game_type) {
+    if (query.game_type !== null) {
       conds.push('g.game_type = ?');
       params.push(query.game_type);
     }
@@ -165,50 +170,51 @@ export class SqliteList {
     return { conds, params };
   }
 
-  private static clause(conds: readonly string[]): string {
-    return conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '';
+  /** Runs the FTS match once into the temporary table m (rowid and rank); false when q has no terms. */
+  private match(q: string): boolean {
+    const terms = queryTerms(q);
+    this.statement('DELETE FROM m').run();
+    if (terms.length === 0) return false;
+    this.statement('INSERT INTO m (id, rank) SELECT rowid, rank FROM f WHERE f MATCH ?').run(ftsExpression(terms));
+    return true;
   }
 
-  /** The page of records (JSON texts) in the query's order: ids from the ordered query, then each record by id. */
-  private page(query: ListQuery): string[] {
-    const terms = query.q === null ? [] : queryTerms(query.q);
-    let ids: Array<{ id: number }>;
-    if (query.sort === 'relevance' && terms.length > 0) {
-      const w = this.where(query, { q: true });
-      ids = this.all<{ id: number }>(
-        `SELECT g.id AS id FROM f JOIN g ON g.id = f.rowid WHERE f MATCH ?${w.conds.map((c) => ` AND ${c}`).join('')} ORDER BY ${ORDER.relevance} LIMIT ? OFFSET ?`,
-        [ftsExpression(terms), ...w.params, query.limit, query.offset],
-      );
-    } else {
-      const w = this.where(query);
-      const sort = query.sort === 'relevance' ? 'name' : query.sort;
-      ids = this.all<{ id: number }>(`SELECT g.id AS id FROM g ${SqliteList.clause(w.conds)} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [...w.params, query.limit, query.offset]);
-    }
-    return ids.map((r) => (this.docStatement.all(r.id)[0] as { json: string }).json);
+  /** The page's records (JSON texts) in the query's order, in one statement. */
+  private page(query: ListQuery, matched: boolean): string[] {
+    const w = SqliteList.filters(query);
+    const where = w.conds.length > 0 ? `WHERE ${w.conds.join(' AND ')}` : '';
+    const sort = query.sort === 'relevance' && !matched ? 'name' : query.sort;
+    const order = sort === 'relevance' ? 'm.rank, g.slug' : ORDER[sort];
+    const from = matched ? 'm JOIN g ON g.id = m.id' : 'g';
+    return this.all<{ json: string }>(`SELECT g.json AS json FROM ${from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...w.params, query.limit, query.offset]).map((r) => r.json);
   }
 
   /** Answers one validated, normalised list query with the list response as JSON text. */
   answer(query: ListQuery): string {
-    const items = this.page(query);
-    const w = this.where(query);
-    const filtered = this.all<{ n: number }>(`SELECT count(*) AS n FROM g ${SqliteList.clause(w.conds)}`, w.params)[0]!.n;
-    const wp = this.where(query, { provider: true });
-    const providers = this.all<{ provider: string; display: string; count: number }>(
-      `SELECT c.provider AS provider, p.display AS display, c.n AS count FROM (SELECT g.provider AS provider, count(*) AS n FROM g ${SqliteList.clause(wp.conds)} GROUP BY g.provider) c JOIN p ON p.provider = c.provider`,
-      wp.params,
-    ).map((r) => ({ provider: r.provider, display: r.display, count: r.count }));
-    if (query.provider !== null && this.providerKeys.has(query.provider) && !providers.some((p) => p.provider === query.provider)) {
-      const display = this.all<{ d: string }>('SELECT display AS d FROM p WHERE provider = ?', [query.provider])[0]!.d;
-      providers.push({ provider: query.provider, display, count: 0 });
+    let cube = this.allCube;
+    let matched = false;
+    if (query.q !== null) {
+      matched = this.match(query.q);
+      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, count(*) AS n FROM m JOIN g ON g.id = m.id GROUP BY 1, 2, 3', []) : [];
     }
-    providers.sort((a, b) => b.count - a.count || (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0));
-    const wt = this.where(query, { game_type: true });
-    const gameTypes = this.all<{ game_type: string; count: number }>(
-      `SELECT g.game_type AS game_type, count(*) AS count FROM g ${SqliteList.clause(wt.conds)} GROUP BY g.game_type`,
-      wt.params,
-    ).map((r) => ({ game_type: r.game_type, count: r.count }));
-    if (query.game_type !== null && !gameTypes.some((t) => t.game_type === query.game_type)) gameTypes.push({ game_type: query.game_type, count: 0 });
-    gameTypes.sort((a, b) => b.count - a.count || (a.game_type < b.game_type ? -1 : a.game_type > b.game_type ? 1 : 0));
+    const items = query.q !== null && !matched ? [] : this.page(query, matched);
+    const hv = (r: CubeRow) => !query.has_variants || r.multi === 1;
+    const byProvider = new Map<string, number>();
+    const byType = new Map<string, number>();
+    let filtered = 0;
+    for (const r of cube) {
+      if (!hv(r)) continue;
+      const providerOk = query.provider === null || r.provider === query.provider;
+      const typeOk = query.game_type === null || r.game_type === query.game_type;
+      if (typeOk) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + r.n);
+      if (providerOk) byType.set(r.game_type, (byType.get(r.game_type) ?? 0) + r.n);
+      if (providerOk && typeOk) filtered += r.n;
+    }
+    if (query.provider !== null && this.providerKeys.has(query.provider) && !byProvider.has(query.provider)) byProvider.set(query.provider, 0);
+    if (query.game_type !== null && !byType.has(query.game_type)) byType.set(query.game_type, 0);
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const providers = [...byProvider].map(([provider, count]) => ({ provider, display: this.display.get(provider)!, count })).sort((a, b) => b.count - a.count || cmp(a.provider, b.provider));
+    const gameTypes = [...byType].map(([game_type, count]) => ({ game_type, count })).sort((a, b) => b.count - a.count || cmp(a.game_type, b.game_type));
     const meta = {
       data_version: this.meta.data_version,
       frozen_at: this.meta.frozen_at,

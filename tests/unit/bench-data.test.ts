@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manifestOf, writeLike } from '../../scripts/bench/baseline-writer.ts';
+import { BUILD_WRITER_THREADS, manifestOf, writeLike, writeLikeParallel } from '../../scripts/bench/baseline-writer.ts';
 import { countGames, listFiles, sizeLabel, sourceHash, treeHash } from '../../scripts/bench/data.ts';
 import { parseArgs } from '../../scripts/bench/run.ts';
 
@@ -65,6 +65,15 @@ describe('baseline writer', () => {
     expect(writeLike(manifest, path.join(tmp, 'copy'))).toBe(1243);
     expect(manifestOf(path.join(tmp, 'copy'))).toEqual(manifest);
   });
+
+  it('writes the same files from as many threads as the build writes from', async () => {
+    const manifest: Array<[string, number]> = Array.from({ length: 40 }, (_, k) => [`client/d${k % 3}/f${k}.json`, k * 10]);
+    const manifestFile = path.join(tmp, 'manifest.json');
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    expect(BUILD_WRITER_THREADS).toBe(2);
+    expect(await writeLikeParallel(manifestFile, path.join(tmp, 'parallel'))).toBe(manifest.reduce((a, [, n]) => a + n, 0));
+    expect(manifestOf(path.join(tmp, 'parallel'))).toEqual([...manifest].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  });
 });
 
 describe('command line', () => {
@@ -76,7 +85,7 @@ describe('command line', () => {
     expect([...c.only]).toEqual(['build', 'memory', 'list', 'search']);
     expect(c.buildRuns).toBeGreaterThanOrEqual(3);
     expect(c.load.rounds * c.load.roundS).toBeGreaterThanOrEqual(10);
-    expect(c.sizes).toEqual([1000, 10_000, 50_000]);
+    expect(c.sizes).toEqual([5000, 50_000, 250_000]);
   });
   it('keeps quick runs out of bench/results; partial runs and other checkouts are recorded', () => {
     expect(parseArgs(['--quick']).outDir).toBe(path.join(os.tmpdir(), 'rtp-bench-quick'));

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { band, num, renderBenchmarks, renderSummary, table } from '../../scripts/bench/render.ts';
+import { band, num, per10x, renderBenchmarks, renderSummary, table } from '../../scripts/bench/render.ts';
 import { readResults, resultFileName, writeResult, type BenchResult } from '../../scripts/bench/results.ts';
 import { summarize } from '../../scripts/bench/stats.ts';
 
@@ -103,5 +103,22 @@ describe('BENCHMARKS.md', () => {
     const other = result({ env: { ...env, code: '28cfafb' } });
     expect(renderBenchmarks([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
     expect(renderSummary(other)).toContain('a scenario a: 3,200 (3,100–3,300) req/s, 42.5 (40.0–45.0) µs CPU/req');
+  });
+});
+
+describe('scale curve', () => {
+  it('gives growth per 10x of games: linear is 10x whatever the step', () => {
+    expect(per10x(10, 5000, 50_000)).toBeCloseTo(10, 10);
+    expect(per10x(5, 50_000, 250_000)).toBeCloseTo(10, 10);
+    expect(per10x(1, 5000, 250_000)).toBe(1);
+  });
+
+  it('renders one column per registry and the growth per 10x between them', () => {
+    const uncached = (rps: number, rss: number) => ({ reqPerSec: summarize([rps]), cpuUsPerRequest: summarize([100]), p99Ms: summarize([3]), rssAfterMiB: rss });
+    const row = (label: string, games: number, rps: number, rss: number) => ({ label, games, readyMs: summarize([200]), rssMiB: summarize([rss]), coldReadyMs: 300, uncached: uncached(rps, rss) });
+    const md = renderBenchmarks([{ file: 'x.json', result: result({ memory: { rows: [row('5k', 5000, 12_000, 100), row('50k', 50_000, 10_000, 200)], notes: [] } }) }]);
+    expect(md).toContain('## Scale: 5k, 50k games');
+    expect(md).toContain('| RSS after the stream MiB | 100 | 200 | 2.00x |');
+    expect(md).toContain('| uncached req/s | 12,000 | 10,000 | 0.83x |');
   });
 });
