@@ -114,16 +114,19 @@ export class SqliteList {
       CREATE TABLE g (
         id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL, provider TEXT NOT NULL,
         display_key TEXT NOT NULL, game_type TEXT NOT NULL, stated_rtp REAL NOT NULL,
-        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL, json TEXT NOT NULL);
+        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL);
+      CREATE TABLE doc (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
       CREATE VIRTUAL TABLE f USING fts5(name, slug, provider, display, tokenize = 'unicode61');
       CREATE TEMP TABLE m (id INTEGER PRIMARY KEY, rank REAL NOT NULL);
     `);
-    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insD = db.prepare('INSERT INTO doc VALUES (?, ?)');
     const insF = db.prepare('INSERT INTO f (rowid, name, slug, provider, display) VALUES (?, ?, ?, ?, ?)');
     db.exec('BEGIN');
     bundle.records.forEach((r, i) => {
       const shown = this.display.get(r.provider)!;
-      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), JSON.stringify(r));
+      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified));
+      insD.run(i + 1, JSON.stringify(r));
       insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display));
     });
     db.exec('COMMIT');
@@ -170,23 +173,29 @@ export class SqliteList {
     return { conds, params };
   }
 
-  /** Runs the FTS match once into the temporary table m (rowid and rank); false when q has no terms. */
-  private match(q: string): boolean {
+  /** Runs the FTS match once into the temporary table m (rowid, and bm25 rank when the sort needs it); false when q has no terms. */
+  private match(q: string, ranked: boolean): boolean {
     const terms = queryTerms(q);
     this.statement('DELETE FROM m').run();
     if (terms.length === 0) return false;
-    this.statement('INSERT INTO m (id, rank) SELECT rowid, rank FROM f WHERE f MATCH ?').run(ftsExpression(terms));
+    this.statement(`INSERT INTO m (id, rank) SELECT rowid, ${ranked ? 'rank' : '0'} FROM f WHERE f MATCH ?`).run(ftsExpression(terms));
     return true;
   }
 
-  /** The page's records (JSON texts) in the query's order, in one statement. */
+  /**
+   * The page's records (JSON texts) in the query's order, in one statement: the ids of the page from
+   * the narrow table (so deep offsets skip small rows), each record's JSON looked up by id.
+   */
   private page(query: ListQuery, matched: boolean): string[] {
     const w = SqliteList.filters(query);
-    const where = w.conds.length > 0 ? `WHERE ${w.conds.join(' AND ')}` : '';
     const sort = query.sort === 'relevance' && !matched ? 'name' : query.sort;
     const order = sort === 'relevance' ? 'm.rank, g.slug' : ORDER[sort];
-    const from = matched ? 'm JOIN g ON g.id = m.id' : 'g';
-    return this.all<{ json: string }>(`SELECT g.json AS json FROM ${from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...w.params, query.limit, query.offset]).map((r) => r.json);
+    // Under relevance the page walks the matches by rank; otherwise a sort index, keeping matches.
+    if (matched && sort !== 'relevance') w.conds.unshift('g.id IN (SELECT id FROM m)');
+    const from = matched && sort === 'relevance' ? 'm JOIN g ON g.id = m.id' : 'g';
+    const where = w.conds.length > 0 ? `WHERE ${w.conds.join(' AND ')}` : '';
+    const ids = `SELECT g.id AS id FROM ${from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return this.all<{ json: string }>(`SELECT (SELECT json FROM doc WHERE doc.id = p.id) AS json FROM (${ids}) AS p`, [...w.params, query.limit, query.offset]).map((r) => r.json);
   }
 
   /** Answers one validated, normalised list query with the list response as JSON text. */
@@ -194,8 +203,8 @@ export class SqliteList {
     let cube = this.allCube;
     let matched = false;
     if (query.q !== null) {
-      matched = this.match(query.q);
-      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, count(*) AS n FROM m JOIN g ON g.id = m.id GROUP BY 1, 2, 3', []) : [];
+      matched = this.match(query.q, query.sort === 'relevance');
+      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, count(*) AS n FROM g WHERE g.id IN (SELECT id FROM m) GROUP BY 1, 2, 3', []) : [];
     }
     const items = query.q !== null && !matched ? [] : this.page(query, matched);
     const hv = (r: CubeRow) => !query.has_variants || r.multi === 1;
