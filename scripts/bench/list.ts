@@ -14,6 +14,8 @@ const CEILING_MIX = 300;
 
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
 export const BENCH_RATE_LIMIT = '1000000000';
+/** The list cache of the (a+, u+) server: room for every response of the 3,000-query mix at 50k games (about 120 MiB). */
+export const BIG_LIST_CACHE_MB = 160;
 
 export interface ServerContext {
   benchRoot: string;
@@ -111,8 +113,10 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
   const notes: string[] = [];
   ctx.log(`list: starting the server on ${games} games`);
   const server = await startServer(ctx, outDir, lifetimeMs);
-  // The same server with its list caches off: what the cache is measured against.
+  // The same server with its list caches off (what the cache is measured against), and with a cache
+  // large enough for the whole mix (what the default's 8 MiB trades away for memory).
   let cold: Running | undefined;
+  let big: Running | undefined;
   let ceiling: Running | undefined;
   let peer: Running | undefined;
   try {
@@ -130,6 +134,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
     const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
     cold = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: '0' });
+    big = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: String(BIG_LIST_CACHE_MB) });
     const cport = await freePort();
     ceiling = await startAndWait('ceiling', spawnIn(['scripts/bench/ceiling.ts', fixturesFile, String(cport)]), cport, status, repeated);
     try {
@@ -142,6 +147,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
 
     let sent = 0;
     let coldSent = 0;
+    let bigSent = 0;
     const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
     const scenarios: Scenario[] = [
       { id: 'a', title: 'mix of distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [], cpu: [] },
@@ -150,6 +156,8 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [], cpu: [] },
       { id: 'a0', title: 'mix, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'cycle', paths: mix }, what: 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).', runs: [], cpu: [] },
       { id: 'u0', title: 'uncached, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, what: 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.', runs: [], cpu: [] },
+      { id: 'a+', title: `mix, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, server: 'server', pid: big.proc.child.pid!, base: big.base, target: { kind: 'cycle', paths: mix }, what: `the mix of (a) on the same server started with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}, room for every response of the mix.`, runs: [], cpu: [] },
+      { id: 'u+', title: `uncached, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, server: 'server', pid: big.proc.child.pid!, base: big.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(bigSent++))}` }, what: `the stream of (u), from its start, on the server with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}.`, runs: [], cpu: [] },
       { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [], cpu: [] },
       { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [], cpu: [] },
       { id: 'e', title: "ceiling: (a)'s kind of bytes", server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: mixSample }, what: `the same bare server answering the first ${mixSample.length} queries of (a) with their recorded responses (${Math.round(mixSampleBytes).toLocaleString('en-US')} bytes on average), cycled.`, runs: [], cpu: [] },
@@ -168,6 +176,9 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     for (const [a, b, label] of [
       ['a', 'a0', 'mix (a) / the same mix, caches off (a0)'],
       ['u', 'u0', 'uncached (u) / caches off (u0)'],
+      ['a+', 'a0', `mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / caches off (a0)`],
+      ['u+', 'u0', `uncached with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (u+) / caches off (u0)`],
+      ['a+', 'e', `mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / its ceiling (e)`],
       ['a', 'e', 'mix (a) / its ceiling (e)'],
       ['a', 'd', 'mix (a) / ceiling (d)'],
       ['b', 'd', 'repeated query (b) / ceiling (d)'],
@@ -184,6 +195,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     for (const [a, b, label] of [
       ['a', 'a0', 'server CPU per request: mix (a) / caches off (a0)'],
       ['u', 'u0', 'server CPU per request: uncached (u) / caches off (u0)'],
+      ['a+', 'a0', `server CPU per request: mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / caches off (a0)`],
     ] as const) {
       const x = cpuOf(a);
       const y = cpuOf(b);
@@ -195,9 +207,11 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
     );
     const after = rssMiB(server.proc.child.pid!);
+    const bigAfter = rssMiB(big.proc.child.pid!);
+    if (bigAfter !== undefined) notes.push(`RSS of the LIST_CACHE_MB=${BIG_LIST_CACHE_MB} server after all scenarios: ${Math.round(bigAfter)} MiB (the default server's is below the table).`);
     return { games, scenarios: scenarios.map(row), ratios, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
   } finally {
-    await Promise.all([server.proc.stop(), cold?.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
+    await Promise.all([server.proc.stop(), cold?.proc.stop(), big?.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
   }
 }
 

@@ -34,13 +34,15 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       r.mode,
       largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
       ratioText(ratioOf(r, 'a/e') ?? ratioOf(r, 'a/d')),
+      ratioText(ratioOf(r, 'a/a0')),
+      ratioText(ratioOf(r, 'a+/a0')),
       ratioText(ratioOf(r, 'u/d')),
       uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
       ratioText(ratioOf(r, 'b/d')),
       ratioText(ratioOf(r, "c/d'")),
     ];
   });
-  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling'], rows);
+  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'mix, large cache / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling'], rows);
 }
 
 function header(r: BenchResult): string {
