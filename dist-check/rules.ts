@@ -6,6 +6,10 @@ import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, staticHeaders } from '../
 import { ProviderRecordSchema } from '../src/schemas/provider.ts';
 import { SlotRecordSchema } from '../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../src/schemas/widget.ts';
+import path from 'node:path';
+import type { DumpFile } from '../src/build/dumps.ts';
+import { dumpFiles } from '../src/routes/routes.ts';
+import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../src/schemas/dump.ts';
 
 /** One problem in a dist: the file (relative to the out dir) and what is wrong with it. */
 export interface DistProblem {
@@ -55,6 +59,35 @@ export function checkFile(expected: OutputFile, actual: string | undefined, pref
   return out;
 }
 
+/** The JSON schema of each JSON dump file, by its path under dist/client. */
+function dumpSchema(file: string): z.ZodType | null {
+  if (file === dumpFiles.json) return RegistryDumpSchema;
+  if (file === dumpFiles.dataPackage) return DataPackageSchema;
+  if (file === dumpFiles.removed) return RemovedResponseSchema;
+  if (file.startsWith(path.posix.dirname(dumpFiles.changes('0.0.0')))) return ReleaseChangesSchema;
+  return null;
+}
+
+/** Checks one dump file: present, byte-identical to what the data produces now, and (JSON) matching its public schema. */
+export function checkDump(expected: DumpFile, actual: Buffer | undefined, prefix = 'client/'): DistProblem[] {
+  const file = prefix + expected.file;
+  if (actual === undefined) return [{ file, problem: 'is missing' }];
+  const out: DistProblem[] = [];
+  const schema = dumpSchema(expected.file);
+  if (schema !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(actual.toString('utf8'));
+    } catch (err) {
+      return [{ file, problem: `is not valid JSON (${(err as Error).message})` }];
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) for (const i of result.error.issues) out.push({ file, problem: `does not match its schema at ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}` });
+  }
+  if (!actual.equals(expected.bytes)) out.push({ file, problem: 'is stale: its content differs from what the data produces now' });
+  return out;
+}
+
 /** Files present in a family's directory that the data does not produce (e.g. a removed slug). */
 export function strayFiles(expected: ReadonlySet<string>, present: readonly string[], prefix = 'client/'): DistProblem[] {
   return present
@@ -75,7 +108,7 @@ export function checkHeadersFile(text: string | undefined, prefix = 'client/'): 
       out.push({ file, problem: `has no rule for ${rule.pattern}` });
       continue;
     }
-    for (const [name, value] of staticHeaders(rule.family)) {
+    for (const [name, value] of staticHeaders(rule.family, rule.contentType)) {
       const got = headers.get(name.toLowerCase());
       if (got !== value) out.push({ file, problem: `rule ${rule.pattern}: ${name} is ${got === undefined ? 'missing' : `"${got}"`}, expected "${value}"` });
     }

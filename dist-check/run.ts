@@ -7,7 +7,14 @@ import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { loadRegistry } from '../src/registry/load.ts';
 import { listBundleProblem } from '../src/build/list/list-bundle.ts';
-import { checkCounts, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
+import { checkCounts, checkDump, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
+import { renderDumps } from '../src/build/dumps.ts';
+import { dumpFiles } from '../src/routes/routes.ts';
+
+/** The folder of the dumps (inside api/rtp/, beside the provider folder). */
+const DUMP_DIR = path.posix.dirname(dumpFiles.json);
+/** Folders that may sit inside a family's folder. */
+const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, DUMP_DIR]);
 import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../src/schemas/dist.ts';
 import { formatProblems } from '../src/registry/problems.ts';
 
@@ -117,9 +124,10 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
       present.set(family, new Set());
       continue;
     }
-    present.set(family, new Set(listing.files));
-    // The provider folder lives inside api/rtp/; any other subfolder is stray.
-    for (const d of listing.dirs) if (`${rel}/${d}` !== FAMILY_DIRS.provider) problems.push({ file: `client/${rel}/${d}/`, problem: 'is a stray folder' });
+    // /api/rtp/removed is a dump file in the slots' folder (its slug is reserved).
+    present.set(family, new Set(listing.files.filter((f) => f !== dumpFiles.removed)));
+    // The provider and dump folders live inside api/rtp/; any other subfolder is stray.
+    for (const d of listing.dirs) if (!NESTED_DIRS.has(`${rel}/${d}`)) problems.push({ file: `client/${rel}/${d}/`, problem: 'is a stray folder' });
   }
 
   const expected = new Map<EmitFamily, Set<string>>(Object.keys(FAMILY_DIRS).map((f) => [f as EmitFamily, new Set<string>()]));
@@ -139,6 +147,18 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS));
 
   problems.push(...checkHeadersFile(readText(path.join(clientDir, HEADERS_FILE))));
+
+  // The dumps: each byte-identical to what the data produces now, its JSON valid; nothing else in their folders.
+  const dumps = renderDumps(prep.bundle, site);
+  for (const d of dumps) problems.push(...checkDump(d, readBytes(path.join(clientDir, d.file))));
+  const dumpSet = new Set(dumps.map((d) => d.file));
+  for (const dir of [DUMP_DIR, `${DUMP_DIR}/changes`]) {
+    const listing = listDir(clientDir, dir);
+    if (listing === undefined) continue; // the missing files are named above
+    problems.push(...strayFiles(dumpSet, listing.files));
+    for (const d of listing.dirs) if (`${dir}/${d}` !== `${DUMP_DIR}/changes`) problems.push({ file: `client/${dir}/${d}/`, problem: 'is a stray folder' });
+  }
+  files += dumps.length;
 
   const bundleText = readText(path.join(serverDir, BUNDLE_FILE));
   if (bundleText === undefined) {

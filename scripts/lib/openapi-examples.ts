@@ -9,13 +9,25 @@ import { renderWidget } from '../../src/build/widget.ts';
 import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
 import { servicesFor } from './services.ts';
+import { renderDumps } from '../../src/build/dumps.ts';
+import { dumpFiles, paths } from '../../src/routes/routes.ts';
+
+/** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */
+function shorten(value: unknown, n = 2): unknown {
+  if (Array.isArray(value)) return value.slice(0, n).map((v) => shorten(v, n));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, n)]));
+  return value;
+}
+
+/** The first `lines` lines of a text download. */
+const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines).map((l) => l.replace(/\r$/, '')).join('\n')}\n…`;
 
 /** One example exchange: the request path (with query), status, media type and body. */
 export interface Example {
   request: string;
   status: number;
-  contentType: 'application/json' | 'text/html';
-  /** Parsed JSON for JSON bodies, the text for HTML. */
+  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson';
+  /** Parsed JSON for JSON bodies, the text for the others (a bulk download's first lines). */
   body: unknown;
   /** The OpenAPI path (template) and the response component it must validate against. */
   path: string;
@@ -40,6 +52,9 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;
   const widget = shapeWidgetData(ctx, record);
+  const dumps = renderDumps(bundle, DEFAULT_SITE);
+  const dump = (file: string) => dumps.find((d) => d.file === file)!.bytes.toString('utf8');
+  const lastVersion = bundle.history.at(-1)?.data_version;
   return [
     { request: `/api/rtp/list?${listQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(listQuery).body), path: '/api/rtp/list', schema: 'ListResponse' },
     { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
@@ -49,6 +64,14 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },
     { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
     { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
+    { request: paths.dump.json, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.json))), path: paths.dump.json, schema: 'RegistryDump' },
+    { request: paths.dump.ndjson, status: 200, contentType: 'application/x-ndjson', body: head(dump(dumpFiles.ndjson), 1), path: paths.dump.ndjson, schema: null },
+    { request: paths.dump.csv, status: 200, contentType: 'text/csv', body: head(dump(dumpFiles.csv).replace(/^\uFEFF/, ''), 3), path: paths.dump.csv, schema: null },
+    { request: paths.dump.dataPackage, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.dataPackage)), 3), path: paths.dump.dataPackage, schema: 'DataPackage' },
+    ...(lastVersion === undefined
+      ? []
+      : [{ request: paths.dump.changes(lastVersion), status: 200, contentType: 'application/json' as const, body: shorten(JSON.parse(dump(dumpFiles.changes(lastVersion)))), path: paths.dump.changes('{data_version}'), schema: 'ReleaseChanges' }]),
+    { request: paths.removed, status: 200, contentType: 'application/json', body: JSON.parse(dump(dumpFiles.removed)), path: paths.removed, schema: 'RemovedResponse' },
     {
       request: `/api/rtp/${slug}`,
       status: 429,

@@ -55,10 +55,12 @@ function exampleBlock(ex: Example): string {
   if (ex.contentType === 'text/html') {
     const html = String(ex.body);
     body = `${html.slice(0, 400)}…  (${html.length} characters in all)`;
-  } else {
+  } else if (ex.contentType === 'application/json') {
     body = JSON.stringify(ex.body, null, 2);
+  } else {
+    body = String(ex.body); // the first lines of a bulk download
   }
-  const lang = ex.contentType === 'text/html' ? 'html' : 'json';
+  const lang = { 'text/html': 'html', 'application/json': 'json', 'text/csv': 'csv', 'application/x-ndjson': 'json' }[ex.contentType];
   return `\`\`\`sh\ncurl -i '{base_url}${ex.request}'\n\`\`\`\n\n\`${ex.status}\` · \`${ex.contentType}\`\n\n\`\`\`${lang}\n${body}\n\`\`\`\n`;
 }
 
@@ -71,7 +73,7 @@ export function renderApiMarkdown(doc: Json, examples: Example[]): string {
   out.push('<!-- Generated from src/openapi/document.ts by `node scripts/openapi-docs.ts`; do not edit by hand. -->');
   out.push(`# ${doc.info.title} reference (v${doc.info.version})`, '');
   out.push(doc.info.description, '');
-  out.push('The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request.', '');
+  out.push('The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request; in the bulk downloads\' examples, to their first items (their counts are whole), and the CSV and NDJSON files to their first lines.', '');
   out.push('Changes to the contract are listed in [CHANGELOG-API.md](CHANGELOG-API.md).', '');
   out.push('## Routes', '');
   for (const [path, item] of Object.entries<Json>(doc.paths)) {

@@ -6,6 +6,7 @@
 //   dist/client/widget/rtp/{slug}.html         widget page (GET /widget/rtp/{slug})
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
 //   dist/client/_headers                       CDN headers (src/build/headers.ts)
+//   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/build/dumps.ts)
 //   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
 //   dist/server/build-info.json                site and counts of this build (dist-check reads it)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { WidgetDataSchema } from '../schemas/widget.ts';
 import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
+import { renderDumps } from './dumps.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 import { zodProblems, type Problem } from '../registry/problems.ts';
 
@@ -146,13 +148,18 @@ export function writeFamiliesSync(prep: PreparedBuild, clientDir: string): numbe
   return writeAll(clientDir, renderAll(prep));
 }
 
-/** Writes `_headers`, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
+/** Writes `_headers`, the dumps, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
 export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText: string = serialise(prep.bundle)): Promise<number> {
   mkdirSync(serverDir, { recursive: true });
   await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile());
+  const dumps = renderDumps(prep.bundle, prep.site);
+  for (const d of dumps) {
+    mkdirSync(path.dirname(path.join(clientDir, d.file)), { recursive: true });
+    await writeFile(path.join(clientDir, d.file), d.bytes);
+  }
   await writeFile(path.join(serverDir, BUNDLE_FILE), bundleText);
   await writeFile(path.join(serverDir, BUILD_INFO_FILE), serialise(buildInfo(prep)));
-  return 3;
+  return 3 + dumps.length;
 }
 
 /** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */

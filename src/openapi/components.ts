@@ -1,6 +1,7 @@
 // The component schemas of the OpenAPI document: the public zod schemas as JSON Schema (draft
 // 2020-12, as OpenAPI 3.1 uses), with the field descriptions of fields.ts, and query parameters' schemas.
 import { z } from 'zod';
+import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
@@ -36,6 +37,12 @@ export const COMPONENT_SCHEMAS = {
   HistoryItem: HistoryItemSchema,
   HistoryResponse: HistoryResponseSchema,
   ErrorBody: ErrorBodySchema,
+  DumpMeta: DumpMetaSchema,
+  RegistryDump: RegistryDumpSchema,
+  ReleaseGame: ReleaseGameSchema,
+  ReleaseChanges: ReleaseChangesSchema,
+  RemovedResponse: RemovedResponseSchema,
+  DataPackage: DataPackageSchema,
   RateLimitedBody: RateLimitedBodySchema,
 } as const;
 

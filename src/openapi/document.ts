@@ -2,7 +2,9 @@
 // JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
 //
 // Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/{slug}, /api/rtp/provider/{provider},
-// /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json).
+// /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json),
+// /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
+// /api/rtp/removed.
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
@@ -13,7 +15,7 @@ import { componentSchemas, paramSchema, type ComponentName, type Json } from './
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -59,6 +61,47 @@ function operation(op: { id: string; summary: string; description: string; tags:
       responses,
       'x-rate-limited': op.limited,
     },
+  };
+}
+
+/** A static bulk download: not rate limited, cached 1 hour, with an ETag. */
+function download(id: string, summary: string, description: string, type: string, schema: Json, parameters?: Json[]): Json {
+  return operation({
+    id,
+    summary,
+    description: `${description} Written by the build for each data version; not rate limited; cached 1 hour.`,
+    tags: ['bulk'],
+    limited: false,
+    ...(parameters === undefined ? {} : { parameters }),
+    responses: {
+      '200': { description: summary, headers: CACHE_HEADERS, content: { [type]: { schema } } },
+      '404': jsonError('No such file (the answer of every unknown path under /api/rtp/).', SLOT_NOT_FOUND),
+    },
+  });
+}
+
+/** The bulk downloads, release diffs and tombstones (src/build/dumps.ts). */
+function dumpOperations(): Json {
+  return {
+    '/api/rtp/dump/registry.json': download('getRegistryDump', 'Every game record, as one JSON document', 'All public game records with their sources, by slug, and the meta with the licence.', 'application/json', ref('RegistryDump')),
+    '/api/rtp/dump/registry.ndjson': download('getRegistryNdjson', 'Every game record, one JSON object per line', 'The records of registry.json as newline-delimited JSON (each line a GameRecord).', 'application/x-ndjson', { type: 'string' }),
+    '/api/rtp/dump/registry.csv': download(
+      'getRegistryCsv',
+      'Every game, one CSV row each',
+      'RFC 4180 with a header row, CRLF line ends and a UTF-8 byte order mark (so spreadsheets read it as UTF-8); lists (variants, badges, source URLs) are joined with `;`. The columns and their types are in datapackage.json.',
+      'text/csv',
+      { type: 'string' },
+    ),
+    '/api/rtp/dump/datapackage.json': download('getDataPackage', 'The Frictionless Data Package of the dumps', 'Describes registry.csv, registry.json and registry.ndjson: version (the data version), licence (CC-BY-4.0 with the attribution), and per resource its path, media type, size in bytes, `sha256:` hash and table schema.', 'application/json', ref('DataPackage')),
+    '/api/rtp/dump/changes/{data_version}.json': download(
+      'getReleaseChanges',
+      'What one frozen data version changed',
+      'Games added (with their figures), removed (with their last figures) and changed (old and new value per field) by this version, from the history log; `previous_version` names the version before it. A mirror applies these in order instead of downloading everything again.',
+      'application/json',
+      ref('ReleaseChanges'),
+      [{ name: 'data_version', in: 'path', required: true, description: 'A frozen data version (as in meta.data_version).', schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' }, example: '1.1.0' }],
+    ),
+    '/api/rtp/removed': download('getRemoved', 'Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
   };
 }
 
@@ -193,6 +236,7 @@ export function openApiDocument(): Json {
           '404': { description: 'The slug is not in the registry (an HTML page).', content: { 'text/html': { schema: { type: 'string' } } } },
         },
       }),
+      ...dumpOperations(),
       '/api/openapi.json': operation({
         id: 'getOpenApi',
         summary: 'This document',

@@ -4,6 +4,8 @@
 // Keys are component names; paths are property names, with `a.b` for a property of an inline object
 // and `a[].b` for a property of the inline objects in array `a`.
 
+import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
+
 const GAME_RECORD: Record<string, string> = {
   canonical_slug: 'Unique slug of the game; the `{slug}` of the single-slot and widget routes.',
   canonical_name: 'Display name of the game.',
@@ -41,6 +43,7 @@ const GAME_RECORD: Record<string, string> = {
 };
 
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  ...DUMP_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
   SlotRecord: {
     ...GAME_RECORD,

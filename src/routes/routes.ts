@@ -8,12 +8,15 @@
 //   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
 //   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
+//   GET /api/rtp/dump/{file}           static api/rtp/dump/{file}: registry.json|.csv|.ndjson, datapackage.json,
+//                                      changes/{data_version}.json; type by extension, 1 h, exempt
+//   GET /api/rtp/removed               static api/rtp/removed, JSON, 1 h, exempt
 //   GET /rtp/{slug}                    static rtp/{slug}.html, the game's page, HTML
 //   GET /_astro/*                      static build assets, immutable, exempt
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'dump' | 'page' | 'asset';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -68,6 +71,9 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
   widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
   openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
+  // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
+  dump: { family: 'dump', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   page: { family: 'page', contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
   // Fingerprinted build assets are exempt: a page view loads several, and they are the same for everyone.
   asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
@@ -101,7 +107,40 @@ const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/list', 'list'],
   ['/api/rtp/history', 'history'],
   ['/api/openapi.json', 'openapi'],
+  ['/api/rtp/removed', 'dump'],
 ]);
+
+/** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
+export const DUMP_TYPES = {
+  '.json': JSON_TYPE,
+  '.csv': 'text/csv; charset=utf-8; header=present',
+  '.ndjson': 'application/x-ndjson',
+} as const;
+
+const DUMP_DIR = 'api/rtp/dump';
+/** A data version as frozen (VersionSchema): three dot-separated numbers. */
+const VERSION = '(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)';
+const DUMP_URL = new RegExp(`^/${DUMP_DIR}/(registry\\.(?:json|csv|ndjson)|datapackage\\.json|changes/${VERSION}\\.json)$`);
+
+/** Files of the dump family under dist/client (each answers the URL path `/` + file, but `removed`). */
+export const dumpFiles = {
+  json: `${DUMP_DIR}/registry.json`,
+  csv: `${DUMP_DIR}/registry.csv`,
+  ndjson: `${DUMP_DIR}/registry.ndjson`,
+  dataPackage: `${DUMP_DIR}/datapackage.json`,
+  changes: (dataVersion: string) => `${DUMP_DIR}/changes/${dataVersion}.json`,
+  /** GET /api/rtp/removed: a file in the slots' folder, so a CDN serves it at its path too (the slug is reserved). */
+  removed: 'api/rtp/removed',
+} as const;
+
+/** The dump file (and its Content-Type) a URL path answers, or null: checked before the keyed families. */
+export function dumpFile(pathname: string): { file: string; contentType: string } | null {
+  if (pathname === '/api/rtp/removed') return { file: dumpFiles.removed, contentType: JSON_TYPE };
+  const m = DUMP_URL.exec(pathname);
+  if (m === null) return null;
+  const ext = m[1]!.slice(m[1]!.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
+  return { file: `${DUMP_DIR}/${m[1]!}`, contentType: DUMP_TYPES[ext] };
+}
 
 const keyed = (family: RouteFamily) => KEYED.find((r) => r.family === family)!;
 const pathOf = (family: RouteFamily) => {
@@ -123,6 +162,14 @@ export const paths = {
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   openapi: '/api/openapi.json',
+  removed: '/api/rtp/removed',
+  dump: {
+    json: `/${dumpFiles.json}`,
+    csv: `/${dumpFiles.csv}`,
+    ndjson: `/${dumpFiles.ndjson}`,
+    dataPackage: `/${dumpFiles.dataPackage}`,
+    changes: (dataVersion: string) => `/${dumpFiles.changes(dataVersion)}`,
+  },
 } as const;
 
 /** The file under dist/client that holds each keyed family's path. */
@@ -171,6 +218,7 @@ export function urlOfFile(rel: string): { path: string; keyed: boolean } | null 
 export function classify(pathname: string): RouteFamily {
   const exact = EXACT.get(pathname);
   if (exact !== undefined) return exact;
+  if (pathname.startsWith(`/${DUMP_DIR}/`)) return 'dump';
   for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
   if (pathname.startsWith('/_astro/')) return 'asset';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)

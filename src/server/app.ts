@@ -11,6 +11,8 @@
 //   request targets past MAX_PATH_LENGTH / MAX_QUERY_LENGTH   414 JSON, before any parsing or caching
 // No framework runtime is loaded: every route the registry serves is a file or a list function, so
 // framework endpoints (`/_image`, `/_server-islands`, actions) answer 404 like any unknown path.
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
@@ -51,6 +53,7 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   widget_data: '/api/widget/rtp/{slug}',
   widget: '/widget/rtp/{slug}',
   openapi: '/api/openapi.json',
+  dump: '/api/rtp/dump/{file}',
   page: '(page)',
   asset: '/_astro/*',
 };
@@ -131,8 +134,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     else res.end(body);
   }
 
-  /** 200 with the body, or 304 when the client already holds this ETag. */
-  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array, extra: string[] | null): void {
+  /** 200 with the body (a buffer, or a file streamed from disk), or 304 when the client already holds this ETag. */
+  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array | { path: string; size: number }, extra: string[] | null): void {
     if (hasHeader(req, 'if-none-match') && etagMatches(req.headers['if-none-match'], etag)) {
       // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
       const kept: string[] = [];
@@ -145,7 +148,12 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       res.end();
       return;
     }
-    send(req, res, 200, headers, body, extra);
+    if (body instanceof Uint8Array) return send(req, res, 200, headers, body, extra);
+    const length = String(body.size);
+    res.writeHead(200, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
+    if (req.method === 'HEAD') return void res.end();
+    // Backpressure from the socket paces the reads; a client that leaves closes the file.
+    pipeline(createReadStream(body.path, { end: body.size - 1 }), res, () => undefined);
   }
 
   function sendResult(req: IncomingMessage, res: ServerResponse, result: HandlerResult, extra: string[] | null): void {
@@ -155,7 +163,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, extra: string[] | null): void {
-    sendCacheable(req, res, file.headers, file.etag, file.body, extra);
+    sendCacheable(req, res, file.headers, file.etag, file.body ?? file, extra);
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string, extra: string[] | null): void {

@@ -21,6 +21,8 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.webmanifest': 'application/manifest+json',
   '.map': JSON_TYPE,
+  '.csv': 'text/csv; charset=utf-8',
+  '.ndjson': 'application/x-ndjson',
 };
 
 /** The Content-Type of a file name; `application/octet-stream` when the extension is unknown. */

@@ -9,6 +9,7 @@ import { checkDist } from '../../dist-check/run.ts';
 import { checkFile, checkHeadersFile, strayFiles, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
 import { prepareBuild, writeBuild } from '../../src/build/emit.ts';
 import { renderHeadersFile } from '../../src/build/headers.ts';
+import { renderDumps } from '../../src/build/dumps.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
 
@@ -32,10 +33,14 @@ async function distCopy(): Promise<string> {
   return d;
 }
 
+/** The dump files of the fixture build (src/build/dumps.ts). */
+let DUMPS = 0;
 beforeAll(async () => {
   data = await makeFixtureRegistry();
   pristine = await temp();
-  await writeBuild(prepareBuild(await loadRegistryOrThrow(data), SITE), path.join(pristine, 'client'), path.join(pristine, 'server'));
+  const prep = prepareBuild(await loadRegistryOrThrow(data), SITE);
+  DUMPS = renderDumps(prep.bundle, SITE).length;
+  await writeBuild(prep, path.join(pristine, 'client'), path.join(pristine, 'server'));
 });
 afterAll(async () => {
   await removeFixtureDir(data);
@@ -48,7 +53,7 @@ describe('checkDist', () => {
   it('passes a fresh build', async () => {
     const r = await check(pristine);
     expect(r.problems).toEqual([]);
-    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 3 + 3 });
+    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 3 + 3 + DUMPS });
   });
 
   it('reports a missing file and the wrong count', async () => {
@@ -164,6 +169,11 @@ describe('checkDist', () => {
       'client/api/rtp/: holds 6 files, the data has 5 games',
       'client/api/widget/rtp/: holds 6 files, the data has 5 games',
       'client/widget/rtp/: holds 6 files, the data has 5 games',
+      // The history is the same, so the release diffs and tombstones are too.
+      'client/api/rtp/dump/registry.json: is stale',
+      'client/api/rtp/dump/registry.ndjson: is stale',
+      'client/api/rtp/dump/registry.csv: is stale',
+      'client/api/rtp/dump/datapackage.json: is stale',
       'server/registry-bundle.json: is stale',
     ]);
   });
@@ -195,7 +205,7 @@ describe('npm run dist:check', () => {
   it('exits 0 on a good dist', async () => {
     const r = await cli(pristine);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, 21 files, _headers, registry bundle).`);
+    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 3 + 3 + DUMPS} files, _headers, registry bundle).`);
   });
 
   it('prints every problem with its file and the fix command, then exits 1 once', async () => {

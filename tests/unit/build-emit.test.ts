@@ -8,7 +8,8 @@ import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/build/
 import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { CACHE_HOUR, classify, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
+import { CACHE_HOUR, classify, dumpFiles, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
+import { renderDumps } from '../../src/build/dumps.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
@@ -107,12 +108,17 @@ describe('_headers', () => {
 
   it('never matches one URL with two rules (CDNs would join duplicate values)', () => {
     const toRegex = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
-    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css'];
+    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json'];
     for (const url of urls) {
       const matching = HEADER_RULES.filter((r) => toRegex(r.pattern).test(url));
       expect(matching, url).toHaveLength(1);
       expect(matching[0]!.family, url).toBe(classify(url));
     }
+    // /api/rtp/removed is a file in the slots' folder: the slot rule gives it the dump family's headers.
+    const removed = HEADER_RULES.filter((r) => toRegex(r.pattern).test('/api/rtp/removed'));
+    expect(removed.map((r) => r.family)).toEqual(['slot']);
+    expect(staticHeaders('slot')).toEqual(staticHeaders('dump'));
+    expect(parseHeadersFile(renderHeadersFile()).get('/api/rtp/dump/registry.csv')!.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
   });
 });
 
@@ -121,7 +127,7 @@ describe('writeBuild', () => {
     const [a, b] = [await tempDir(), await tempDir()];
     for (const dir of [a, b]) {
       const count = await writeBuild(prepareBuild(registry(), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
-      expect(count).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length + 3);
+      expect(count).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length + 3 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
     }
     const ta = tree(a);
     expect(ta).toEqual(tree(b));
@@ -147,7 +153,9 @@ describe('staged write (worker thread, then moved into dist/client)', () => {
     expect(await write.done).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);
     write.moveInto(path.join(out, 'client'));
     expect(existsSync(stagingDirFor(out))).toBe(false);
-    const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
+    // The dumps are written with _headers after Astro (writeExtras), not by the staged writer.
+    const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}`;
+    const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => !isDump(f) && topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
     expect(families(tree(out))).toEqual(families(tree(direct)));
     expect(families(tree(out)).size).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);
   });

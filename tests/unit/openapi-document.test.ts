@@ -8,8 +8,9 @@ import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { openApiDocument, openApiJson } from '../../src/openapi/document.ts';
 import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
+import { renderDumps } from '../../src/build/dumps.ts';
 import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
-import { classify, paths, POLICIES } from '../../src/routes/routes.ts';
+import { classify, dumpFiles, paths, POLICIES } from '../../src/routes/routes.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
 import { COMPONENT_SCHEMAS, propertyPaths } from '../../src/openapi/components.ts';
@@ -51,13 +52,16 @@ describe('OpenAPI document', () => {
   it('documents every public route of the route table', () => {
     const documented = Object.keys(doc.paths).sort();
     expect(documented).toEqual(
-      [paths.list, paths.history, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi].sort(),
+      [
+        paths.list, paths.history, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
+        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed,
+      ].sort(),
     );
   });
 
   it('marks rate limiting as the route table does, with 429 exactly on limited routes', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
-      const concrete = path.replace('{slug}', 'book-of-dead').replace('{provider}', 'playngo');
+      const concrete = path.replace('{slug}', 'book-of-dead').replace('{provider}', 'playngo').replace('{data_version}', '1.0.0');
       const limited = POLICIES[classify(concrete)].rateLimited;
       expect(item.get['x-rate-limited'], path).toBe(limited);
       expect('429' in item.get.responses, path).toBe(limited);
@@ -122,6 +126,15 @@ describe('real responses validate against the document', () => {
       if (ex.contentType !== 'application/json') continue;
       expectValid(ex.path, String(ex.status), ex.body);
     }
+  });
+
+  it('every bulk download of the shipped registry, whole', () => {
+    const dumps = renderDumps(bundle, 'http://127.0.0.1:4321');
+    const json = (file: string) => JSON.parse(dumps.find((d) => d.file === file)!.bytes.toString('utf8')) as unknown;
+    expectValid(paths.dump.json, '200', json(dumpFiles.json));
+    expectValid(paths.dump.dataPackage, '200', json(dumpFiles.dataPackage));
+    expectValid(paths.removed, '200', json(dumpFiles.removed));
+    for (const v of new Set(bundle.history.map((e) => e.data_version))) expectValid(paths.dump.changes('{data_version}'), '200', json(dumpFiles.changes(v)));
   });
 
   it('list responses over many queries, and every 400', () => {
