@@ -51,12 +51,14 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;
+  const batchQuery = `slugs=${[slug, ...bundle.records.filter((r) => r.canonical_slug !== slug).slice(0, 1).map((r) => r.canonical_slug), 'no-such-game'].join(',')}`;
   const widget = shapeWidgetData(ctx, record);
   const dumps = renderDumps(bundle, DEFAULT_SITE);
   const dump = (file: string) => dumps.find((d) => d.file === file)!.bytes.toString('utf8');
   const lastVersion = bundle.history.at(-1)?.data_version;
   return [
     { request: `/api/rtp/list?${listQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(listQuery).body), path: '/api/rtp/list', schema: 'ListResponse' },
+    { request: `/api/rtp/list?${batchQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(batchQuery).body), path: '/api/rtp/list', schema: 'BatchResponse' },
     { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
     { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },

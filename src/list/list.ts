@@ -7,6 +7,7 @@ import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { ListCache, pageResult, toPage, type CachedPage, type ListCacheOptions } from './list-cache.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
+import { answerBatch } from './batch.ts';
 
 /**
  * Queries whose answers stand for how list bodies are written: meta, facets, records, a filtered
@@ -104,6 +105,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     return result;
   };
   return (input) => {
+    const batch = answerBatch(engine, input);
+    if (batch !== null) return batch;
     const raw = typeof input === 'string' ? input : null;
     const known = raw === null ? undefined : cache.keyOf(raw);
     if (known !== undefined) {

@@ -179,6 +179,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     contentId,
     run,
     recordLength: (i: number) => offsets[i + 1]! - offsets[i]!,
+    indexOfSlug: (slug: string) => slugIndex(recordBytes, offsets, n, slug),
     copyRecord: (i: number, target: Uint8Array, at: number) => {
       const start = offsets[i]!;
       const length = offsets[i + 1]! - start;
@@ -186,4 +187,31 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       return at + length;
     },
   };
+}
+
+/** Every record's JSON starts with its slug (GameRecordSchema's first field). */
+const SLUG_PREFIX = Buffer.from('{"canonical_slug":"');
+const QUOTE = 0x22;
+
+/**
+ * Binary search for `slug` over the records, which the bundle holds in slug order: each record's
+ * slug is read from its own bytes (slugs are ASCII letters, digits and hyphens, so byte order is
+ * string order), with no index kept beside them.
+ */
+function slugIndex(bytes: Uint8Array, offsets: ArrayLike<number>, n: number, slug: string): number {
+  const want = Buffer.from(slug, 'latin1');
+  if (want.length === 0 || want.length > 512) return -1;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = offsets[mid]! + SLUG_PREFIX.length;
+    let end = start;
+    while (bytes[end] !== QUOTE) end++;
+    const cmp = Buffer.compare(bytes.subarray(start, end), want);
+    if (cmp === 0) return mid;
+    if (cmp < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }

@@ -1,6 +1,7 @@
 // The component schemas of the OpenAPI document: the public zod schemas as JSON Schema (draft
 // 2020-12, as OpenAPI 3.1 uses), with the field descriptions of fields.ts, and query parameters' schemas.
 import { z } from 'zod';
+import { BatchResponseSchema } from '../schemas/batch.ts';
 import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
@@ -37,6 +38,7 @@ export const COMPONENT_SCHEMAS = {
   HistoryItem: HistoryItemSchema,
   HistoryResponse: HistoryResponseSchema,
   ErrorBody: ErrorBodySchema,
+  BatchResponse: BatchResponseSchema,
   DumpMeta: DumpMetaSchema,
   RegistryDump: RegistryDumpSchema,
   ReleaseGame: ReleaseGameSchema,

@@ -8,6 +8,7 @@
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
+import { BATCH_MAX } from '../schemas/batch.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import { componentSchemas, paramSchema, type ComponentName, type Json } from './components.ts';
 
@@ -152,9 +153,15 @@ export function openApiDocument(): Json {
           queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
           queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
           queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
+          queryParam(
+            'slugs',
+            `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so).`,
+            { type: 'string' },
+            'book-of-dead,gates-of-olympus',
+          ),
         ],
         responses: {
-          '200': jsonOk('A page of results with totals and facets.', 'ListResponse', true),
+          '200': jsonOk('A page of results with totals and facets; with `slugs`, the named records.', { oneOf: [ref('ListResponse'), ref('BatchResponse')] }, true),
           '400': jsonError('One or more query parameters are invalid.', invalidExample),
         },
       }),

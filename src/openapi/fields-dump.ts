@@ -1,6 +1,18 @@
-// Descriptions of the fields of the bulk downloads' JSON (src/schemas/dump.ts), merged into fields.ts.
+// Descriptions of the fields of the bulk downloads' JSON (src/schemas/dump.ts) and the batch lookup's
+// (src/schemas/batch.ts), merged into fields.ts.
 
 export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  BatchResponse: {
+    meta: 'Data version, freeze time, registry size, what was found and what was not.',
+    'meta.data_version': 'Data version of the registry.',
+    'meta.frozen_at': 'ISO 8601 timestamp of its freeze.',
+    'meta.total': 'Games in the whole registry.',
+    'meta.found': 'Named games found (the length of `items`).',
+    'meta.missing': 'Named slugs the registry does not have, in the order given.',
+    'meta.query': 'The lookup applied.',
+    'meta.query.slugs': 'The slugs named, in the order given, repeats dropped.',
+    items: 'The records of the named games found, in the order given.',
+  },
   DumpMeta: {
     data_version: 'Data version of the registry the dump was built from.',
     frozen_at: 'ISO 8601 timestamp of its freeze.',

@@ -88,7 +88,7 @@ describe('OpenAPI document', () => {
     const params = Object.fromEntries((doc.paths['/api/rtp/list'].get.parameters as Json[]).map((p) => [p.name, p.schema]));
     expect(params.sort.enum).toEqual([...LIST_SORTS]);
     expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset']);
+    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'slugs']);
     expect(params.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
   });
 
@@ -150,6 +150,15 @@ describe('real responses validate against the document', () => {
       expect(r.status, q).toBe(400);
       expectValid('/api/rtp/list', '400', JSON.parse(r.body.toString()));
     }
+  });
+
+  it('batch lookups, and their 400', () => {
+    const services = servicesFor(bundle);
+    const slugs = bundle.records.slice(0, 3).map((r) => r.canonical_slug);
+    expectValid('/api/rtp/list', '200', JSON.parse(services.list(`slugs=${slugs.join(',')},no-such-game`).body.toString()));
+    const bad = services.list(`slugs=${slugs[0]}&sort=name`);
+    expect(bad.status).toBe(400);
+    expectValid('/api/rtp/list', '400', JSON.parse(bad.body.toString()));
   });
 
   it('history responses, and a 400', () => {

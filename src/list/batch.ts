@@ -1,0 +1,69 @@
+// GET /api/rtp/list?slugs=a,b,c: the records of up to 200 named games in the order given, the
+// unknown ones named in meta.missing; `slugs` cannot be combined with the list's other parameters.
+import { BATCH_MAX } from '../schemas/batch.ts';
+import { CACHE_LIST } from '../routes/routes.ts';
+import type { ListEngine } from './engine.ts';
+import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
+import { LIST_PARAMS } from './query.ts';
+
+export const MSG_SLUGS_COMBINED = `cannot be combined with ${LIST_PARAMS.join(', ')}`;
+export const MSG_SLUGS_FORMAT = `must be 1 to ${BATCH_MAX} slugs separated by commas (lowercase letters, digits and hyphens)`;
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const NAMES = ['slugs', ...LIST_PARAMS];
+
+/** Whether a query string may name `slugs` (a cheap test before parsing). */
+export function mayBeBatch(input: QueryInput): boolean {
+  return typeof input !== 'string' || input.includes('slugs');
+}
+
+/**
+ * The slugs of a batch lookup, in the order given (repeats dropped), or the errors; null when the
+ * query names no slugs (an empty `slugs=` counts as absent, like every other parameter).
+ */
+export function parseBatch(input: QueryInput): { ok: true; slugs: string[] } | { ok: false; errors: ParamError[] } | null {
+  const values = collectParams(input, NAMES);
+  const errors: ParamError[] = [];
+  const raw = single(values, 'slugs', errors);
+  if (raw === null && errors.length === 0) return null;
+  if (LIST_PARAMS.some((p) => (values.get(p) ?? []).some((v) => v !== ''))) errors.push({ param: 'slugs', message: MSG_SLUGS_COMBINED });
+  if (raw !== null) {
+    const slugs = [...new Set(raw.split(','))];
+    if (slugs.length > BATCH_MAX || slugs.some((s) => !SLUG.test(s) || s.length > 200)) errors.push({ param: 'slugs', message: MSG_SLUGS_FORMAT });
+    if (errors.length === 0) return { ok: true, slugs };
+  }
+  return { ok: false, errors };
+}
+
+/** The batch response's bytes: meta, then the found records copied from the engine. */
+export function batchAnswer(engine: ListEngine, slugs: readonly string[]): HandlerResult {
+  const found: number[] = [];
+  const missing: string[] = [];
+  for (const slug of slugs) {
+    const i = engine.indexOfSlug(slug);
+    if (i < 0) missing.push(slug);
+    else found.push(i);
+  }
+  const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, found: found.length, missing, query: { slugs } };
+  const head = Buffer.from(`{"meta":${JSON.stringify(meta)},"items":[`);
+  let size = head.length + 2 + Math.max(0, found.length - 1);
+  for (const i of found) size += engine.recordLength(i);
+  const out = Buffer.allocUnsafe(size);
+  let at = head.copy(out, 0);
+  found.forEach((i, k) => {
+    if (k > 0) out[at++] = 0x2c;
+    at = engine.copyRecord(i, out, at);
+  });
+  out[at++] = 0x5d;
+  out[at] = 0x7d;
+  return jsonOk(out, CACHE_LIST);
+}
+
+/** Answers a batch lookup, or null when the query is not one (the list handler answers it then). */
+export function answerBatch(engine: ListEngine, input: QueryInput): HandlerResult | null {
+  if (!mayBeBatch(input)) return null;
+  const parsed = parseBatch(input);
+  if (parsed === null) return null;
+  return parsed.ok ? batchAnswer(engine, parsed.slugs) : invalidQuery(parsed.errors);
+}

@@ -1,0 +1,40 @@
+// Batch lookup over HTTP against the built dist: the named records in order, unknown ones in
+// meta.missing, counted by the rate limiter like any list request, and the 400 for misuse.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchResponseSchema } from '../../src/schemas/batch.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+
+let server: RunningServer;
+let slugs: string[];
+beforeAll(async () => {
+  server = await startServer({ env: { RATE_LIMIT: '100' } });
+  const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Array<{ canonical_slug: string }> };
+  slugs = bundle.records.map((r) => r.canonical_slug);
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+describe('GET /api/rtp/list?slugs=', () => {
+  it('answers the named records in the order given, with missing ones named, counted by the limiter', async () => {
+    const named = [slugs.at(-1)!, 'no-such-game', slugs[0]!, slugs[500]!];
+    const res = await fetch(`${server.url}/api/rtp/list?slugs=${named.join(',')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const body = BatchResponseSchema.parse(await res.json());
+    expect(body.items.map((i) => i.canonical_slug)).toEqual([slugs.at(-1), slugs[0], slugs[500]]);
+    expect(body.meta).toMatchObject({ total: slugs.length, found: 3, missing: ['no-such-game'] });
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${server.url}/api/rtp/list?slugs=${named.join(',')}`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+  });
+
+  it('answers 400 naming slugs when it is combined with a filter', async () => {
+    const res = await fetch(`${server.url}/api/rtp/list?slugs=${slugs[0]}&provider=playngo`);
+    expect(res.status).toBe(400);
+    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, sort, limit, offset' }]);
+  });
+});

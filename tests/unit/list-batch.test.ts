@@ -1,0 +1,65 @@
+// Batch lookup on the list route (src/list/batch.ts): records in the order given, unknown slugs in
+// meta.missing, every misuse a 400 naming `slugs`; the binary search over the records' own bytes.
+import { describe, expect, it } from 'vitest';
+import { MSG_SLUGS_COMBINED, MSG_SLUGS_FORMAT, parseBatch } from '../../src/list/batch.ts';
+import { BATCH_MAX, BatchResponseSchema } from '../../src/schemas/batch.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
+import { fixtureBundle } from '../helpers/list-fixture.ts';
+
+const bundle = fixtureBundle(120);
+const services = servicesFor(bundle);
+const slugs = bundle.records.map((r) => r.canonical_slug);
+const body = (q: string) => JSON.parse(services.list(q).body.toString('utf8')) as unknown;
+
+describe('batch lookup', () => {
+  it('returns the named records in the order given, byte for byte as the list gives them', () => {
+    const named = [slugs[7]!, slugs[0]!, slugs[119]!, slugs[42]!];
+    const r = services.list(`slugs=${named.join(',')}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['Cache-Control']).toBe('public, max-age=0, s-maxage=300');
+    const b = BatchResponseSchema.parse(JSON.parse(r.body.toString('utf8')));
+    expect(b.items.map((i) => i.canonical_slug)).toEqual(named);
+    expect(b.meta).toEqual({ data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, total: 120, found: 4, missing: [], query: { slugs: named } });
+    for (const item of b.items) expect(item).toEqual(bundle.records.find((x) => x.canonical_slug === item.canonical_slug));
+  });
+
+  it('names unknown slugs in meta.missing, keeps the order and drops repeats', () => {
+    const b = BatchResponseSchema.parse(body(`slugs=no-such-game,${slugs[3]},${slugs[3]},zzz-last,${slugs[1]}`));
+    expect(b.items.map((i) => i.canonical_slug)).toEqual([slugs[3], slugs[1]]);
+    expect(b.meta).toMatchObject({ found: 2, missing: ['no-such-game', 'zzz-last'], query: { slugs: ['no-such-game', slugs[3], 'zzz-last', slugs[1]] } });
+    expect(BatchResponseSchema.parse(body('slugs=a-0,0')).items).toEqual([]);
+  });
+
+  it('finds every slug of the registry, and none that sorts between them', () => {
+    const engine = services.engine;
+    slugs.forEach((s, k) => expect(engine.indexOfSlug(s)).toBe(k));
+    for (const s of ['', '-', `${slugs[0]}-`, `${slugs[119]}z`, 'a'.repeat(600)]) expect(engine.indexOfSlug(s), s).toBe(-1);
+  });
+
+  it('answers 400 naming slugs when combined with other parameters, malformed or too long', () => {
+    const bad = (q: string) => {
+      const r = services.list(q);
+      expect(r.status, q).toBe(400);
+      return ErrorBodySchema.parse(JSON.parse(r.body.toString('utf8'))).errors;
+    };
+    expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, sort, limit, offset' }]);
+    expect(MSG_SLUGS_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, sort, limit, offset');
+    expect(bad(`slugs=${slugs[0]}&limit=5`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
+    expect(bad('slugs=Book-Of-Dead')).toEqual([{ param: 'slugs', message: 'must be 1 to 200 slugs separated by commas (lowercase letters, digits and hyphens)' }]);
+    expect(bad('slugs=a,,b')).toEqual([{ param: 'slugs', message: MSG_SLUGS_FORMAT }]);
+    expect(bad(`slugs=${Array.from({ length: BATCH_MAX + 1 }, (_, k) => `g${k}`).join(',')}`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_FORMAT }]);
+    expect(bad('slugs=a&slugs=b')).toEqual([{ param: 'slugs', message: 'must be given at most once' }]);
+    // The payload is never echoed.
+    expect(JSON.stringify(bad('slugs=%3Cscript%3E'))).not.toContain('script');
+  });
+
+  it('takes 200 slugs, and treats an empty slugs= as absent', () => {
+    const many = Array.from({ length: BATCH_MAX }, (_, k) => slugs[k % slugs.length]! + (k < slugs.length ? '' : `-x${k}`));
+    const b = BatchResponseSchema.parse(body(`slugs=${many.join(',')}`));
+    expect(b.meta.found + b.meta.missing.length).toBe(BATCH_MAX);
+    expect(parseBatch('slugs=&q=book')).toBeNull();
+    expect(services.list('slugs=&limit=1').status).toBe(200);
+    expect(parseBatch('q=slugs')).toBeNull();
+  });
+});
