@@ -26,7 +26,7 @@ const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines
 export interface Example {
   request: string;
   status: number;
-  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson';
+  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain';
   /** Parsed JSON for JSON bodies, the text for the others (a bulk download's first lines). */
   body: unknown;
   /** The OpenAPI path (template) and the response component it must validate against. */
@@ -73,6 +73,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     ...(lastVersion === undefined
       ? []
       : [{ request: paths.dump.changes(lastVersion), status: 200, contentType: 'application/json' as const, body: shorten(JSON.parse(dump(dumpFiles.changes(lastVersion)))), path: paths.dump.changes('{data_version}'), schema: 'ReleaseChanges' }]),
+    { request: paths.llms, status: 200, contentType: 'text/plain', body: head(dump(dumpFiles.llms), 5), path: paths.llms, schema: null },
     { request: paths.removed, status: 200, contentType: 'application/json', body: JSON.parse(dump(dumpFiles.removed)), path: paths.removed, schema: 'RemovedResponse' },
     {
       request: `/api/rtp/${slug}`,

@@ -5,13 +5,15 @@
 //   api/rtp/dump/registry.csv               one row per game (RFC 4180, UTF-8 with a byte order mark)
 //   api/rtp/dump/datapackage.json           a Frictionless Data Package describing the three
 //   api/rtp/dump/changes/{version}.json     what each frozen version changed (src/registry/changes.ts)
-//   api/rtp/dump/removed.json               removed games (served as /api/rtp/removed)
+//   api/rtp/removed                         removed games (GET /api/rtp/removed)
+//   llms.txt                                the registry's summary for assistants (src/build/llms.ts)
 import { createHash } from 'node:crypto';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
 import { dumpFiles } from '../routes/routes.ts';
 import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
+import { renderLlmsTxt } from './llms.ts';
 
 /** One dump file: its path under dist/client and its exact bytes. */
 export interface DumpFile {
@@ -109,7 +111,7 @@ export function dataPackage(meta: DumpMeta, site: string, csv: Buffer, json: Buf
   };
 }
 
-/** Every dump file of the bundle, in a fixed order (the data package last but one: it hashes the three before it). */
+/** Every static data file of the bundle, in a fixed order (the data package after the three it hashes). */
 export function renderDumps(bundle: RegistryBundle, site: string): DumpFile[] {
   const { meta: m, records, history } = bundle;
   const meta: DumpMeta = { data_version: m.data_version, frozen_at: m.frozen_at, games: records.length, license: m.license, license_url: m.license_url, attribution: m.attribution };
@@ -124,5 +126,6 @@ export function renderDumps(bundle: RegistryBundle, site: string): DumpFile[] {
   ];
   for (const c of releaseChanges(history)) out.push({ file: dumpFiles.changes(c.data_version), bytes: Buffer.from(JSON.stringify(c)) });
   out.push({ file: dumpFiles.removed, bytes: Buffer.from(JSON.stringify(removedGames(history, m))) });
+  out.push({ file: dumpFiles.llms, bytes: Buffer.from(renderLlmsTxt(bundle, site)) });
   return out;
 }

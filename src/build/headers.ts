@@ -1,7 +1,7 @@
 // The CDN header file `_headers` (Netlify / Cloudflare Pages format) in dist/client, from src/routes/routes.ts.
 // Each rule's `:placeholder` matches one path segment, so no two rules overlap (overlapping rules
 // would make those CDNs join duplicate header values with commas).
-import { DUMP_TYPES, paths, POLICIES, type RouteFamily } from '../routes/routes.ts';
+import { DUMP_TYPES, paths, POLICIES, TEXT_TYPE, type RouteFamily } from '../routes/routes.ts';
 
 export const HEADERS_FILE = '_headers';
 
@@ -26,6 +26,7 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { pattern: paths.dump.ndjson, family: 'dump', contentType: DUMP_TYPES['.ndjson'] },
   { pattern: paths.dump.dataPackage, family: 'dump' },
   { pattern: paths.dump.changes(':version'), family: 'dump' },
+  { pattern: paths.llms, family: 'dump', contentType: TEXT_TYPE },
   { pattern: '/_astro/*', family: 'asset' },
 ];
 

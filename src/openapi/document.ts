@@ -4,7 +4,7 @@
 // Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/{slug}, /api/rtp/provider/{provider},
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
-// /api/rtp/removed.
+// /api/rtp/removed, /llms.txt.
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
@@ -102,6 +102,7 @@ function dumpOperations(): Json {
       ref('ReleaseChanges'),
       [{ name: 'data_version', in: 'path', required: true, description: 'A frozen data version (as in meta.data_version).', schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' }, example: '1.1.0' }],
     ),
+    '/llms.txt': download('getLlmsTxt', "The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', { type: 'string' }),
     '/api/rtp/removed': download('getRemoved', 'Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
   };
 }

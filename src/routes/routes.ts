@@ -11,6 +11,7 @@
 //   GET /api/rtp/dump/{file}           static api/rtp/dump/{file}: registry.json|.csv|.ndjson, datapackage.json,
 //                                      changes/{data_version}.json; type by extension, 1 h, exempt
 //   GET /api/rtp/removed               static api/rtp/removed, JSON, 1 h, exempt
+//   GET /llms.txt                      static llms.txt, plain text, 1 h, exempt
 //   GET /rtp/{slug}                    static rtp/{slug}.html, the game's page, HTML
 //   GET /_astro/*                      static build assets, immutable, exempt
 //   anything else under dist/client    static pages, rate limited
@@ -108,6 +109,7 @@ const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/history', 'history'],
   ['/api/openapi.json', 'openapi'],
   ['/api/rtp/removed', 'dump'],
+  ['/llms.txt', 'dump'],
 ]);
 
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
@@ -131,11 +133,17 @@ export const dumpFiles = {
   changes: (dataVersion: string) => `${DUMP_DIR}/changes/${dataVersion}.json`,
   /** GET /api/rtp/removed: a file in the slots' folder, so a CDN serves it at its path too (the slug is reserved). */
   removed: 'api/rtp/removed',
+  /** GET /llms.txt: the registry's summary for assistants (src/build/llms.ts). */
+  llms: 'llms.txt',
 } as const;
+
+/** The plain-text type of /llms.txt. */
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /** The dump file (and its Content-Type) a URL path answers, or null: checked before the keyed families. */
 export function dumpFile(pathname: string): { file: string; contentType: string } | null {
   if (pathname === '/api/rtp/removed') return { file: dumpFiles.removed, contentType: JSON_TYPE };
+  if (pathname === '/llms.txt') return { file: dumpFiles.llms, contentType: TEXT_TYPE };
   const m = DUMP_URL.exec(pathname);
   if (m === null) return null;
   const ext = m[1]!.slice(m[1]!.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
@@ -163,6 +171,7 @@ export const paths = {
   history: '/api/rtp/history',
   openapi: '/api/openapi.json',
   removed: '/api/rtp/removed',
+  llms: '/llms.txt',
   dump: {
     json: `/${dumpFiles.json}`,
     csv: `/${dumpFiles.csv}`,

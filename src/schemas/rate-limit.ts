@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 export const RATE_LIMITED_MESSAGE = 'rate limit exceeded';
 
+/** The public budget: requests per client address and 24-hour window (public-api.md, Limits). */
+export const PUBLIC_RATE_LIMIT = 1000;
+
 export const RateLimitedBodySchema = z.strictObject({
   statusCode: z.literal(429),
   statusMessage: z.literal(RATE_LIMITED_MESSAGE),

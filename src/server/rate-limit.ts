@@ -8,10 +8,10 @@
 // The last two follow the IETF draft "RateLimit header fields for HTTP"
 // (draft-ietf-httpapi-ratelimit-headers-10, sections 3 and 4: a quoted policy name with
 // q = quota, w = window; r = remaining quota, t = seconds until the quota resets).
-import { RATE_LIMITED_MESSAGE, type RateLimitedBody } from '../schemas/rate-limit.ts';
+import { PUBLIC_RATE_LIMIT, RATE_LIMITED_MESSAGE, type RateLimitedBody } from '../schemas/rate-limit.ts';
 import type { RateLimitStore, WindowCount } from './rate-limit-store.ts';
 
-export const DEFAULT_RATE_LIMIT = 1000;
+export const DEFAULT_RATE_LIMIT = PUBLIC_RATE_LIMIT;
 export const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const POLICY_NAME = 'default';
 

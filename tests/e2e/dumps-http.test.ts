@@ -32,6 +32,7 @@ describe('bulk downloads', () => {
       '/api/rtp/dump/registry.ndjson': 'application/x-ndjson',
       '/api/rtp/dump/datapackage.json': 'application/json; charset=utf-8',
       '/api/rtp/removed': 'application/json; charset=utf-8',
+      '/llms.txt': 'text/plain; charset=utf-8',
     };
     for (let round = 0; round < 3; round++) {
       for (const [p, type] of Object.entries(types)) {

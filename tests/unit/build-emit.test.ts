@@ -108,7 +108,7 @@ describe('_headers', () => {
 
   it('never matches one URL with two rules (CDNs would join duplicate values)', () => {
     const toRegex = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
-    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json'];
+    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json', '/llms.txt'];
     for (const url of urls) {
       const matching = HEADER_RULES.filter((r) => toRegex(r.pattern).test(url));
       expect(matching, url).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('staged write (worker thread, then moved into dist/client)', () => {
     write.moveInto(path.join(out, 'client'));
     expect(existsSync(stagingDirFor(out))).toBe(false);
     // The dumps are written with _headers after Astro (writeExtras), not by the staged writer.
-    const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}`;
+    const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}` || f === `client/${dumpFiles.llms}`;
     const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => !isDump(f) && topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
     expect(families(tree(out))).toEqual(families(tree(direct)));
     expect(families(tree(out)).size).toBe(FIXTURE_GAMES.length * 3 + FIXTURE_PROVIDERS.length);

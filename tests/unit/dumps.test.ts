@@ -11,7 +11,7 @@ import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { releaseChanges, removedGames } from '../../src/registry/changes.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { dumpFile, dumpFiles } from '../../src/routes/routes.ts';
+import { classify, dumpFile, dumpFiles } from '../../src/routes/routes.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
 
@@ -186,6 +186,25 @@ describe('the dumps of the shipped registry', () => {
     const again = renderDumps(bundle, SITE);
     expect(again.map((d) => d.file)).toEqual(dumps.map((d) => d.file));
     again.forEach((d, k) => expect(d.bytes.equals(dumps[k]!.bytes)).toBe(true));
+  });
+});
+
+describe('/llms.txt', () => {
+  it('says what the registry is, links every route under the site, and shows how to cite', () => {
+    const txt = text(dumpFiles.llms);
+    const lines = txt.split('\n');
+    expect(lines[0]).toBe('# RTP Registry');
+    expect(lines[2]).toMatch(new RegExp(`^> An open registry .* ${bundle.records.length.toLocaleString('en-US')} casino games from ${bundle.providers.length} providers`));
+    expect(txt).toContain(`CC BY 4.0 (${bundle.meta.license_url})`);
+    expect(txt).toContain(`Attribution: "${bundle.meta.attribution}"`);
+    expect(txt).toMatch(/^> .+: stated RTP [0-9.]+%\. Source: https?:\/\/.+, CC BY 4\.0\.$/m);
+    const links = [...txt.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThanOrEqual(12);
+    for (const link of links) {
+      expect(link.startsWith(`${SITE}/`), link).toBe(true);
+      const pathname = new URL(link).pathname;
+      expect(['list', 'slot', 'provider', 'history', 'openapi', 'dump', 'page', 'widget'], pathname).toContain(classify(pathname));
+    }
   });
 });
 
