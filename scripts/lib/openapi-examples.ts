@@ -51,6 +51,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;
+  const identifyQuery = `slug=${slug}&rtp=${record.rtp_min}`;
   const batchQuery = `slugs=${[slug, ...bundle.records.filter((r) => r.canonical_slug !== slug).slice(0, 1).map((r) => r.canonical_slug), 'no-such-game'].join(',')}`;
   const widget = shapeWidgetData(ctx, record);
   const dumps = renderDumps(bundle, DEFAULT_SITE);
@@ -61,6 +62,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: `/api/rtp/list?${batchQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(batchQuery).body), path: '/api/rtp/list', schema: 'BatchResponse' },
     { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
     { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
+    { request: `/api/rtp/identify?${identifyQuery}`, status: 200, contentType: 'application/json', body: parse(services.identify(identifyQuery).body), path: '/api/rtp/identify', schema: 'IdentifyResponse' },
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
     { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
     { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },

@@ -1,4 +1,4 @@
-// Loads the dynamic routes (list and history) from a list bundle: the one way the list engine
+// Loads the dynamic routes (list, history and identify) from a list bundle: the one way the list engine
 // starts, in the server (from dist/server) and in tests and `astro dev` (from bytes the build's
 // compiler made in process).
 import { readFile, stat } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.
 import { decodeListBundle, type ListBundle } from '../schemas/list-bundle.ts';
 import type { ListEngine } from './engine.ts';
 import { createHistoryHandler, type HistoryHandler } from './history.ts';
+import { createIdentifyHandler, type IdentifyHandler } from './identify.ts';
 import { createListHandler, type ListHandler, type ListHandlerOptions } from './list.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 
@@ -18,6 +19,7 @@ export interface RegistryServices {
   engine: ListEngine;
   list: ListHandler;
   history: HistoryHandler;
+  identify: IdentifyHandler;
 }
 
 export type ServiceOptions = MemoryEngineOptions & ListHandlerOptions;
@@ -33,6 +35,7 @@ export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): R
     engine,
     list: createListHandler(engine, options),
     history: createHistoryHandler(bundle.meta, bundle.history),
+    identify: createIdentifyHandler(engine),
   };
 }
 

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the public API, generated from the public zod schemas (zod 4's
 // JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
 //
-// Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/{slug}, /api/rtp/provider/{provider},
+// Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/rtp/{slug}, /api/rtp/provider/{provider},
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
 // /api/rtp/removed, /llms.txt.
@@ -9,6 +9,7 @@ import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
+import { IDENTIFY_TOLERANCE } from '../schemas/identify.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import { componentSchemas, paramSchema, type ComponentName, type Json } from './components.ts';
 
@@ -242,6 +243,25 @@ export function openApiDocument(): Json {
             content: { 'text/html': { schema: { type: 'string' } } },
           },
           '404': { description: 'The slug is not in the registry (an HTML page).', content: { 'text/html': { schema: { type: 'string' } } } },
+        },
+      }),
+      '/api/rtp/identify': operation({
+        id: 'identifyBuild',
+        summary: 'Which build of a game is an observed RTP figure?',
+        description:
+          `For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within ${IDENTIFY_TOLERANCE} percentage points of a known one is that one. ` +
+          'The nearest known figures come with their difference and the sources that state them. Give `slug`, or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.',
+        tags: ['registry'],
+        limited: true,
+        parameters: [
+          queryParam('slug', 'Canonical slug of the game.', { type: 'string', maxLength: 200 }, 'book-of-dead'),
+          queryParam('name', 'The game\'s name, instead of `slug`: the best search match is used.', { type: 'string', maxLength: 200 }, 'Book of Dead'),
+          { ...queryParam('rtp', 'The observed RTP in percent: `96.21`, `96,21` or `96.21%`, above 0 and at most 100, up to 4 decimals.', { type: 'string', pattern: '^[0-9]{1,3}([.,][0-9]{1,4})?%?$' }, '94.25'), required: true },
+        ],
+        responses: {
+          '200': jsonOk('The game, the verdict, the matching figure and the nearest ones.', 'IdentifyResponse', true),
+          '400': jsonError('A parameter is missing or invalid.', { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'rtp', message: 'must be a percentage above 0 and at most 100, such as 96.21' }] }),
+          '404': jsonError('No such slug, or no game matches the name.', SLOT_NOT_FOUND),
         },
       }),
       ...dumpOperations(),

@@ -2,6 +2,36 @@
 // (src/schemas/batch.ts), merged into fields.ts.
 
 export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  KnownFigure: {
+    rtp: 'A known RTP of the game, as a percentage.',
+    kind: 'Its kind: `standard` (the stated default), `operator_ladder`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.',
+    difference: 'The observed figure minus this one, in percentage points.',
+    sources: 'URLs of the sources that state this figure.',
+  },
+  IdentifyResponse: {
+    meta: 'Data version, freeze time, the tolerance and the query applied.',
+    'meta.data_version': 'Data version of the registry.',
+    'meta.frozen_at': 'ISO 8601 timestamp of its freeze.',
+    'meta.tolerance': 'Percentage points within which an observed figure is a known one (0.005).',
+    'meta.query': 'The query applied.',
+    'meta.query.slug': 'The slug asked for, or null.',
+    'meta.query.name': 'The name searched for, or null.',
+    'meta.query.rtp': 'The observed figure, as a number.',
+    game: 'The game the figure was checked against.',
+    'game.canonical_slug': 'Its slug.',
+    'game.canonical_name': 'Its name.',
+    'game.provider': 'Its provider key.',
+    'game.provider_display': "Its provider's name.",
+    'game.stated_rtp': 'Its provider-stated RTP.',
+    'game.source_url': 'The source to cite for the stated RTP.',
+    'game.chosen_by': '`slug`, or `name` when it is the best search match for the name.',
+    'game.alternatives': 'With `name`: the next best matches, in case the chosen game is not the one meant.',
+    'game.alternatives[].canonical_slug': 'Slug of another candidate.',
+    'game.alternatives[].canonical_name': 'Its name.',
+    verdict: '`default` (the stated RTP), `variant` (another known build, see `match.kind`) or `unknown` (no known figure within the tolerance).',
+    match: 'The known figure the observed one is, or null.',
+    nearest: 'The known figures nearest the observed one, nearest first (at most 3).',
+  },
   BatchResponse: {
     meta: 'Data version, freeze time, registry size, what was found and what was not.',
     'meta.data_version': 'Data version of the registry.',

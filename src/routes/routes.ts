@@ -3,6 +3,7 @@
 //
 //   GET /api/rtp/list                  dynamic (Node), JSON, edge 5 min, rate limited
 //   GET /api/rtp/history               dynamic (Node), JSON, edge 1 h, exempt
+//   GET /api/rtp/identify              dynamic (Node), JSON, edge 5 min, rate limited
 //   GET /api/rtp/{slug}                static api/rtp/{slug}, JSON, 1 h, rate limited
 //   GET /api/rtp/provider/{provider}   static api/rtp/provider/{provider}, JSON, 1 h, exempt
 //   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
@@ -17,7 +18,7 @@
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'dump' | 'page' | 'asset';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -65,6 +66,8 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  // Which build an observed figure is: answered like the list route (same headers, same budget).
+  identify: { family: 'identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
   slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
@@ -107,6 +110,7 @@ const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEG
 const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/list', 'list'],
   ['/api/rtp/history', 'history'],
+  ['/api/rtp/identify', 'identify'],
   ['/api/openapi.json', 'openapi'],
   ['/api/rtp/removed', 'dump'],
   ['/llms.txt', 'dump'],
@@ -169,6 +173,7 @@ export const paths = {
   gamePage: pathOf('page'),
   list: '/api/rtp/list',
   history: '/api/rtp/history',
+  identify: '/api/rtp/identify',
   openapi: '/api/openapi.json',
   removed: '/api/rtp/removed',
   llms: '/llms.txt',

@@ -48,6 +48,7 @@ const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ER
 const ROUTE_NAMES: Record<RouteFamily, string> = {
   list: '/api/rtp/list',
   history: '/api/rtp/history',
+  identify: '/api/rtp/identify',
   slot: '/api/rtp/{slug}',
   provider: '/api/rtp/provider/{provider}',
   widget_data: '/api/widget/rtp/{slug}',
@@ -193,6 +194,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null): void {
     if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
     if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
+    if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
     const hit = statics.cached(pathname);
     if (hit !== undefined) return sendStatic(req, res, hit, extra);
     statics.load(pathname).then(

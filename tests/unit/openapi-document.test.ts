@@ -53,7 +53,7 @@ describe('OpenAPI document', () => {
     const documented = Object.keys(doc.paths).sort();
     expect(documented).toEqual(
       [
-        paths.list, paths.history, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
+        paths.list, paths.history, paths.identify, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
         paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms,
       ].sort(),
     );
@@ -159,6 +159,16 @@ describe('real responses validate against the document', () => {
     const bad = services.list(`slugs=${slugs[0]}&sort=name`);
     expect(bad.status).toBe(400);
     expectValid('/api/rtp/list', '400', JSON.parse(bad.body.toString()));
+  });
+
+  it('identify responses, and their 400 and 404', () => {
+    const services = servicesFor(bundle);
+    const r = bundle.records[0]!;
+    for (const q of [`slug=${r.canonical_slug}&rtp=${r.stated_rtp}`, `slug=${r.canonical_slug}&rtp=50`, `name=${encodeURIComponent(r.canonical_name)}&rtp=${r.rtp_min}`]) {
+      expectValid('/api/rtp/identify', '200', JSON.parse(services.identify(q).body.toString()));
+    }
+    expectValid('/api/rtp/identify', '400', JSON.parse(services.identify('rtp=abc').body.toString()));
+    expectValid('/api/rtp/identify', '404', JSON.parse(services.identify('slug=nope&rtp=96').body.toString()));
   });
 
   it('history responses, and a 400', () => {
