@@ -10,6 +10,7 @@ import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
 import { servicesFor } from './services.ts';
 import { renderDumps } from '../../src/build/dumps.ts';
+import { renderBadge } from '../../src/build/badge.ts';
 import { dumpFiles, paths } from '../../src/routes/routes.ts';
 
 /** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */
@@ -26,7 +27,7 @@ const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines
 export interface Example {
   request: string;
   status: number;
-  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain';
+  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain' | 'image/svg+xml';
   /** Parsed JSON for JSON bodies, the text for the others (a bulk download's first lines). */
   body: unknown;
   /** The OpenAPI path (template) and the response component it must validate against. */
@@ -68,6 +69,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },
     { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
     { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
+    { request: paths.badge(slug), status: 200, contentType: 'image/svg+xml', body: renderBadge(record), path: '/api/badge/rtp/{slug}.svg', schema: null },
     { request: paths.dump.json, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.json))), path: paths.dump.json, schema: 'RegistryDump' },
     { request: paths.dump.ndjson, status: 200, contentType: 'application/x-ndjson', body: head(dump(dumpFiles.ndjson), 1), path: paths.dump.ndjson, schema: null },
     { request: paths.dump.csv, status: 200, contentType: 'text/csv', body: head(dump(dumpFiles.csv).replace(/^\uFEFF/, ''), 3), path: paths.dump.csv, schema: null },

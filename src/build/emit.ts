@@ -4,6 +4,7 @@
 //   dist/client/api/rtp/{slug}                 single-slot record (JSON, no extension)
 //   dist/client/api/widget/rtp/{slug}          widget data (JSON, no extension)
 //   dist/client/widget/rtp/{slug}.html         widget page (GET /widget/rtp/{slug})
+//   dist/client/api/badge/rtp/{slug}.svg       RTP badge (src/build/badge.ts)
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
 //   dist/client/_headers                       CDN headers (src/build/headers.ts)
 //   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/build/dumps.ts)
@@ -22,12 +23,13 @@ import { WidgetDataSchema } from '../schemas/widget.ts';
 import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
+import { renderBadge } from './badge.ts';
 import { renderDumps } from './dumps.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 import { zodProblems, type Problem } from '../registry/problems.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
-export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'provider';
+export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'provider';
 
 /** One file to write: its family and path under dist/client, and its exact text. */
 export interface OutputFile {
@@ -94,14 +96,15 @@ export function assertValidBuild(prep: PreparedBuild): void {
   throw err;
 }
 
-/** The three files of one game. */
-export function renderGame(ctx: ShapeContext, record: GameRecord): [OutputFile, OutputFile, OutputFile] {
+/** The four files of one game. */
+export function renderGame(ctx: ShapeContext, record: GameRecord): [OutputFile, OutputFile, OutputFile, OutputFile] {
   const slug = record.canonical_slug;
   const widget = shapeWidgetData(ctx, record);
   return [
     { family: 'slot', file: files.slot(slug), text: serialise(shapeSlot(ctx, record)) },
     { family: 'widget_data', file: files.widgetData(slug), text: serialise(widget) },
     { family: 'widget', file: files.widget(slug), text: renderWidget(widget) },
+    { family: 'badge', file: files.badge(slug), text: renderBadge(record) },
   ];
 }
 
@@ -118,6 +121,7 @@ export const FAMILY_DIRS: Record<EmitFamily, string> = {
   slot: path.posix.dirname(files.slot('x')),
   widget_data: path.posix.dirname(files.widgetData('x')),
   widget: path.posix.dirname(files.widget('x')),
+  badge: path.posix.dirname(files.badge('x')),
   provider: path.posix.dirname(files.provider('x')),
 };
 

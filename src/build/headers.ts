@@ -19,6 +19,7 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { pattern: '/api/rtp/provider/:provider', family: 'provider' },
   { pattern: '/api/widget/rtp/:slug', family: 'widget_data' },
   { pattern: '/widget/rtp/:slug', family: 'widget' },
+  { pattern: '/api/badge/rtp/:file', family: 'badge' },
   { pattern: '/api/openapi.json', family: 'openapi' },
   // /api/rtp/removed is a file in the slots' folder: the slot rule's headers fit it.
   { pattern: paths.dump.json, family: 'dump' },

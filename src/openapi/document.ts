@@ -2,7 +2,7 @@
 // JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
 //
 // Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/rtp/{slug}, /api/rtp/provider/{provider},
-// /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/openapi.json (served as /api/openapi.json),
+// /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/badge/rtp/{slug}.svg, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
 // /api/rtp/removed, /llms.txt.
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
@@ -265,6 +265,18 @@ export function openApiDocument(): Json {
         },
       }),
       ...dumpOperations(),
+      '/api/badge/rtp/{slug}.svg': operation({
+        id: 'getBadge',
+        summary: "A game's RTP badge",
+        description: 'A small SVG ("RTP | 96.21%", the provider-stated figure with two decimals) for forum posts and READMEs, with a `<title>` naming the game. Static; not rate limited; cached 1 hour.',
+        tags: ['widget'],
+        limited: false,
+        parameters: [slugParam],
+        responses: {
+          '200': { description: 'The badge.', headers: CACHE_HEADERS, content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          '404': jsonError('The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/).', ROUTE_NOT_FOUND),
+        },
+      }),
       '/api/openapi.json': operation({
         id: 'getOpenApi',
         summary: 'This document',

@@ -8,6 +8,7 @@
 //   GET /api/rtp/provider/{provider}   static api/rtp/provider/{provider}, JSON, 1 h, exempt
 //   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
 //   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
+//   GET /api/badge/rtp/{slug}.svg      static api/badge/rtp/{slug}.svg, SVG, 1 h, exempt
 //   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
 //   GET /api/rtp/dump/{file}           static api/rtp/dump/{file}: registry.json|.csv|.ndjson, datapackage.json,
 //                                      changes/{data_version}.json; type by extension, 1 h, exempt
@@ -18,7 +19,7 @@
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'openapi' | 'dump' | 'page' | 'asset';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -74,6 +75,9 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   widget_data: { family: 'widget_data', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
   widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
+  // A small image for forum posts and READMEs: exempt like the widget's data. Its CSP lets the SVG,
+  // opened on its own, run nothing and load nothing.
+  badge: { family: 'badge', contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
   openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
   // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
@@ -86,25 +90,27 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
 /** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
 interface KeyedRoute {
   family: RouteFamily;
-  /** URL path = prefix + key. */
+  /** URL path = prefix + key + suffix. */
   prefix: string;
+  suffix: '' | '.svg';
   /** File under dist/client = dir + '/' + key + ext. */
   dir: string;
-  ext: '' | '.html';
+  ext: '' | '.html' | '.svg';
 }
 
 const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
 
 /** The keyed families, most specific prefix first. */
 const KEYED: readonly KeyedRoute[] = [
-  { family: 'provider', prefix: '/api/rtp/provider/', dir: 'api/rtp/provider', ext: '' },
-  { family: 'widget_data', prefix: '/api/widget/rtp/', dir: 'api/widget/rtp', ext: '' },
-  { family: 'slot', prefix: '/api/rtp/', dir: 'api/rtp', ext: '' },
-  { family: 'widget', prefix: '/widget/rtp/', dir: 'widget/rtp', ext: '.html' },
+  { family: 'provider', prefix: '/api/rtp/provider/', suffix: '', dir: 'api/rtp/provider', ext: '' },
+  { family: 'widget_data', prefix: '/api/widget/rtp/', suffix: '', dir: 'api/widget/rtp', ext: '' },
+  { family: 'badge', prefix: '/api/badge/rtp/', suffix: '.svg', dir: 'api/badge/rtp', ext: '.svg' },
+  { family: 'slot', prefix: '/api/rtp/', suffix: '', dir: 'api/rtp', ext: '' },
+  { family: 'widget', prefix: '/widget/rtp/', suffix: '', dir: 'widget/rtp', ext: '.html' },
   // The registry's page of each game (src/build/game-pages.ts).
-  { family: 'page', prefix: '/rtp/', dir: 'rtp', ext: '.html' },
+  { family: 'page', prefix: '/rtp/', suffix: '', dir: 'rtp', ext: '.html' },
 ];
-const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}$`) }));
+const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}${r.suffix.replace('.', '\\.')}$`) }));
 const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
 /** The exact paths of the other families. */
 const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
@@ -156,8 +162,8 @@ export function dumpFile(pathname: string): { file: string; contentType: string 
 
 const keyed = (family: RouteFamily) => KEYED.find((r) => r.family === family)!;
 const pathOf = (family: RouteFamily) => {
-  const { prefix } = keyed(family);
-  return (key: string) => `${prefix}${key}`;
+  const { prefix, suffix } = keyed(family);
+  return (key: string) => `${prefix}${key}${suffix}`;
 };
 const fileOf = (family: RouteFamily) => {
   const { dir, ext } = keyed(family);
@@ -170,6 +176,7 @@ export const paths = {
   provider: pathOf('provider'),
   widgetData: pathOf('widget_data'),
   widget: pathOf('widget'),
+  badge: pathOf('badge'),
   gamePage: pathOf('page'),
   list: '/api/rtp/list',
   history: '/api/rtp/history',
@@ -192,6 +199,7 @@ export const files = {
   provider: fileOf('provider'),
   widgetData: fileOf('widget_data'),
   widget: fileOf('widget'),
+  badge: fileOf('badge'),
   gamePage: fileOf('page'),
 } as const;
 
@@ -218,7 +226,7 @@ export const NOT_SERVED: ReadonlySet<string> = new Set(['_headers', '_redirects'
 export function urlOfFile(rel: string): { path: string; keyed: boolean } | null {
   for (const { route, re } of KEYED_FILE) {
     const m = re.exec(rel);
-    if (m !== null) return { path: `${route.prefix}${m[1]!}`, keyed: true };
+    if (m !== null) return { path: `${route.prefix}${m[1]!}${route.suffix}`, keyed: true };
   }
   if (NOT_SERVED.has(rel) || rel.split('/').some((s) => s.startsWith('.'))) return null;
   if (!rel.endsWith('.html')) return { path: `/${rel}`, keyed: false };

@@ -53,6 +53,7 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   provider: '/api/rtp/provider/{provider}',
   widget_data: '/api/widget/rtp/{slug}',
   widget: '/widget/rtp/{slug}',
+  badge: '/api/badge/rtp/{slug}.svg',
   openapi: '/api/openapi.json',
   dump: '/api/rtp/dump/{file}',
   page: '(page)',

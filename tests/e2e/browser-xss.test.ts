@@ -102,6 +102,28 @@ describe('hostile names execute nothing', () => {
     await page.close();
   });
 
+  for (const slug of ['book-of-xss', 'quote-breaker']) {
+    it(`RTP badge /api/badge/rtp/${slug}.svg: an SVG of text only, its title the name as text`, async () => {
+      const { page, trap } = await visit(`/api/badge/rtp/${slug}.svg`);
+      const badge = await page.evaluate(() => ({
+        root: document.documentElement.tagName,
+        tags: [...new Set([...document.querySelectorAll('*')].map((el) => el.tagName))].sort(),
+        title: document.querySelector('title')?.textContent ?? null,
+        label: document.documentElement.getAttribute('aria-label'),
+        handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
+        xss: (window as unknown as { __xss?: unknown }).__xss ?? null,
+      }));
+      expect(badge.root).toBe('svg');
+      expect(badge.tags).toEqual(['g', 'rect', 'svg', 'text', 'title']);
+      expect(badge.title).toMatch(new RegExp(`^${(slug === 'book-of-xss' ? NAME : QUOTE_NAME).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.+\\): provider-stated RTP \\d+\\.\\d\\d%$`));
+      expect(badge.label).toMatch(/^RTP: \d+\.\d\d%$/);
+      expect(badge.handlers).toEqual([]);
+      expect(badge.xss).toBeNull();
+      clean(trap);
+      await page.close();
+    });
+  }
+
   it('provider page and provider index', async () => {
     for (const path of ['/providers/evil-games', '/providers', '/about']) {
       const { page, trap } = await visit(path);

@@ -91,6 +91,24 @@ describe('bulk downloads', () => {
     RemovedResponseSchema.parse(JSON.parse((await get('/api/rtp/removed')).bytes.toString('utf8')));
   });
 
+  it('serve each game\'s RTP badge as SVG with a locked-down CSP, not rate limited', async () => {
+    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Array<{ canonical_slug: string; stated_rtp: number }> };
+    for (const r of bundle.records.slice(0, 5)) {
+      const res = await get(`/api/badge/rtp/${r.canonical_slug}.svg`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/svg+xml');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+      expect(res.headers.get('cache-control')).toBe(HOUR);
+      expect(res.headers.get('ratelimit')).toBeNull();
+      expect(res.bytes.toString('utf8')).toContain(`>${r.stated_rtp.toFixed(2)}%</text>`);
+    }
+    for (const p of ['/api/badge/rtp/no-such-game.svg', '/api/badge/rtp/book-of-dead', '/api/badge/rtp/book-of-dead.png']) {
+      const r = await get(p);
+      expect(r.status, p).toBe(404);
+      ErrorBodySchema.parse(JSON.parse(r.bytes.toString('utf8')));
+    }
+  });
+
   it('answer unknown dump paths with the JSON 404', async () => {
     for (const p of ['/api/rtp/dump/changes/9.9.9.json', '/api/rtp/dump/registry.xml', '/api/rtp/dump/', '/api/rtp/dump/changes/1.0.json']) {
       const r = await get(p);

@@ -53,7 +53,7 @@ describe('checkDist', () => {
   it('passes a fresh build', async () => {
     const r = await check(pristine);
     expect(r.problems).toEqual([]);
-    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 3 + 3 + DUMPS });
+    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 4 + 3 + DUMPS });
   });
 
   it('reports a missing file and the wrong count', async () => {
@@ -159,6 +159,7 @@ describe('checkDist', () => {
       'client/api/rtp/book-of-aurora: is stale',
       'client/api/widget/rtp/book-of-aurora: is stale',
       'client/widget/rtp/book-of-aurora.html: is stale',
+      'client/api/badge/rtp/book-of-aurora.svg: is stale',
       'client/api/rtp/fire-keno: is stale', // provider_meta: copper-reel lost a game
       'client/api/rtp/lucky-scratch: is stale', // provider_meta: aurora-games' highest RTP moved
       'client/api/rtp/provider/aurora-games: is stale',
@@ -166,9 +167,11 @@ describe('checkDist', () => {
       'client/api/rtp/gem-mines: is stray',
       'client/api/widget/rtp/gem-mines: is stray',
       'client/widget/rtp/gem-mines.html: is stray',
+      'client/api/badge/rtp/gem-mines.svg: is stray',
       'client/api/rtp/: holds 6 files, the data has 5 games',
       'client/api/widget/rtp/: holds 6 files, the data has 5 games',
       'client/widget/rtp/: holds 6 files, the data has 5 games',
+      'client/api/badge/rtp/: holds 6 files, the data has 5 games',
       // The history is the same, so the release diffs and tombstones are too.
       'client/api/rtp/dump/registry.json: is stale',
       'client/api/rtp/dump/registry.ndjson: is stale',
@@ -206,7 +209,7 @@ describe('npm run dist:check', () => {
   it('exits 0 on a good dist', async () => {
     const r = await cli(pristine);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 3 + 3 + DUMPS} files, _headers, registry bundle).`);
+    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 4 + 3 + DUMPS} files, _headers, registry bundle).`);
   });
 
   it('prints every problem with its file and the fix command, then exits 1 once', async () => {

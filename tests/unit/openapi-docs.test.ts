@@ -20,7 +20,7 @@ describe('docs/api.md', () => {
       const section = text.slice(at, text.indexOf('\n## ', at + 5));
       if (path === '/api/openapi.json') continue; // the document itself is the example
       expect(section, path).toContain("curl -i '{base_url}");
-      expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain)`/);
+      expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml)`/);
     }
     expect(text).toContain('"canonical_name": "Book of Dead"');
   });
