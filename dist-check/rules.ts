@@ -20,7 +20,7 @@ export interface DistProblem {
 /** The widget page budget: at most 6 KB gzip (issue 3). */
 export const WIDGET_GZIP_BUDGET = 6 * 1024;
 
-const SCHEMAS: Record<Exclude<EmitFamily, 'widget' | 'badge'>, z.ZodType> = {
+const SCHEMAS: Record<Exclude<EmitFamily, 'widget' | 'badge' | 'game_feed' | 'provider_feed'>, z.ZodType> = {
   slot: SlotRecordSchema,
   widget_data: WidgetDataSchema,
   provider: ProviderRecordSchema,
@@ -42,6 +42,8 @@ export function checkFile(expected: OutputFile, actual: string | undefined, pref
   const out: DistProblem[] = [];
   if (expected.family === 'badge') {
     if (!actual.startsWith('<svg ') || !actual.includes('<title>')) out.push({ file, problem: 'is not an SVG badge with a title' });
+  } else if (expected.family === 'game_feed' || expected.family === 'provider_feed') {
+    if (!actual.startsWith('<?xml') || !actual.includes('<feed xmlns="http://www.w3.org/2005/Atom">')) out.push({ file, problem: 'is not an Atom feed' });
   } else if (expected.family !== 'widget') {
     let parsed: unknown;
     try {
@@ -120,10 +122,10 @@ export function checkHeadersFile(text: string | undefined, prefix = 'client/'): 
 
 /** Counts of the emitted files per family (families whose folder is missing are left out) against the data's counts. */
 export function checkCounts(counts: ReadonlyMap<EmitFamily, number>, games: number, providers: number, dirs: Record<EmitFamily, string>, prefix = 'client/'): DistProblem[] {
-  const want: Record<EmitFamily, number> = { slot: games, widget_data: games, widget: games, badge: games, provider: providers };
+  const want: Record<EmitFamily, number> = { slot: games, widget_data: games, widget: games, badge: games, game_feed: games, provider: providers, provider_feed: providers };
   const out: DistProblem[] = [];
   for (const [family, count] of counts) {
-    if (count !== want[family]) out.push({ file: `${prefix}${dirs[family]}/`, problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' ? 'providers' : 'games'}` });
+    if (count !== want[family]) out.push({ file: `${prefix}${dirs[family]}/`, problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : 'games'}` });
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
 import { servicesFor } from './services.ts';
 import { renderDumps } from '../../src/build/dumps.ts';
 import { renderBadge } from '../../src/build/badge.ts';
+import { feedIndex, gameFeed } from '../../src/build/feeds.ts';
 import { dumpFiles, paths } from '../../src/routes/routes.ts';
 
 /** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */
@@ -27,7 +28,7 @@ const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines
 export interface Example {
   request: string;
   status: number;
-  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain' | 'image/svg+xml';
+  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain' | 'image/svg+xml' | 'application/atom+xml';
   /** Parsed JSON for JSON bodies, the text for the others (a bulk download's first lines). */
   body: unknown;
   /** The OpenAPI path (template) and the response component it must validate against. */
@@ -77,6 +78,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     ...(lastVersion === undefined
       ? []
       : [{ request: paths.dump.changes(lastVersion), status: 200, contentType: 'application/json' as const, body: shorten(JSON.parse(dump(dumpFiles.changes(lastVersion)))), path: paths.dump.changes('{data_version}'), schema: 'ReleaseChanges' }]),
+    { request: paths.gameFeed(slug), status: 200, contentType: 'application/atom+xml', body: `${gameFeed(feedIndex(bundle, DEFAULT_SITE), record).slice(0, 1200)}…`, path: '/api/feeds/game/{slug}.atom', schema: null },
     { request: paths.llms, status: 200, contentType: 'text/plain', body: head(dump(dumpFiles.llms), 5), path: paths.llms, schema: null },
     { request: paths.removed, status: 200, contentType: 'application/json', body: JSON.parse(dump(dumpFiles.removed)), path: paths.removed, schema: 'RemovedResponse' },
     {

@@ -7,6 +7,7 @@
 //   api/rtp/dump/changes/{version}.json     what each frozen version changed (src/registry/changes.ts)
 //   api/rtp/removed                         removed games (GET /api/rtp/removed)
 //   llms.txt                                the registry's summary for assistants (src/build/llms.ts)
+//   api/feeds/rtp.atom                      the registry-wide Atom feed (src/build/feeds.ts)
 import { createHash } from 'node:crypto';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
@@ -14,6 +15,7 @@ import { dumpFiles } from '../routes/routes.ts';
 import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { renderLlmsTxt } from './llms.ts';
+import { feedIndex, registryFeed } from './feeds.ts';
 
 /** One dump file: its path under dist/client and its exact bytes. */
 export interface DumpFile {
@@ -127,5 +129,6 @@ export function renderDumps(bundle: RegistryBundle, site: string): DumpFile[] {
   for (const c of releaseChanges(history)) out.push({ file: dumpFiles.changes(c.data_version), bytes: Buffer.from(JSON.stringify(c)) });
   out.push({ file: dumpFiles.removed, bytes: Buffer.from(JSON.stringify(removedGames(history, m))) });
   out.push({ file: dumpFiles.llms, bytes: Buffer.from(renderLlmsTxt(bundle, site)) });
+  out.push({ file: dumpFiles.feed, bytes: Buffer.from(registryFeed(feedIndex(bundle, site))) });
   return out;
 }

@@ -5,6 +5,8 @@
 //   dist/client/api/widget/rtp/{slug}          widget data (JSON, no extension)
 //   dist/client/widget/rtp/{slug}.html         widget page (GET /widget/rtp/{slug})
 //   dist/client/api/badge/rtp/{slug}.svg       RTP badge (src/build/badge.ts)
+//   dist/client/api/feeds/game/{slug}.atom     the game's Atom feed (src/build/feeds.ts)
+//   dist/client/api/feeds/provider/{p}.atom    the provider's Atom feed
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
 //   dist/client/_headers                       CDN headers (src/build/headers.ts)
 //   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/build/dumps.ts)
@@ -24,12 +26,13 @@ import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
 import { renderBadge } from './badge.ts';
+import { feedIndex, gameFeed, providerFeed, type FeedIndex } from './feeds.ts';
 import { renderDumps } from './dumps.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 import { zodProblems, type Problem } from '../registry/problems.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
-export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'provider';
+export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed';
 
 /** One file to write: its family and path under dist/client, and its exact text. */
 export interface OutputFile {
@@ -96,8 +99,8 @@ export function assertValidBuild(prep: PreparedBuild): void {
   throw err;
 }
 
-/** The four files of one game. */
-export function renderGame(ctx: ShapeContext, record: GameRecord): [OutputFile, OutputFile, OutputFile, OutputFile] {
+/** The five files of one game. */
+export function renderGame(ctx: ShapeContext, feeds: FeedIndex, record: GameRecord): OutputFile[] {
   const slug = record.canonical_slug;
   const widget = shapeWidgetData(ctx, record);
   return [
@@ -105,14 +108,17 @@ export function renderGame(ctx: ShapeContext, record: GameRecord): [OutputFile, 
     { family: 'widget_data', file: files.widgetData(slug), text: serialise(widget) },
     { family: 'widget', file: files.widget(slug), text: renderWidget(widget) },
     { family: 'badge', file: files.badge(slug), text: renderBadge(record) },
+    { family: 'game_feed', file: files.gameFeed(slug), text: gameFeed(feeds, record) },
   ];
 }
 
 /** Every emitted file of the families, games in slug order then providers in key order (lazily, to bound memory). */
 export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
-  for (const record of prep.bundle.records) yield* renderGame(prep.ctx, record);
+  const feeds = feedIndex(prep.bundle, prep.site);
+  for (const record of prep.bundle.records) yield* renderGame(prep.ctx, feeds, record);
   for (const p of prep.bundle.providers) {
     yield { family: 'provider', file: files.provider(p.provider), text: serialise(shapeProvider(prep.ctx, p.provider)) };
+    yield { family: 'provider_feed', file: files.providerFeed(p.provider), text: providerFeed(feeds, p) };
   }
 }
 
@@ -122,6 +128,8 @@ export const FAMILY_DIRS: Record<EmitFamily, string> = {
   widget_data: path.posix.dirname(files.widgetData('x')),
   widget: path.posix.dirname(files.widget('x')),
   badge: path.posix.dirname(files.badge('x')),
+  game_feed: path.posix.dirname(files.gameFeed('x')),
+  provider_feed: path.posix.dirname(files.providerFeed('x')),
   provider: path.posix.dirname(files.provider('x')),
 };
 

@@ -1,7 +1,7 @@
 // The CDN header file `_headers` (Netlify / Cloudflare Pages format) in dist/client, from src/routes/routes.ts.
 // Each rule's `:placeholder` matches one path segment, so no two rules overlap (overlapping rules
 // would make those CDNs join duplicate header values with commas).
-import { DUMP_TYPES, paths, POLICIES, TEXT_TYPE, type RouteFamily } from '../routes/routes.ts';
+import { ATOM_TYPE, DUMP_TYPES, paths, POLICIES, TEXT_TYPE, type RouteFamily } from '../routes/routes.ts';
 
 export const HEADERS_FILE = '_headers';
 
@@ -20,6 +20,9 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { pattern: '/api/widget/rtp/:slug', family: 'widget_data' },
   { pattern: '/widget/rtp/:slug', family: 'widget' },
   { pattern: '/api/badge/rtp/:file', family: 'badge' },
+  { pattern: '/api/feeds/provider/:file', family: 'provider_feed' },
+  { pattern: '/api/feeds/game/:file', family: 'game_feed' },
+  { pattern: paths.feed, family: 'dump', contentType: ATOM_TYPE },
   { pattern: '/api/openapi.json', family: 'openapi' },
   // /api/rtp/removed is a file in the slots' folder: the slot rule's headers fit it.
   { pattern: paths.dump.json, family: 'dump' },

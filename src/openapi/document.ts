@@ -4,7 +4,7 @@
 // Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/rtp/{slug}, /api/rtp/provider/{provider},
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/badge/rtp/{slug}.svg, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
-// /api/rtp/removed, /llms.txt.
+// /api/rtp/removed, /llms.txt, /api/feeds/rtp.atom, /api/feeds/provider/{provider}.atom, /api/feeds/game/{slug}.atom.
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
@@ -103,6 +103,16 @@ function dumpOperations(): Json {
       ref('ReleaseChanges'),
       [{ name: 'data_version', in: 'path', required: true, description: 'A frozen data version (as in meta.data_version).', schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' }, example: '1.1.0' }],
     ),
+    '/api/feeds/rtp.atom': download('getRegistryFeed', 'Atom feed of RTP changes', 'RFC 4287: the newest 100 changes and additions of provider-stated RTP figures across the registry, newest first; each entry links the game\'s page and cites its source.', 'application/atom+xml', { type: 'string' }),
+    '/api/feeds/provider/{provider}.atom': download(
+      'getProviderFeed',
+      "Atom feed of one provider's RTP changes",
+      "The newest 100 changes and additions of the provider's games.",
+      'application/atom+xml',
+      { type: 'string' },
+      [{ name: 'provider', in: 'path', required: true, description: 'Provider key.', schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, example: 'playngo' }],
+    ),
+    '/api/feeds/game/{slug}.atom': download('getGameFeed', "Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', { type: 'string' }, [ref('slug', 'parameters')]),
     '/llms.txt': download('getLlmsTxt', "The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', { type: 'string' }),
     '/api/rtp/removed': download('getRemoved', 'Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
   };

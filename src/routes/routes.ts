@@ -14,12 +14,15 @@
 //                                      changes/{data_version}.json; type by extension, 1 h, exempt
 //   GET /api/rtp/removed               static api/rtp/removed, JSON, 1 h, exempt
 //   GET /llms.txt                      static llms.txt, plain text, 1 h, exempt
+//   GET /api/feeds/rtp.atom            static api/feeds/rtp.atom, Atom, 1 h, exempt
+//   GET /api/feeds/provider/{p}.atom   static api/feeds/provider/{p}.atom, Atom, 1 h, exempt
+//   GET /api/feeds/game/{slug}.atom    static api/feeds/game/{slug}.atom, Atom, 1 h, exempt
 //   GET /rtp/{slug}                    static rtp/{slug}.html, the game's page, HTML
 //   GET /_astro/*                      static build assets, immutable, exempt
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -54,6 +57,8 @@ export function pageHeaders(siteOrigin: string | null = null): Readonly<Record<s
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
+/** Atom feeds (RFC 4287 §7). */
+export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** 5 minutes at the edge, revalidate in browsers (public-api.md: list route cached 5 minutes at the edge). */
@@ -78,6 +83,8 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   // A small image for forum posts and READMEs: exempt like the widget's data. Its CSP lets the SVG,
   // opened on its own, run nothing and load nothing.
   badge: { family: 'badge', contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
+  provider_feed: { family: 'provider_feed', contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  game_feed: { family: 'game_feed', contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
   // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
@@ -92,10 +99,10 @@ interface KeyedRoute {
   family: RouteFamily;
   /** URL path = prefix + key + suffix. */
   prefix: string;
-  suffix: '' | '.svg';
+  suffix: '' | '.svg' | '.atom';
   /** File under dist/client = dir + '/' + key + ext. */
   dir: string;
-  ext: '' | '.html' | '.svg';
+  ext: '' | '.html' | '.svg' | '.atom';
 }
 
 const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
@@ -105,6 +112,8 @@ const KEYED: readonly KeyedRoute[] = [
   { family: 'provider', prefix: '/api/rtp/provider/', suffix: '', dir: 'api/rtp/provider', ext: '' },
   { family: 'widget_data', prefix: '/api/widget/rtp/', suffix: '', dir: 'api/widget/rtp', ext: '' },
   { family: 'badge', prefix: '/api/badge/rtp/', suffix: '.svg', dir: 'api/badge/rtp', ext: '.svg' },
+  { family: 'provider_feed', prefix: '/api/feeds/provider/', suffix: '.atom', dir: 'api/feeds/provider', ext: '.atom' },
+  { family: 'game_feed', prefix: '/api/feeds/game/', suffix: '.atom', dir: 'api/feeds/game', ext: '.atom' },
   { family: 'slot', prefix: '/api/rtp/', suffix: '', dir: 'api/rtp', ext: '' },
   { family: 'widget', prefix: '/widget/rtp/', suffix: '', dir: 'widget/rtp', ext: '.html' },
   // The registry's page of each game (src/build/game-pages.ts).
@@ -120,6 +129,7 @@ const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/openapi.json', 'openapi'],
   ['/api/rtp/removed', 'dump'],
   ['/llms.txt', 'dump'],
+  ['/api/feeds/rtp.atom', 'dump'],
 ]);
 
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
@@ -145,6 +155,8 @@ export const dumpFiles = {
   removed: 'api/rtp/removed',
   /** GET /llms.txt: the registry's summary for assistants (src/build/llms.ts). */
   llms: 'llms.txt',
+  /** GET /api/feeds/rtp.atom: the registry-wide feed (src/build/feeds.ts; the per-provider and per-game feeds are keyed families). */
+  feed: 'api/feeds/rtp.atom',
 } as const;
 
 /** The plain-text type of /llms.txt. */
@@ -154,6 +166,7 @@ export const TEXT_TYPE = 'text/plain; charset=utf-8';
 export function dumpFile(pathname: string): { file: string; contentType: string } | null {
   if (pathname === '/api/rtp/removed') return { file: dumpFiles.removed, contentType: JSON_TYPE };
   if (pathname === '/llms.txt') return { file: dumpFiles.llms, contentType: TEXT_TYPE };
+  if (pathname === '/api/feeds/rtp.atom') return { file: dumpFiles.feed, contentType: ATOM_TYPE };
   const m = DUMP_URL.exec(pathname);
   if (m === null) return null;
   const ext = m[1]!.slice(m[1]!.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
@@ -177,6 +190,9 @@ export const paths = {
   widgetData: pathOf('widget_data'),
   widget: pathOf('widget'),
   badge: pathOf('badge'),
+  providerFeed: pathOf('provider_feed'),
+  gameFeed: pathOf('game_feed'),
+  feed: '/api/feeds/rtp.atom',
   gamePage: pathOf('page'),
   list: '/api/rtp/list',
   history: '/api/rtp/history',
@@ -200,6 +216,8 @@ export const files = {
   widgetData: fileOf('widget_data'),
   widget: fileOf('widget'),
   badge: fileOf('badge'),
+  providerFeed: fileOf('provider_feed'),
+  gameFeed: fileOf('game_feed'),
   gamePage: fileOf('page'),
 } as const;
 

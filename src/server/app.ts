@@ -54,6 +54,8 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   widget_data: '/api/widget/rtp/{slug}',
   widget: '/widget/rtp/{slug}',
   badge: '/api/badge/rtp/{slug}.svg',
+  provider_feed: '/api/feeds/provider/{provider}.atom',
+  game_feed: '/api/feeds/game/{slug}.atom',
   openapi: '/api/openapi.json',
   dump: '/api/rtp/dump/{file}',
   page: '(page)',

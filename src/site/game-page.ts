@@ -25,7 +25,7 @@ import {
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
-export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', main: '@@RTP_MAIN@@' } as const;
+export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', main: '@@RTP_MAIN@@' } as const;
 
 type MarkerName = keyof typeof MARKERS;
 
@@ -234,5 +234,5 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
 
 /** The complete HTML of a game page. */
 export function renderGamePage(shell: Shell, r: GameRecord, ctx: GamePageContext): string {
-  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), main: gameMain(r, ctx) });
+  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), main: gameMain(r, ctx) });
 }

@@ -109,6 +109,32 @@ describe('bulk downloads', () => {
     }
   });
 
+  it('serve the Atom feeds, and the pages link the feed of what they show', async () => {
+    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Array<{ canonical_slug: string; provider: string }> };
+    const game = bundle.records[0]!;
+    const feeds = { '/': '/api/feeds/rtp.atom', '/about': '/api/feeds/rtp.atom', [`/providers/${game.provider}`]: `/api/feeds/provider/${game.provider}.atom`, [`/rtp/${game.canonical_slug}`]: `/api/feeds/game/${game.canonical_slug}.atom` };
+    // The pages are counted by the limiter: read them from a server with room for them.
+    const pages = await startServer({ env: { RATE_LIMIT: '100' } });
+    const htmlOf = async (p: string) => {
+      const res = await fetch(pages.url + p);
+      expect(res.status, p).toBe(200);
+      return res.text();
+    };
+    for (const [page, feed] of Object.entries(feeds)) {
+      const html = await htmlOf(page);
+      const link = /<link rel="alternate" type="application\/atom\+xml" title="[^"]+" href="([^"]+)"/.exec(html);
+      expect(link?.[1], page).toBe(feed);
+      const r = await get(feed);
+      expect(r.status, feed).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+      expect(r.headers.get('cache-control')).toBe(HOUR);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('ratelimit')).toBeNull();
+      expect(r.bytes.toString('utf8')).toContain(`<link rel="self" type="application/atom+xml" href="http://127.0.0.1:4321${feed}"/>`);
+    }
+    expect(await pages.stop()).toBe(0);
+  });
+
   it('answer unknown dump paths with the JSON 404', async () => {
     for (const p of ['/api/rtp/dump/changes/9.9.9.json', '/api/rtp/dump/registry.xml', '/api/rtp/dump/', '/api/rtp/dump/changes/1.0.json']) {
       const r = await get(p);

@@ -53,7 +53,7 @@ describe('checkDist', () => {
   it('passes a fresh build', async () => {
     const r = await check(pristine);
     expect(r.problems).toEqual([]);
-    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 4 + 3 + DUMPS });
+    expect(r).toMatchObject({ games: 6, providers: 3, files: 6 * 5 + 3 * 2 + DUMPS });
   });
 
   it('reports a missing file and the wrong count', async () => {
@@ -164,20 +164,24 @@ describe('checkDist', () => {
       'client/api/rtp/lucky-scratch: is stale', // provider_meta: aurora-games' highest RTP moved
       'client/api/rtp/provider/aurora-games: is stale',
       'client/api/rtp/provider/copper-reel: is stale',
+      'client/api/feeds/provider/copper-reel.atom: is stale', // its gem-mines entries now point to the tombstones
       'client/api/rtp/gem-mines: is stray',
       'client/api/widget/rtp/gem-mines: is stray',
       'client/widget/rtp/gem-mines.html: is stray',
       'client/api/badge/rtp/gem-mines.svg: is stray',
+      'client/api/feeds/game/gem-mines.atom: is stray',
       'client/api/rtp/: holds 6 files, the data has 5 games',
       'client/api/widget/rtp/: holds 6 files, the data has 5 games',
       'client/widget/rtp/: holds 6 files, the data has 5 games',
       'client/api/badge/rtp/: holds 6 files, the data has 5 games',
+      'client/api/feeds/game/: holds 6 files, the data has 5 games',
       // The history is the same, so the release diffs and tombstones are too.
       'client/api/rtp/dump/registry.json: is stale',
       'client/api/rtp/dump/registry.ndjson: is stale',
       'client/api/rtp/dump/registry.csv: is stale',
       'client/api/rtp/dump/datapackage.json: is stale',
       'client/llms.txt: is stale', // it counts the games
+      'client/api/feeds/rtp.atom: is stale',
       'server/registry-bundle.json: is stale',
     ]);
   });
@@ -209,7 +213,7 @@ describe('npm run dist:check', () => {
   it('exits 0 on a good dist', async () => {
     const r = await cli(pristine);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 4 + 3 + DUMPS} files, _headers, registry bundle).`);
+    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 5 + 3 * 2 + DUMPS} files, _headers, registry bundle).`);
   });
 
   it('prints every problem with its file and the fix command, then exits 1 once', async () => {

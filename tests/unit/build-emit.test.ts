@@ -71,12 +71,12 @@ describe('validateBuild', () => {
 });
 
 describe('renderAll', () => {
-  it('emits four files per game and one per provider, compact JSON in record key order without trailing newline', () => {
+  it('emits five files per game and two per provider, compact JSON in record key order without trailing newline', () => {
     const prep = prepareBuild(registry(), SITE);
     const out = [...renderAll(prep)];
-    expect(out).toHaveLength(FIXTURE_GAMES.length * 4 + FIXTURE_PROVIDERS.length);
-    expect(out.slice(0, 4).map((f) => f.file)).toEqual(['api/rtp/blackjack-classic', 'api/widget/rtp/blackjack-classic', 'widget/rtp/blackjack-classic.html', 'api/badge/rtp/blackjack-classic.svg']);
-    expect(out.at(-1)!.file).toBe('api/rtp/provider/copper-reel');
+    expect(out).toHaveLength(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
+    expect(out.slice(0, 5).map((f) => f.file)).toEqual(['api/rtp/blackjack-classic', 'api/widget/rtp/blackjack-classic', 'widget/rtp/blackjack-classic.html', 'api/badge/rtp/blackjack-classic.svg', 'api/feeds/game/blackjack-classic.atom']);
+    expect(out.at(-1)!.file).toBe('api/feeds/provider/copper-reel.atom');
     const slot = out[0]!.text;
     expect(slot.startsWith('{"canonical_slug":"blackjack-classic","canonical_name":"Blackjack Classic",')).toBe(true);
     expect(slot).not.toMatch(/\n|": /);
@@ -108,7 +108,7 @@ describe('_headers', () => {
 
   it('never matches one URL with two rules (CDNs would join duplicate values)', () => {
     const toRegex = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
-    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json', '/llms.txt', '/api/badge/rtp/book-of-dead.svg'];
+    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json', '/llms.txt', '/api/badge/rtp/book-of-dead.svg', '/api/feeds/rtp.atom', '/api/feeds/provider/netent.atom', '/api/feeds/game/book-of-dead.atom'];
     for (const url of urls) {
       const matching = HEADER_RULES.filter((r) => toRegex(r.pattern).test(url));
       expect(matching, url).toHaveLength(1);
@@ -127,7 +127,7 @@ describe('writeBuild', () => {
     const [a, b] = [await tempDir(), await tempDir()];
     for (const dir of [a, b]) {
       const count = await writeBuild(prepareBuild(registry(), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
-      expect(count).toBe(FIXTURE_GAMES.length * 4 + FIXTURE_PROVIDERS.length + 3 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
+      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 3 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
     }
     const ta = tree(a);
     expect(ta).toEqual(tree(b));
@@ -150,14 +150,14 @@ describe('staged write (worker thread, then moved into dist/client)', () => {
     const out = path.join(staged, 'dist');
     const write = startStagedWrite(serialise(prep.bundle), SITE, out, workerFile);
     expect(existsSync(stagingDirFor(out))).toBe(true);
-    expect(await write.done).toBe(FIXTURE_GAMES.length * 4 + FIXTURE_PROVIDERS.length);
+    expect(await write.done).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
     write.moveInto(path.join(out, 'client'));
     expect(existsSync(stagingDirFor(out))).toBe(false);
     // The dumps are written with _headers after Astro (writeExtras), not by the staged writer.
     const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}` || f === `client/${dumpFiles.llms}`;
     const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => !isDump(f) && topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
     expect(families(tree(out))).toEqual(families(tree(direct)));
-    expect(families(tree(out)).size).toBe(FIXTURE_GAMES.length * 4 + FIXTURE_PROVIDERS.length);
+    expect(families(tree(out)).size).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
   });
 
   it('rejects when the worker fails', async () => {

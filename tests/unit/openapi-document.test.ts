@@ -54,7 +54,7 @@ describe('OpenAPI document', () => {
     expect(documented).toEqual(
       [
         paths.list, paths.history, paths.identify, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
-        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg',
+        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom',
       ].sort(),
     );
   });

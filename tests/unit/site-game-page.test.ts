@@ -14,7 +14,7 @@ import { barWidth, chartFloor, fillShell, gameMain, MARKERS, parseShell, renderG
 import { indexBundle } from '../../src/site/registry.ts';
 
 const SITE = 'https://rtp.example.org';
-const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"></head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
+const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"><link rel="alternate" type="application/atom+xml" title="Feed" href="${MARKERS.feed}"></head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
 
 let xss: RegistryBundle;
 let real: RegistryBundle;
@@ -50,17 +50,18 @@ function eventAttributes(html: string): string[] {
 }
 
 describe('shell', () => {
-  it('splits at the three markers and fills them in one pass', () => {
+  it('splits at the four markers and fills them in one pass', () => {
     const shell = parseShell(SHELL);
-    expect(shell.order).toEqual(['title', 'description', 'main']);
+    expect(shell.order).toEqual(['title', 'description', 'feed', 'main']);
     // A value holding another marker is not filled again.
-    const html = fillShell(shell, { title: MARKERS.main, description: 'd', main: 'M' });
+    const html = fillShell(shell, { title: MARKERS.main, description: 'd', feed: '/f.atom', main: 'M' });
+    expect(html).toContain('href="/f.atom"');
     expect(html).toContain(`<title>${MARKERS.main}</title>`);
     expect(html).toContain('<main>M</main>');
   });
 
   it('refuses a shell with a missing or repeated marker, naming it', () => {
-    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.main} is missing`);
+    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.feed} is missing; marker ${MARKERS.main} is missing`);
     expect(() => parseShell(SHELL + MARKERS.main)).toThrow(`marker ${MARKERS.main} occurs more than once`);
   });
 });
@@ -69,6 +70,7 @@ describe('game page content', () => {
   it('shows the real record: stated RTP, every variant with its kind, provenance and history', () => {
     const html = page(real, 'book-of-dead');
     expect(html).toContain('<h1>Book of Dead</h1>');
+    expect(html).toContain('<link rel="alternate" type="application/atom+xml" title="Feed" href="/api/feeds/game/book-of-dead.atom">');
     expect(html).toContain('<span data-stated-rtp>96.21%</span>');
     for (const v of ['84.18%', '87.25%', '91.25%', '94.25%']) expect(html).toContain(`<tr><td>${v}</td><td>Operator ladder</td>`);
     expect(html).toContain('<tr><td>96.21%</td><td>Standard · <strong>stated RTP</strong></td><td>3.79%</td>');
