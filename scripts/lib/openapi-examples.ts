@@ -53,6 +53,9 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;
+  const lastFreeze = bundle.history.at(-1)?.frozen_at;
+  // The day before the last freeze: the games it changed.
+  const syncQuery = `updated_since=${lastFreeze === undefined ? '2000-01-01' : new Date(Date.parse(lastFreeze) - 86_400_000).toISOString().slice(0, 10)}&limit=1`;
   const identifyQuery = `slug=${slug}&rtp=${record.rtp_min}`;
   const batchQuery = `slugs=${[slug, ...bundle.records.filter((r) => r.canonical_slug !== slug).slice(0, 1).map((r) => r.canonical_slug), 'no-such-game'].join(',')}`;
   const widget = shapeWidgetData(ctx, record);
@@ -62,6 +65,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   return [
     { request: `/api/rtp/list?${listQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(listQuery).body), path: '/api/rtp/list', schema: 'ListResponse' },
     { request: `/api/rtp/list?${batchQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(batchQuery).body), path: '/api/rtp/list', schema: 'BatchResponse' },
+    { request: `/api/rtp/list?${syncQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(syncQuery).body), path: '/api/rtp/list', schema: 'SyncResponse' },
     { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
     { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
     { request: `/api/rtp/identify?${identifyQuery}`, status: 200, contentType: 'application/json', body: parse(services.identify(identifyQuery).body), path: '/api/rtp/identify', schema: 'IdentifyResponse' },

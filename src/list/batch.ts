@@ -7,11 +7,13 @@ import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
 
-export const MSG_SLUGS_COMBINED = `cannot be combined with ${LIST_PARAMS.join(', ')}`;
+/** The list route's parameters that a batch cannot take (updated_since: the delta sync, sync.ts). */
+const EXCLUDED = [...LIST_PARAMS, 'updated_since'];
+export const MSG_SLUGS_COMBINED = `cannot be combined with ${EXCLUDED.join(', ')}`;
 export const MSG_SLUGS_FORMAT = `must be 1 to ${BATCH_MAX} slugs separated by commas (lowercase letters, digits and hyphens)`;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const NAMES = ['slugs', ...LIST_PARAMS];
+const NAMES = ['slugs', ...EXCLUDED];
 
 /** Whether a query string may name `slugs` (a cheap test before parsing). */
 export function mayBeBatch(input: QueryInput): boolean {
@@ -27,7 +29,7 @@ export function parseBatch(input: QueryInput): { ok: true; slugs: string[] } | {
   const errors: ParamError[] = [];
   const raw = single(values, 'slugs', errors);
   if (raw === null && errors.length === 0) return null;
-  if (LIST_PARAMS.some((p) => (values.get(p) ?? []).some((v) => v !== ''))) errors.push({ param: 'slugs', message: MSG_SLUGS_COMBINED });
+  if (EXCLUDED.some((p) => (values.get(p) ?? []).some((v) => v !== ''))) errors.push({ param: 'slugs', message: MSG_SLUGS_COMBINED });
   if (raw !== null) {
     const slugs = [...new Set(raw.split(','))];
     if (slugs.length > BATCH_MAX || slugs.some((s) => !SLUG.test(s) || s.length > 200)) errors.push({ param: 'slugs', message: MSG_SLUGS_FORMAT });

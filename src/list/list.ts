@@ -8,6 +8,8 @@ import { ListCache, pageResult, toPage, type CachedPage, type ListCacheOptions }
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 import { answerBatch } from './batch.ts';
+import { createSyncAnswer } from './sync.ts';
+import type { HistoryEntry } from '../schemas/authoring.ts';
 
 /**
  * Queries whose answers stand for how list bodies are written: meta, facets, records, a filtered
@@ -93,8 +95,10 @@ export type ListHandlerOptions = ListCacheOptions;
 export type ListHandler = (input: QueryInput) => HandlerResult;
 
 /** Creates the list route's handler over an engine (one data version per engine), with its caches (list-cache.ts). */
-export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}): ListHandler {
+export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}, history?: readonly HistoryEntry[]): ListHandler {
   const cache = new ListCache(options);
+  // Delta sync (updated_since) needs the history log; without it the parameter is ignored.
+  const sync = history === undefined ? undefined : createSyncAnswer(engine, history);
   const prefix = metaPrefix(engine);
   listFormat(engine); // made once, before the first request
   /** The response of a cached page, offered to the cache whole. */
@@ -107,6 +111,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   return (input) => {
     const batch = answerBatch(engine, input);
     if (batch !== null) return batch;
+    const synced = sync?.(input) ?? null;
+    if (synced !== null) return synced;
     const raw = typeof input === 'string' ? input : null;
     const known = raw === null ? undefined : cache.keyOf(raw);
     if (known !== undefined) {

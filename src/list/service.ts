@@ -33,7 +33,7 @@ export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): R
     frozenAt: bundle.frozenAt,
     games: engine.total,
     engine,
-    list: createListHandler(engine, options),
+    list: createListHandler(engine, options, bundle.history),
     history: createHistoryHandler(bundle.meta, bundle.history),
     identify: createIdentifyHandler(engine),
   };

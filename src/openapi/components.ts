@@ -2,6 +2,7 @@
 // 2020-12, as OpenAPI 3.1 uses), with the field descriptions of fields.ts, and query parameters' schemas.
 import { z } from 'zod';
 import { BatchResponseSchema } from '../schemas/batch.ts';
+import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
 import { IdentifyResponseSchema, KnownFigureSchema } from '../schemas/identify.ts';
 import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
@@ -40,6 +41,8 @@ export const COMPONENT_SCHEMAS = {
   HistoryResponse: HistoryResponseSchema,
   ErrorBody: ErrorBodySchema,
   BatchResponse: BatchResponseSchema,
+  SyncRecord: SyncRecordSchema,
+  SyncResponse: SyncResponseSchema,
   KnownFigure: KnownFigureSchema,
   IdentifyResponse: IdentifyResponseSchema,
   DumpMeta: DumpMetaSchema,

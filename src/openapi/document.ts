@@ -171,9 +171,15 @@ export function openApiDocument(): Json {
             { type: 'string' },
             'book-of-dead,gates-of-olympus',
           ),
+          queryParam(
+            'updated_since',
+            'Delta sync: only the records whose published figures changed after this ISO 8601 date or timestamp (a SyncResponse: each record with `updated_at`, oldest change first, paged by `limit` and `offset`). With `GET /api/rtp/removed` a mirror stays exact. Takes no other parameter but `limit` and `offset`.',
+            { type: 'string' },
+            '2026-11-22T00:00:00Z',
+          ),
         ],
         responses: {
-          '200': jsonOk('A page of results with totals and facets; with `slugs`, the named records.', { oneOf: [ref('ListResponse'), ref('BatchResponse')] }, true),
+          '200': jsonOk('A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records.', { oneOf: [ref('ListResponse'), ref('BatchResponse'), ref('SyncResponse')] }, true),
           '400': jsonError('One or more query parameters are invalid.', invalidExample),
         },
       }),

@@ -2,6 +2,19 @@
 // (src/schemas/batch.ts), merged into fields.ts.
 
 export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  SyncResponse: {
+    meta: 'Data version, freeze time, totals, paging and the query applied.',
+    'meta.data_version': 'Data version of the registry.',
+    'meta.frozen_at': 'ISO 8601 timestamp of its freeze.',
+    'meta.total': 'Games in the whole registry.',
+    'meta.filtered': 'Games whose figures changed after `updated_since`.',
+    'meta.has_more': 'Whether further pages follow (raise `offset` by `limit`).',
+    'meta.query': 'The query applied.',
+    'meta.query.updated_since': 'The moment asked for, as a UTC timestamp.',
+    'meta.query.limit': 'Page size.',
+    'meta.query.offset': 'Records skipped.',
+    items: 'The changed records with `updated_at`, oldest change first, then by slug.',
+  },
   KnownFigure: {
     rtp: 'A known RTP of the game, as a percentage.',
     kind: 'Its kind: `standard` (the stated default), `operator_ladder`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.',

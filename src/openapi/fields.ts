@@ -45,6 +45,7 @@ const GAME_RECORD: Record<string, string> = {
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ...DUMP_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
+  SyncRecord: { ...GAME_RECORD, updated_at: 'When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).' },
   SlotRecord: {
     ...GAME_RECORD,
     provider_meta: 'The provider with figures over all of its games.',

@@ -1,9 +1,11 @@
-// Batch lookup over HTTP against the built dist: the named records in order, unknown ones in
-// meta.missing, counted by the rate limiter like any list request, and the 400 for misuse.
+// Batch lookup and delta sync over HTTP against the built dist: the named records in order, unknown
+// ones in meta.missing; the records changed after a moment with updated_at; counted by the rate
+// limiter like any list request, and the 400 for misuse.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResponseSchema } from '../../src/schemas/batch.ts';
+import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
 
@@ -35,6 +37,30 @@ describe('GET /api/rtp/list?slugs=', () => {
   it('answers 400 naming slugs when it is combined with a filter', async () => {
     const res = await fetch(`${server.url}/api/rtp/list?slugs=${slugs[0]}&provider=playngo`);
     expect(res.status).toBe(400);
-    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, sort, limit, offset' }]);
+    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, sort, limit, offset, updated_since' }]);
+  });
+});
+
+describe('GET /api/rtp/list?updated_since=', () => {
+  it('pages through the records changed after a moment, each with updated_at, counted by the limiter', async () => {
+    const seen = new Set<string>();
+    let filtered = -1;
+    for (let offset = 0; offset < 10_000; offset += 200) {
+      const res = await fetch(`${server.url}/api/rtp/list?updated_since=2026-11-22&limit=200&offset=${offset}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      const page = SyncResponseSchema.parse(await res.json());
+      filtered = page.meta.filtered;
+      for (const item of page.items) {
+        expect(item.updated_at > '2026-11-22').toBe(true);
+        seen.add(item.canonical_slug);
+      }
+      if (!page.meta.has_more) break;
+    }
+    expect(seen.size).toBe(filtered);
+    expect(filtered).toBeGreaterThan(0);
+    const bad = await fetch(`${server.url}/api/rtp/list?updated_since=2026-11-22&q=book`);
+    expect(bad.status).toBe(400);
+    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([{ param: 'updated_since', message: 'cannot be combined with q, provider, game_type, has_variants, badge, sort, slugs' }]);
   });
 });

@@ -88,7 +88,7 @@ describe('OpenAPI document', () => {
     const params = Object.fromEntries((doc.paths['/api/rtp/list'].get.parameters as Json[]).map((p) => [p.name, p.schema]));
     expect(params.sort.enum).toEqual([...LIST_SORTS]);
     expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'slugs']);
+    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'slugs', 'updated_since']);
     expect(params.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
   });
 
@@ -159,6 +159,12 @@ describe('real responses validate against the document', () => {
     const bad = services.list(`slugs=${slugs[0]}&sort=name`);
     expect(bad.status).toBe(400);
     expectValid('/api/rtp/list', '400', JSON.parse(bad.body.toString()));
+  });
+
+  it('delta sync responses, and their 400', () => {
+    const services = servicesFor(bundle);
+    expectValid('/api/rtp/list', '200', JSON.parse(services.list('updated_since=2000-01-01&limit=3').body.toString()));
+    expectValid('/api/rtp/list', '400', JSON.parse(services.list('updated_since=soon').body.toString()));
   });
 
   it('identify responses, and their 400 and 404', () => {
