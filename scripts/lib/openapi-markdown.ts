@@ -76,14 +76,16 @@ export function renderApiMarkdown(doc: Json, examples: Example[]): string {
   out.push('The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request; in the bulk downloads\' examples, to their first items (their counts are whole), and the CSV and NDJSON files to their first lines.', '');
   out.push('Changes to the contract are listed in [CHANGELOG-API.md](CHANGELOG-API.md).', '');
   out.push('## Routes', '');
+  // Every path has one operation: a GET, or POST /mcp.
+  const opOf = (item: Json) => (item.get !== undefined ? { method: 'GET', op: item.get as Json } : { method: 'POST', op: item.post as Json });
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
-    const op = item.get as Json;
-    out.push(`- [\`GET ${path}\`](#${anchor(`get ${path}`)}): ${op.summary}${op['x-rate-limited'] ? '' : ' (not rate limited)'}`);
+    const { method, op } = opOf(item);
+    out.push(`- [\`${method} ${path}\`](#${anchor(`${method.toLowerCase()} ${path}`)}): ${op.summary}${op['x-rate-limited'] ? '' : ' (not rate limited)'}`);
   }
   out.push('');
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
-    const op = item.get as Json;
-    out.push(`## GET ${path}`, '');
+    const { method, op } = opOf(item);
+    out.push(`## ${method} ${path}`, '');
     out.push(`${op.summary}. ${op.description}`, '');
     out.push(`Rate limited: ${op['x-rate-limited'] ? 'yes (1,000 requests per 24 hours per IP address)' : 'no'}.`, '');
     const params = ((op.parameters ?? []) as Json[]).map((p) => resolve(doc, p));

@@ -13,6 +13,8 @@ import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts
 
 /** The dynamic routes over one list bundle. */
 export interface RegistryServices {
+  /** The registry's meta: data version, freeze time, licence and attribution. */
+  meta: ListBundle['meta'];
   dataVersion: string;
   frozenAt: string;
   games: number;
@@ -29,6 +31,7 @@ export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): R
   const bundle: ListBundle = decodeListBundle(bytes);
   const engine = createMemoryEngine(bundle, options);
   return {
+    meta: bundle.meta,
     dataVersion: bundle.dataVersion,
     frozenAt: bundle.frozenAt,
     games: engine.total,

@@ -4,7 +4,7 @@
 // Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/rtp/{slug}, /api/rtp/provider/{provider},
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/badge/rtp/{slug}.svg, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
-// /api/rtp/removed, /llms.txt, /api/feeds/rtp.atom, /api/feeds/provider/{provider}.atom, /api/feeds/game/{slug}.atom.
+// POST /mcp, /api/rtp/removed, /llms.txt, /api/feeds/rtp.atom, /api/feeds/provider/{provider}.atom, /api/feeds/game/{slug}.atom.
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
@@ -115,6 +115,32 @@ function dumpOperations(): Json {
     '/api/feeds/game/{slug}.atom': download('getGameFeed', "Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', { type: 'string' }, [ref('slug', 'parameters')]),
     '/llms.txt': download('getLlmsTxt', "The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', { type: 'string' }),
     '/api/rtp/removed': download('getRemoved', 'Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
+  };
+}
+
+/** POST /mcp: the MCP server over streamable HTTP (src/server/mcp-http.ts). */
+function mcpOperation(): Json {
+  const rpcError = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'error', 'id'], properties: { jsonrpc: { const: '2.0' }, error: { type: 'object' }, id: { type: 'null' } } } } } });
+  return {
+    post: {
+      operationId: 'mcp',
+      summary: 'The registry as an MCP server, for AI assistants',
+      description:
+        'Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. ' +
+        'Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.',
+      tags: ['mcp'],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification (MCP).' } } } },
+      responses: {
+        '200': { description: 'The JSON-RPC response.', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } },
+        '202': { description: 'A notification was accepted (no body).' },
+        '400': rpcError('The body is not JSON (code -32700), or not a valid MCP request.'),
+        '405': jsonError('Only POST (and OPTIONS) are answered on /mcp.', { statusCode: 405, statusMessage: 'method not allowed' }),
+        '406': { description: 'The `Accept` header does not allow `application/json` and `text/event-stream`.' },
+        '413': rpcError('The body is larger than 64 KiB (code -32600).'),
+        '429': ref('RateLimited', 'responses'),
+      },
+      'x-rate-limited': true,
+    },
   };
 }
 
@@ -281,6 +307,7 @@ export function openApiDocument(): Json {
         },
       }),
       ...dumpOperations(),
+      '/mcp': mcpOperation(),
       '/api/badge/rtp/{slug}.svg': operation({
         id: 'getBadge',
         summary: "A game's RTP badge",

@@ -25,6 +25,9 @@ import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rat
 import type { StaticFile, StaticFiles } from './static.ts';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** POST /mcp takes only POST (stateless: no GET stream, no DELETE of a session). */
+export const MCP_METHODS = 'POST, OPTIONS';
+const isMcp = (url: string | undefined) => url === '/mcp' || (url !== undefined && url.startsWith('/mcp?'));
 /** Request headers a preflight allows when the browser's request names none we can echo. */
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
 export const PREFLIGHT_MAX_AGE = '86400';
@@ -49,6 +52,7 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   identify: '/api/rtp/identify',
+  mcp: 'POST /mcp',
   slot: '/api/rtp/{slug}',
   provider: '/api/rtp/provider/{provider}',
   widget_data: '/api/widget/rtp/{slug}',
@@ -93,6 +97,8 @@ export interface AppOptions {
   pageHeaders?: Readonly<Record<string, string>>;
   /** Called with unexpected errors (logged by the server, naming the route with describeRoute). */
   onError?: (err: unknown, req: IncomingMessage) => void;
+  /** POST /mcp (src/server/mcp-http.ts); without it the path answers 405. */
+  mcp?: (req: IncomingMessage, res: ServerResponse, extra: string[] | null) => Promise<void>;
   /** Checks the API key a request presents (src/keys/auth.ts); absent: keys are not looked at. */
   authenticate?: (req: IncomingMessage) => KeyCheck;
   /** The budget of requests with a valid API key, counted per key (absent: the base limiter's). */
@@ -126,7 +132,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate } = options;
+  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp } = options;
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
   const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
 
@@ -179,12 +185,13 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   function preflight(req: IncomingMessage, res: ServerResponse): void {
     const requested = req.headers['access-control-request-headers'];
     const echo = typeof requested === 'string' && requested.length <= 1024 && HEADER_LIST.test(requested.trim());
+    const methods = isMcp(req.url) ? MCP_METHODS : ALLOWED_METHODS;
     const headers = [
       'Access-Control-Allow-Origin', '*',
-      'Access-Control-Allow-Methods', ALLOWED_METHODS,
+      'Access-Control-Allow-Methods', methods,
       'Access-Control-Allow-Headers', echo ? requested.trim() : DEFAULT_ALLOWED_HEADERS,
       'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
-      'Allow', ALLOWED_METHODS,
+      'Allow', methods,
       'Vary', 'Access-Control-Request-Headers',
       'X-Content-Type-Options', 'nosniff',
       'Content-Length', '0',
@@ -198,6 +205,11 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
     if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
     if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
+    if (pathname === '/mcp') {
+      if (req.method !== 'POST' || mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', MCP_METHODS]);
+      mcp(req, res, extra).catch((err: unknown) => fail(req, res, err));
+      return;
+    }
     const hit = statics.cached(pathname);
     if (hit !== undefined) return sendStatic(req, res, hit, extra);
     statics.load(pathname).then(
@@ -220,7 +232,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     try {
       const method = req.method;
       if (method === 'OPTIONS') return preflight(req, res);
-      if (method !== 'GET' && method !== 'HEAD') {
+      if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && isMcp(req.url))) {
         return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', ALLOWED_METHODS]);
       }
       const url = req.url ?? '';

@@ -19,6 +19,8 @@ import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
 import { readProductionSettings } from './production.ts';
 import { LiveRelease } from './live-release.ts';
 import { createAccessLog } from './access-log.ts';
+import { createMcpHandler } from './mcp-http.ts';
+import { DEFAULT_SITE } from '../routes/urls.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
 import { BUILD_INFO_FILE } from '../schemas/dist.ts';
@@ -34,10 +36,10 @@ async function readNotFoundPage(clientDir: string): Promise<Buffer> {
 }
 
 /** The origin of the build's `site` (build-info.json), where the embed builder's widget preview comes from. */
-async function readSiteOrigin(serverDir: string): Promise<string | null> {
+async function readSite(serverDir: string): Promise<string | null> {
   try {
     const info = JSON.parse(await readFile(path.join(serverDir, BUILD_INFO_FILE), 'utf8')) as { site?: unknown };
-    return typeof info.site === 'string' ? new URL(info.site).origin : null;
+    return typeof info.site === 'string' ? info.site : null;
   } catch {
     return null;
   }
@@ -86,7 +88,8 @@ async function main(): Promise<void> {
     const clientDir = path.join(outDir, 'client');
     const serverDir = path.join(outDir, 'server');
     // The site origin (for the pages' CSP) is read beside the other loads, not before them.
-    const headersRead = readSiteOrigin(serverDir).then(pageHeaders);
+    const siteRead = readSite(serverDir);
+    const headersRead = siteRead.then((site) => pageHeaders(site === null ? null : new URL(site).origin));
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
       timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), searchCacheBytes: config.searchCacheBytes })),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       notFoundHtml,
       pageHeaders: headers,
+      mcp: createMcpHandler(services, (await siteRead) ?? DEFAULT_SITE),
       // The route and the error, never the request target: it can carry keys or attack payloads.
       onError: (err, req) => console.error(`error answering ${describeRoute(req)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });

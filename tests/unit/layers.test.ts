@@ -21,7 +21,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   list: ['schemas', 'routes', 'lib'],
   keys: ['schemas', 'lib'],
   release: ['schemas', 'routes', 'registry', 'lib'],
-  server: ['schemas', 'routes', 'list', 'keys', 'lib'],
+  mcp: ['schemas', 'routes', 'list'],
+  server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'lib'],
   // Astro's pages and layout: the glue of `astro build` and `astro dev`.
   layouts: ['schemas', 'routes', 'site', 'styles'],
   pages: ['schemas', 'routes', 'registry', 'site', 'openapi', 'build', 'list', 'layouts', 'lib'],

@@ -15,10 +15,11 @@ describe('docs/api.md', () => {
   it('has a section, an example request and an example response for every route', async () => {
     const text = await expectedApiDoc('data');
     for (const path of Object.keys((openApiDocument() as { paths: object }).paths)) {
-      const at = text.indexOf(`\n## GET ${path}\n`);
+      const method = path === '/mcp' ? 'POST' : 'GET';
+      const at = text.indexOf(`\n## ${method} ${path}\n`);
       expect(at, path).toBeGreaterThan(0);
       const section = text.slice(at, text.indexOf('\n## ', at + 5));
-      if (path === '/api/openapi.json' || path === '/api/feeds/rtp.atom' || path === '/api/feeds/provider/{provider}.atom') continue; // the document itself; the game feed's example stands for all three
+      if (path === '/api/openapi.json' || path === '/mcp' || path === '/api/feeds/rtp.atom' || path === '/api/feeds/provider/{provider}.atom') continue; // the document itself; the game feed's example stands for all three
       expect(section, path).toContain("curl -i '{base_url}");
       expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml|application\/atom\+xml)`/);
     }

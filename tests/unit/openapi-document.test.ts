@@ -54,7 +54,7 @@ describe('OpenAPI document', () => {
     expect(documented).toEqual(
       [
         paths.list, paths.history, paths.identify, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
-        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom',
+        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom', paths.mcp,
       ].sort(),
     );
   });
@@ -63,8 +63,9 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       const concrete = path.replace('{slug}', 'book-of-dead').replace('{provider}', 'playngo').replace('{data_version}', '1.0.0');
       const limited = POLICIES[classify(concrete)].rateLimited;
-      expect(item.get['x-rate-limited'], path).toBe(limited);
-      expect('429' in item.get.responses, path).toBe(limited);
+      const op = item.get ?? item.post;
+      expect(op['x-rate-limited'], path).toBe(limited);
+      expect('429' in op.responses, path).toBe(limited);
     }
   });
 

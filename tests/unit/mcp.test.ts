@@ -1,0 +1,78 @@
+// The MCP server (src/mcp/server.ts) through the SDK's own client over its in-memory transport: every
+// tool on the shipped registry, each result with the data version, the licence and the source to cite.
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp/server.ts';
+import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
+
+const SITE = 'https://rtp.example.org';
+let bundle: RegistryBundle;
+let client: Client;
+beforeAll(async () => {
+  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  const server = createMcpServer(servicesFor(bundle), SITE);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  client = new Client({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+type Result = { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ type: string; text?: string }> };
+const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+
+describe('MCP tools', () => {
+  it('lists the five read-only tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'registry_info', 'search_games']);
+    for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+  });
+
+  it('search_games answers with the list semantics, each game with its source and page', async () => {
+    const r = await call('search_games', { q: 'book of dead', sort: 'relevance', limit: 3 });
+    expect(r.isError).toBeFalsy();
+    const data = r.structuredContent as { data_version: string; license: string; attribution: string; games: Array<{ slug: string; source_url: string; page_url: string }> };
+    expect(data).toMatchObject({ data_version: bundle.meta.data_version, license: 'CC-BY-4.0', attribution: bundle.meta.attribution });
+    expect(data.games[0]!.slug).toBe('book-of-dead');
+    for (const g of data.games) {
+      expect(g.source_url).toMatch(/^https?:\/\//);
+      expect(g.page_url).toBe(`${SITE}/rtp/${g.slug}`);
+    }
+    expect(JSON.parse(r.content[0]!.text!)).toEqual(data);
+    const bad = await call('search_games', { q: 'a b c d e f g h i j k l' });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toBe('invalid query parameters: q must contain at most 10 words');
+  });
+
+  it('get_game gives the full record, and an error for an unknown slug', async () => {
+    const r = await call('get_game', { slug: 'book-of-dead' });
+    const data = r.structuredContent as { record: { canonical_slug: string; sources: unknown[] }; game: { source_url: string }; data_version: string };
+    expect(data.record).toEqual(bundle.records.find((x) => x.canonical_slug === 'book-of-dead'));
+    expect(data.data_version).toBe(bundle.meta.data_version);
+    const missing = await call('get_game', { slug: 'no-such-game' });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no game with slug "no-such-game" in the registry' }] });
+  });
+
+  it('identify_build names the build of an observed figure, with its sources', async () => {
+    const game = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
+    const rung = game.variants.find((v) => v.kind === 'operator_ladder')!;
+    const r = await call('identify_build', { slug: 'book-of-dead', rtp: rung.rtp });
+    expect(r.structuredContent).toMatchObject({ verdict: 'variant', match: { rtp: rung.rtp, kind: 'operator_ladder' }, source_url: game.source_url, license: 'CC-BY-4.0' });
+    const byName = await call('identify_build', { name: 'Book of Dead', rtp: game.stated_rtp });
+    expect(byName.structuredContent).toMatchObject({ verdict: 'default', game: { canonical_slug: 'book-of-dead', chosen_by: 'name', page_url: `${SITE}/rtp/book-of-dead` } });
+    expect((await call('identify_build', { rtp: 96 })).isError).toBe(true);
+  });
+
+  it('list_providers and registry_info describe the registry with its licence', async () => {
+    const providers = (await call('list_providers')).structuredContent as { providers: Array<{ provider: string; games: number }>; data_version: string };
+    expect(providers.providers).toHaveLength(bundle.providers.length);
+    expect(providers.providers.reduce((n, p) => n + p.games, 0)).toBe(bundle.records.length);
+    const info = (await call('registry_info')).structuredContent as Record<string, unknown>;
+    expect(info).toMatchObject({ name: 'RTP Registry', games: bundle.records.length, data_version: bundle.meta.data_version, license: 'CC-BY-4.0', license_url: bundle.meta.license_url, source_url: `${SITE}/llms.txt` });
+  });
+});
