@@ -1,7 +1,8 @@
 // The changed-paths manifest between two releases, for targeted CDN purges. Names these URLs:
 //   /api/rtp/{slug}  /api/rtp/provider/{provider}  /api/widget/rtp/{slug}  /widget/rtp/{slug}
+//   /api/badge/rtp/{slug}.svg  /api/feeds/...  /api/rtp/dump/...  /api/rtp/removed  /llms.txt
 //   /rtp/{slug}  other pages (/, /about, /providers/{provider}…)  /_astro/* assets
-//   /api/rtp/list and /api/rtp/history (dynamic: listed whole when the data version changes)
+//   /api/rtp/list, /api/rtp/history, /api/rtp/identify (dynamic: listed whole when the data version changes)
 import { classify, paths, urlOfFile } from '../routes/routes.ts';
 import { MANIFEST_FAMILIES, type ManifestFamily, type PathChanges, type ReleaseManifest } from '../schemas/release.ts';
 import { compareBytes, type FileHashes } from './tree.ts';
@@ -15,9 +16,13 @@ export function urlOfReleaseFile(rel: string): { family: ManifestFamily; path: s
   if (NOT_URLS.has(rel)) return { family: 'other', path: rel };
   const url = urlOfFile(rel.slice('client/'.length));
   if (url === null) return { family: 'other', path: rel };
-  if (!url.keyed) return { family: url.path.startsWith('/_astro/') ? 'asset' : 'page', path: url.path };
   const family = classify(url.path);
-  return { family: family === 'page' ? 'game_page' : (family as ManifestFamily), path: url.path };
+  // The static data files (dumps, tombstones, the registry feed, llms.txt) are one family whichever way they are found.
+  if (family === 'dump') return { family: 'dump', path: url.path };
+  if (!url.keyed) return { family: url.path.startsWith('/_astro/') ? 'asset' : 'page', path: url.path };
+  if (family === 'page') return { family: 'game_page', path: url.path };
+  if (family === 'provider_feed' || family === 'game_feed') return { family: 'feed', path: url.path };
+  return { family: family as ManifestFamily, path: url.path };
 }
 
 function emptyFamilies(): Record<ManifestFamily, PathChanges> {
@@ -62,7 +67,7 @@ export function diffReleases(from: ManifestSide | null, to: ManifestSide): Relea
     data_version_changed: dataVersionChanged,
     counts,
     families,
-    dynamic: dataVersionChanged || bundleChanged ? [paths.list, paths.history] : [],
+    dynamic: dataVersionChanged || bundleChanged ? [paths.list, paths.history, paths.identify] : [],
   };
 }
 

@@ -24,7 +24,7 @@ export const ReleaseInfoSchema = z.strictObject({
 export type ReleaseInfo = z.output<typeof ReleaseInfoSchema>;
 
 /** The URL families a manifest groups paths by. */
-export const MANIFEST_FAMILIES = ['slot', 'widget', 'widget_data', 'provider', 'game_page', 'page', 'asset', 'other'] as const;
+export const MANIFEST_FAMILIES = ['slot', 'widget', 'widget_data', 'provider', 'badge', 'feed', 'dump', 'game_page', 'page', 'asset', 'other'] as const;
 export type ManifestFamily = (typeof MANIFEST_FAMILIES)[number];
 
 export const PathChangesSchema = z.strictObject({

@@ -127,10 +127,13 @@ describe('npm run release', () => {
     expect(manifest.families.widget_data.added).toEqual(['/api/widget/rtp/new-horizon']);
     expect(manifest.families.game_page.added).toEqual(['/rtp/new-horizon']);
     expect(manifest.families.provider.changed).toContain('/api/rtp/provider/copper-reel');
+    expect(manifest.families.badge.added).toEqual(['/api/badge/rtp/new-horizon.svg']);
+    expect(manifest.families.feed.added).toEqual(['/api/feeds/game/new-horizon.atom']);
+    expect(manifest.families.dump.changed).toEqual(expect.arrayContaining(['/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/feeds/rtp.atom', '/llms.txt']));
     const purge = (await readFile(path.join(releases, nameB, 'purge.txt'), 'utf8')).trim().split('\n');
     expect(purge).toContain('/api/rtp/gem-mines');
     expect(purge).toContain('/widget/rtp/new-horizon');
-    expect(purge.slice(-2)).toEqual(['/api/rtp/list*', '/api/rtp/history*']);
+    expect(purge.slice(-3)).toEqual(['/api/rtp/list*', '/api/rtp/history*', '/api/rtp/identify*']);
     expect(purge.some((p) => p.startsWith('/_astro/'))).toBe(false);
   });
 

@@ -25,6 +25,14 @@ describe('urlOfReleaseFile', () => {
     ['client/providers/play-n-go.html', 'page', '/providers/play-n-go'],
     ['client/api/openapi.json', 'page', '/api/openapi.json'],
     ['client/_astro/app.1a2b3c.js', 'asset', '/_astro/app.1a2b3c.js'],
+    ['client/api/badge/rtp/book-of-dead.svg', 'badge', '/api/badge/rtp/book-of-dead.svg'],
+    ['client/api/feeds/game/book-of-dead.atom', 'feed', '/api/feeds/game/book-of-dead.atom'],
+    ['client/api/feeds/provider/play-n-go.atom', 'feed', '/api/feeds/provider/play-n-go.atom'],
+    ['client/api/feeds/rtp.atom', 'dump', '/api/feeds/rtp.atom'],
+    ['client/api/rtp/removed', 'dump', '/api/rtp/removed'],
+    ['client/api/rtp/dump/registry.csv', 'dump', '/api/rtp/dump/registry.csv'],
+    ['client/api/rtp/dump/changes/1.1.0.json', 'dump', '/api/rtp/dump/changes/1.1.0.json'],
+    ['client/llms.txt', 'dump', '/llms.txt'],
     ['client/_headers', 'other', 'client/_headers'],
     ['client/404.html', 'other', 'client/404.html'],
   ])('%s is %s %s', (file, family, url) => {
@@ -65,12 +73,12 @@ describe('diffReleases', () => {
     expect(m.counts).toEqual({ changed: 2, added: 2, removed: 3 });
     expect(m.from).toBe('1.0.0-aaaaaaaaaaaa');
     expect(m.data_version_changed).toBe(true);
-    expect(m.dynamic).toEqual(['/api/rtp/list', '/api/rtp/history']);
+    expect(m.dynamic).toEqual(['/api/rtp/list', '/api/rtp/history', '/api/rtp/identify']);
   });
 
   it('the purge list names every changed path but fingerprinted assets, and the dynamic routes by prefix', () => {
     const m = diffReleases({ name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before }, { name: '1.1.0-bbbbbbbbbbbb', dataVersion: '1.1.0', hashes: after });
-    expect(purgeList(m)).toBe(['/api/rtp/b', '/api/rtp/c', '/api/rtp/provider/p', '/rtp/b', '/widget/rtp/a', '/api/rtp/list*', '/api/rtp/history*'].join('\n') + '\n');
+    expect(purgeList(m)).toBe(['/api/rtp/b', '/api/rtp/c', '/api/rtp/provider/p', '/rtp/b', '/widget/rtp/a', '/api/rtp/list*', '/api/rtp/history*', '/api/rtp/identify*'].join('\n') + '\n');
   });
 
   it('an identical release changes nothing, not even the dynamic routes', () => {

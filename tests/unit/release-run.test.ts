@@ -62,7 +62,7 @@ describe('runRelease', () => {
     expect(manifest.from).toBe(first.name);
     expect(manifest.families.slot).toEqual({ changed: ['/api/rtp/book-of-aurora'], added: ['/api/rtp/fire-keno'], removed: ['/api/rtp/deep-sea-bass'] });
     expect(manifest.families.page.changed).toEqual(['/']);
-    expect(await readFile(path.join(dir, second.name, 'purge.txt'), 'utf8')).toBe('/\n/api/rtp/book-of-aurora\n/api/rtp/deep-sea-bass\n/api/rtp/fire-keno\n/api/rtp/list*\n/api/rtp/history*\n');
+    expect(await readFile(path.join(dir, second.name, 'purge.txt'), 'utf8')).toBe('/\n/api/rtp/book-of-aurora\n/api/rtp/deep-sea-bass\n/api/rtp/fire-keno\n/api/rtp/list*\n/api/rtp/history*\n/api/rtp/identify*\n');
     const info = ReleaseInfoSchema.parse(JSON.parse(await readFile(path.join(dir, second.name, 'release.json'), 'utf8')));
     expect(info).toMatchObject({ name: second.name, data_version: '1.1.0', previous: first.name, games: 2 });
   });
