@@ -13,7 +13,7 @@ import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
 import { dumpFiles } from '../routes/routes.ts';
 import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
-import type { GameRecord } from '../schemas/game-record.ts';
+import { GameRecordSchema, type GameRecord } from '../schemas/game-record.ts';
 import { renderLlmsTxt } from './llms.ts';
 import { feedIndex, registryFeed } from './feeds.ts';
 
@@ -80,8 +80,7 @@ function jsonFields(): TableField[] {
     if (name === 'rtp_variants' || name === 'badges' || name === 'variants' || name === 'rtp_variant_details' || name === 'sources') return 'array';
     return csv?.type ?? 'string';
   };
-  const names = ['canonical_slug', 'canonical_name', 'provider', 'provider_display', 'stated_rtp', 'rtp_variants', 'rtp_min', 'rtp_max', 'variants_count', 'volatility', 'max_win', 'release_year', 'game_type', 'last_verified', 'snapshot_id', 'source_url', 'badges', 'variants', 'rtp_variant_details', 'source_kind', 'evidence_url', 'notes', 'sources'];
-  return names.map((name) => ({ name, type: type(name), description: CSV_COLUMNS.find((c) => c.name === name)?.description ?? `See docs/data-model.md (${name}).` }));
+  return Object.keys(GameRecordSchema.shape).map((name) => ({ name, type: type(name), description: CSV_COLUMNS.find((c) => c.name === name)?.description ?? `See docs/data-model.md (${name}).` }));
 }
 
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;

@@ -11,6 +11,8 @@ import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { providerPath } from '../site/site.ts';
+// The pages' escaping serves XML as well (XML 1.0 §2.4: &, < and quotes; &#39; is a character reference).
+import { escapeHtml as xml } from '../lib/html.ts';
 
 /** Entries in the registry-wide and provider feeds, newest first. */
 export const FEED_ENTRIES = 100;
@@ -48,10 +50,6 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
   return [...byKey.values()].sort((a, b) => b.order - a.order || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
-/** XML text and attribute escaping (XML 1.0 §2.4: &, <, > and quotes). */
-export function xml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
 
 const pct = (x: number) => `${x.toFixed(2)}%`;
 const pcts = (xs: readonly number[]) => xs.map(pct).join(', ');

@@ -61,7 +61,7 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   provider_feed: '/api/feeds/provider/{provider}.atom',
   game_feed: '/api/feeds/game/{slug}.atom',
   openapi: '/api/openapi.json',
-  dump: '/api/rtp/dump/{file}',
+  dump: '(static data: /api/rtp/dump/*, /api/rtp/removed, /api/feeds/rtp.atom, /llms.txt)',
   page: '(page)',
   asset: '/_astro/*',
 };
