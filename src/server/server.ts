@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
-import { loadServices } from '../list/service.ts';
+import { loadServices, type RegistryServices } from '../list/service.ts';
 import { createApp, describeRoute } from './app.ts';
 import { answerClientError, limitConnections, serverOptions } from './connections.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
@@ -19,7 +19,6 @@ import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
 import { readProductionSettings } from './production.ts';
 import { LiveRelease } from './live-release.ts';
 import { createAccessLog } from './access-log.ts';
-import { createMcpHandler } from './mcp-http.ts';
 import { DEFAULT_SITE } from '../routes/urls.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
@@ -43,6 +42,18 @@ async function readSite(serverDir: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * POST /mcp, with the MCP SDK loaded on the first request: it is a third of the server's module
+ * loading, which every start would otherwise pay before its first answer.
+ */
+function lazyMcp(services: RegistryServices, site: string): (req: http.IncomingMessage, res: http.ServerResponse, extra: string[] | null) => Promise<void> {
+  let handler: Promise<(req: http.IncomingMessage, res: http.ServerResponse, extra: string[] | null) => Promise<void>> | undefined;
+  return async (req, res, extra) => {
+    handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site));
+    return (await handler)(req, res, extra);
+  };
 }
 
 function urlOf(address: AddressInfo): string {
@@ -105,7 +116,7 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       notFoundHtml,
       pageHeaders: headers,
-      mcp: createMcpHandler(services, (await siteRead) ?? DEFAULT_SITE),
+      mcp: lazyMcp(services, (await siteRead) ?? DEFAULT_SITE),
       // The route and the error, never the request target: it can carry keys or attack payloads.
       onError: (err, req) => console.error(`error answering ${describeRoute(req)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
