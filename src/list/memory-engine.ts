@@ -68,7 +68,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const facets = new Facets(compiled);
   const baseCube = facets.count(null);
 
-  const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex), compiled.searchIndex);
+  const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex, { documents: false }), compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES, options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
   const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);

@@ -35,8 +35,14 @@ class PackedTermData {
   }
 }
 
-/** Restores an index flattened by `packSearchIndex`; the typed arrays are used in place. */
-export function unpackSearchIndex(packed: PackedSearchIndex): MiniSearch<SearchDocument> {
+/**
+ * Restores an index flattened by `packSearchIndex`; the typed arrays are used in place. With
+ * `documents: false` the per-document maps (ids, field lengths) are left empty: the term tree is
+ * all PostingSearch reads (it takes ids and lengths from the packed arrays), and at 50k games those
+ * maps are three Maps of 50k entries built at every start. Such an index answers term lookups only,
+ * not `search()`.
+ */
+export function unpackSearchIndex(packed: PackedSearchIndex, options: { documents?: boolean } = {}): MiniSearch<SearchDocument> {
   const head = JSON.parse(packed.head) as PackedHead;
   const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
   const ms = index as unknown as MiniSearchInternals;
@@ -52,6 +58,7 @@ export function unpackSearchIndex(packed: PackedSearchIndex): MiniSearch<SearchD
   ms._fieldIds = head.fieldIds;
   ms._avgFieldLength = head.averageFieldLength;
   ms._dirtCount = head.dirtCount;
+  if (options.documents === false) return index;
   const { documentIds, fieldLength } = packed;
   for (let k = 0; k < documentIds.length; k += 2) {
     const shortId = documentIds[k]!;
