@@ -193,7 +193,7 @@ export function openApiDocument(): Json {
           queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
           queryParam(
             'slugs',
-            `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so).`,
+            `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).`,
             { type: 'string' },
             'book-of-dead,gates-of-olympus',
           ),

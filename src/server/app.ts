@@ -38,6 +38,12 @@ export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'inte
 /** Longest query string answered (bytes as received, escapes included); longer ones get 414. */
 export const MAX_QUERY_LENGTH = 2048;
 export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_QUERY_LENGTH} bytes` };
+/**
+ * A batch lookup's query (`/api/rtp/list?slugs=…`, up to 200 slugs) may be longer: 200 slugs of the
+ * registry average 3.6 KB. 14 KiB leaves room for the headers within the server's 16 KiB head.
+ */
+export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
+export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
 export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
 
 const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
@@ -45,6 +51,7 @@ const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
 const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED));
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
 const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
+const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
 const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
 const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
 /** Route patterns for logs: a log line names the route, never the request target (it can carry keys or payloads). */
@@ -79,7 +86,11 @@ export function targetTooLong(url: string): Buffer | null {
   if (url.length <= MAX_PATH_LENGTH) return null;
   const q = url.indexOf('?');
   if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
-  return q >= 0 && url.length - q - 1 > MAX_QUERY_LENGTH ? QUERY_TOO_LONG_BYTES : null;
+  const length = q < 0 ? 0 : url.length - q - 1;
+  if (length <= MAX_QUERY_LENGTH) return null;
+  const batch = url.startsWith('/api/rtp/list?') && /(?:^|[?&])slugs=/.test(url.slice(q));
+  if (!batch) return QUERY_TOO_LONG_BYTES;
+  return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
 }
 const NO_KEY: KeyCheck = { status: 'none' };
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;

@@ -34,6 +34,16 @@ describe('GET /api/rtp/list?slugs=', () => {
     expect((await fetch(`${server.url}/api/rtp/list?slugs=${named.join(',')}`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
   });
 
+  it('takes 200 real slugs over HTTP (a query string longer than the usual 2 KB bound)', async () => {
+    const named = slugs.slice(-200);
+    const url = `${server.url}/api/rtp/list?slugs=${named.join(',')}`;
+    expect(url.length).toBeGreaterThan(2048);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    const body = BatchResponseSchema.parse(await res.json());
+    expect(body.items.map((i) => i.canonical_slug)).toEqual(named);
+  });
+
   it('answers 400 naming slugs when it is combined with a filter', async () => {
     const res = await fetch(`${server.url}/api/rtp/list?slugs=${slugs[0]}&provider=playngo`);
     expect(res.status).toBe(400);

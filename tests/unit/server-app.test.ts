@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, describeRoute, hasHeader, MAX_QUERY_LENGTH } from '../../src/server/app.ts';
+import { createApp, describeRoute, hasHeader, MAX_BATCH_QUERY_LENGTH, MAX_QUERY_LENGTH } from '../../src/server/app.ts';
 import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
 import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
@@ -327,6 +327,20 @@ describe('request-target bounds', () => {
     const q = `limit=1&pad=${'Z'.repeat(MAX_QUERY_LENGTH - 'limit=1&pad='.length)}`;
     expect(q.length).toBe(MAX_QUERY_LENGTH);
     expect((await request(server.base, `/api/rtp/list?${q}`)).status).toBe(200);
+  });
+
+  it('lets a batch lookup take up to MAX_BATCH_QUERY_LENGTH, and no other query', async () => {
+    const slugs = Array.from({ length: 200 }, (_, k) => `some-long-game-name-number-${k}`).join(',');
+    expect(slugs.length).toBeGreaterThan(MAX_QUERY_LENGTH);
+    const batch = await request(server.base, `/api/rtp/list?slugs=${slugs}`);
+    expect(batch.status).toBe(200);
+    expect(JSON.parse(batch.body).meta.missing).toHaveLength(200);
+    const other = await request(server.base, `/api/rtp/list?q=${'a'.repeat(3000)}`);
+    expect(other.status).toBe(414);
+    const tooLong = await request(server.base, `/api/rtp/list?slugs=${'a'.repeat(MAX_BATCH_QUERY_LENGTH)}`);
+    expect(tooLong.status).toBe(414);
+    expect(tooLong.body).toBe('{"statusCode":414,"statusMessage":"query string too long: at most 14336 bytes for a batch lookup"}');
+    expect((await request(server.base, `/api/rtp/history?slugs=${'a'.repeat(3000)}`)).status).toBe(414);
   });
 
   it('a 400 names the parameter and never echoes its value', async () => {
