@@ -64,6 +64,11 @@ export interface LoadSettings {
   seed: number;
 }
 
+/** A scenario against a running process (whose CPU time is read); its runs start empty. */
+export function scenario(id: string, title: string, server: ScenarioRow['server'], running: Running, target: Target, what: string): Scenario {
+  return { id, title, server, pid: running.proc.child.pid!, base: running.base, target, what, runs: [], cpu: [] };
+}
+
 /** Runs every scenario: a warm-up each, then `rounds` rounds in turn, so drift hits them all alike. */
 export async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSettings): Promise<void> {
   const sources = new Map(scenarios.map((s) => [s, pathSource(s.target)]));
@@ -150,23 +155,23 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     let bigSent = 0;
     const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
     const scenarios: Scenario[] = [
-      { id: 'a', title: 'mix of distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: mix }, what: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`, runs: [], cpu: [] },
-      { id: 'b', title: 'one repeated query', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'fixed', path: repeated }, what: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`, runs: [], cpu: [] },
-      { id: 'c', title: 'static slug JSON', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'cycle', paths: slugs }, what: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`, runs: [], cpu: [] },
-      { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: nextOf() }, what: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`, runs: [], cpu: [] },
-      { id: 'a0', title: 'mix, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'cycle', paths: mix }, what: 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).', runs: [], cpu: [] },
-      { id: 'u0', title: 'uncached, list caches off', server: 'server', pid: cold.proc.child.pid!, base: cold.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, what: 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.', runs: [], cpu: [] },
-      { id: 'a+', title: `mix, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, server: 'server', pid: big.proc.child.pid!, base: big.base, target: { kind: 'cycle', paths: mix }, what: `the mix of (a) on the same server started with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}, room for every response of the mix.`, runs: [], cpu: [] },
-      { id: 'u+', title: `uncached, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, server: 'server', pid: big.proc.child.pid!, base: big.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(bigSent++))}` }, what: `the stream of (u), from its start, on the server with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}.`, runs: [], cpu: [] },
-      { id: 'd', title: 'ceiling: same bytes as (b)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'fixed', path: repeated }, what: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.", runs: [], cpu: [] },
-      { id: "d'", title: 'ceiling: same bytes as (c)', server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: slugs }, what: "the same bare server answering (c)'s four paths with their recorded responses.", runs: [], cpu: [] },
-      { id: 'e', title: "ceiling: (a)'s kind of bytes", server: 'ceiling', pid: ceiling.proc.child.pid!, base: ceiling.base, target: { kind: 'cycle', paths: mixSample }, what: `the same bare server answering the first ${mixSample.length} queries of (a) with their recorded responses (${Math.round(mixSampleBytes).toLocaleString('en-US')} bytes on average), cycled.`, runs: [], cpu: [] },
+      scenario('a', 'mix of distinct queries', 'server', server, { kind: 'cycle', paths: mix }, `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`),
+      scenario('b', 'one repeated query', 'server', server, { kind: 'fixed', path: repeated }, `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`),
+      scenario('c', 'static slug JSON', 'server', server, { kind: 'cycle', paths: slugs }, `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`),
+      scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: nextOf() }, `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`),
+      scenario('a0', 'mix, list caches off', 'server', cold, { kind: 'cycle', paths: mix }, 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).'),
+      scenario('u0', 'uncached, list caches off', 'server', cold, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.'),
+      scenario('a+', `mix, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, 'server', big, { kind: 'cycle', paths: mix }, `the mix of (a) on the same server started with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}, room for every response of the mix.`),
+      scenario('u+', `uncached, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, 'server', big, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(bigSent++))}` }, `the stream of (u), from its start, on the server with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}.`),
+      scenario('d', 'ceiling: same bytes as (b)', 'ceiling', ceiling, { kind: 'fixed', path: repeated }, "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body."),
+      scenario("d'", 'ceiling: same bytes as (c)', 'ceiling', ceiling, { kind: 'cycle', paths: slugs }, "the same bare server answering (c)'s four paths with their recorded responses."),
+      scenario('e', "ceiling: (a)'s kind of bytes", 'ceiling', ceiling, { kind: 'cycle', paths: mixSample }, `the same bare server answering the first ${mixSample.length} queries of (a) with their recorded responses (${Math.round(mixSampleBytes).toLocaleString('en-US')} bytes on average), cycled.`),
     ];
     if (peer) {
       let peerSent = 0;
       scenarios.push(
-        { id: 'pa', title: 'peer: mix of distinct queries', server: 'peer', pid: peer.proc.child.pid!, base: peer.base, target: { kind: 'cycle', paths: mix }, what: 'the SQLite FTS5 peer with the mix of (a).', runs: [], cpu: [] },
-        { id: 'pu', title: 'peer: uncached distinct queries', server: 'peer', pid: peer.proc.child.pid!, base: peer.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, what: 'the SQLite FTS5 peer with the stream of (u), from its start.', runs: [], cpu: [] },
+        scenario('pa', 'peer: mix of distinct queries', 'peer', peer, { kind: 'cycle', paths: mix }, 'the SQLite FTS5 peer with the mix of (a).'),
+        scenario('pu', 'peer: uncached distinct queries', 'peer', peer, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, 'the SQLite FTS5 peer with the stream of (u), from its start.'),
       );
     }
     await measure(ctx, scenarios, load);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_REL } from './build.ts';
 import type { DataSet } from './data.ts';
-import { measure, row, startServer, type LoadSettings, type Scenario, type ServerContext } from './list.ts';
+import { measure, row, scenario, startServer, type LoadSettings, type ServerContext } from './list.ts';
 import { rssMiB, withLoadGeneratorPinned } from './procs.ts';
 import { distinctStream, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
 import type { BenchResult, MemoryRow } from './results.ts';
@@ -19,7 +19,7 @@ async function uncachedOn(ctx: ServerContext, outDir: string, load: LoadSettings
     const server = await startServer(ctx, outDir, 10 * 60_000);
     try {
       let sent = 0;
-      const u: Scenario = { id: 'u', title: 'uncached distinct queries', server: 'server', pid: server.proc.child.pid!, base: server.base, target: { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` }, what: '', runs: [], cpu: [] };
+      const u = scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` }, '');
       await measure(ctx, [u], load);
       const r = row(u);
       return { reqPerSec: r.reqPerSec, cpuUsPerRequest: r.cpuUsPerRequest ?? summarize([0]), p99Ms: r.p99Ms, rssAfterMiB: rssMiB(server.proc.child.pid!) ?? 0 };

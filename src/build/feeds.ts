@@ -10,7 +10,6 @@ import { paths } from '../routes/routes.ts';
 import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
-import { providerPath } from '../site/site.ts';
 // The pages' escaping serves XML as well (XML 1.0 §2.4: &, < and quotes; &#39; is a character reference).
 import { escapeHtml as xml } from '../lib/html.ts';
 
@@ -142,7 +141,7 @@ export function registryFeed(ix: FeedIndex): string {
 /** /api/feeds/provider/{provider}.atom. */
 export function providerFeed(ix: FeedIndex, provider: { provider: string; display: string }): string {
   const cs = (ix.byProvider.get(provider.provider) ?? []).slice(0, FEED_ENTRIES);
-  return feedOf(ix, cs, { self: `${ix.site}${paths.providerFeed(provider.provider)}`, alternate: `${ix.site}${providerPath(provider.provider)}`, title: `${REGISTRY_NAME}: ${provider.display} RTP changes`, subtitle: `The newest ${FEED_ENTRIES} changes and additions of ${provider.display} games.` });
+  return feedOf(ix, cs, { self: `${ix.site}${paths.providerFeed(provider.provider)}`, alternate: `${ix.site}${paths.providerPage(provider.provider)}`, title: `${REGISTRY_NAME}: ${provider.display} RTP changes`, subtitle: `The newest ${FEED_ENTRIES} changes and additions of ${provider.display} games.` });
 }
 
 /** /api/feeds/game/{slug}.atom. */

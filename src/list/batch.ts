@@ -3,6 +3,7 @@
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListEngine } from './engine.ts';
+import { recordsBody } from './records-body.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
@@ -48,18 +49,7 @@ export function batchAnswer(engine: ListEngine, slugs: readonly string[]): Handl
     else found.push(i);
   }
   const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, found: found.length, missing, query: { slugs } };
-  const head = Buffer.from(`{"meta":${JSON.stringify(meta)},"items":[`);
-  let size = head.length + 2 + Math.max(0, found.length - 1);
-  for (const i of found) size += engine.recordLength(i);
-  const out = Buffer.allocUnsafe(size);
-  let at = head.copy(out, 0);
-  found.forEach((i, k) => {
-    if (k > 0) out[at++] = 0x2c;
-    at = engine.copyRecord(i, out, at);
-  });
-  out[at++] = 0x5d;
-  out[at] = 0x7d;
-  return jsonOk(out, CACHE_LIST);
+  return jsonOk(recordsBody(engine, meta, found), CACHE_LIST);
 }
 
 /** Answers a batch lookup, or null when the query is not one (the list handler answers it then). */

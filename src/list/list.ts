@@ -109,11 +109,8 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     return result;
   };
   return (input) => {
-    const batch = answerBatch(engine, input);
-    if (batch !== null) return batch;
-    const synced = sync?.(input) ?? null;
-    if (synced !== null) return synced;
     const raw = typeof input === 'string' ? input : null;
+    // A query string remembered by the cache is an ordinary list query: the fast path comes first.
     const known = raw === null ? undefined : cache.keyOf(raw);
     if (known !== undefined) {
       const hit = cache.body(known);
@@ -121,6 +118,10 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       const page = cache.page(known);
       if (page !== undefined) return answer(known, page);
     }
+    const batch = answerBatch(engine, input);
+    if (batch !== null) return batch;
+    const synced = sync?.(input) ?? null;
+    if (synced !== null) return synced;
     const parsed = parseListQuery(input);
     if (!parsed.ok) return invalidQuery(parsed.errors);
     const key = listQueryKey(parsed.query);

@@ -5,6 +5,7 @@ import { CACHE_LIST } from '../routes/routes.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_OFFSET_MAX } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
+import { recordsBody } from './records-body.ts';
 import { MSG_SINCE, parseSince } from './history.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { collectParams, integer, single, type ParamError, type QueryInput } from './params.ts';
@@ -65,15 +66,8 @@ export function createSyncAnswer(engine: ListEngine, history: readonly HistoryEn
     const to = Math.min(order!.length, from + limit);
     const query = { updated_since: new Date(sinceMs).toISOString(), limit, offset };
     const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, filtered, has_more: offset + (to - from) < filtered, query };
-    const parts: Buffer[] = [Buffer.from(`{"meta":${JSON.stringify(meta)},"items":[`)];
-    for (let k = from; k < to; k++) {
-      const i = order![k]!;
-      const rec = Buffer.allocUnsafe(engine.recordLength(i));
-      engine.copyRecord(i, rec, 0);
-      // The record's JSON with one more field before its closing brace.
-      parts.push(rec.subarray(0, rec.length - 1), Buffer.from(`,"updated_at":"${new Date(updated![i]!).toISOString().replace('.000Z', 'Z')}"}${k + 1 < to ? ',' : ''}`));
-    }
-    parts.push(Buffer.from(']}'));
-    return jsonOk(Buffer.concat(parts), CACHE_LIST);
+    const items = Array.from(order!.subarray(from, to));
+    const stamp = (i: number) => `,"updated_at":"${new Date(updated![i]!).toISOString().replace('.000Z', 'Z')}"`;
+    return jsonOk(recordsBody(engine, meta, items, stamp), CACHE_LIST);
   };
 }

@@ -115,7 +115,7 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
   server.registerTool('list_providers', { title: 'List providers', description: 'Every provider with its number of games.', inputSchema: {}, annotations: readOnly }, () => {
     const r = call((q) => services.list(q), { limit: 1 });
     const providers = (r.body?.facets as { providers: Array<{ provider: string; display: string; count: number }> }).providers;
-    return ok({ ...stamp, source_url: `${site}${paths.list}`, providers: providers.map((p) => ({ provider: p.provider, display: p.display, games: p.count, page_url: `${site}/providers/${p.provider}` })) });
+    return ok({ ...stamp, source_url: `${site}${paths.list}`, providers: providers.map((p) => ({ provider: p.provider, display: p.display, games: p.count, page_url: `${site}${paths.providerPage(p.provider)}` })) });
   });
 
   server.registerTool('registry_info', { title: 'About the registry', description: 'Data version, size, licence and how to cite, and where the API and bulk downloads are.', inputSchema: {}, annotations: readOnly }, () =>

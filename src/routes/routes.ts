@@ -124,24 +124,15 @@ const KEYED: readonly KeyedRoute[] = [
 ];
 const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}${r.suffix.replace('.', '\\.')}$`) }));
 const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
-/** The exact paths of the other families. */
-const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
-  ['/api/rtp/list', 'list'],
-  ['/api/rtp/history', 'history'],
-  ['/api/rtp/identify', 'identify'],
-  ['/mcp', 'mcp'],
-  ['/api/openapi.json', 'openapi'],
-  ['/api/rtp/removed', 'dump'],
-  ['/llms.txt', 'dump'],
-  ['/api/feeds/rtp.atom', 'dump'],
-]);
-
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
 export const DUMP_TYPES = {
   '.json': JSON_TYPE,
   '.csv': 'text/csv; charset=utf-8; header=present',
   '.ndjson': 'application/x-ndjson',
 } as const;
+
+/** The plain-text type of /llms.txt. */
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 const DUMP_DIR = 'api/rtp/dump';
 /** A data version as frozen (VersionSchema): three dot-separated numbers. */
@@ -163,14 +154,27 @@ export const dumpFiles = {
   feed: 'api/feeds/rtp.atom',
 } as const;
 
-/** The plain-text type of /llms.txt. */
-export const TEXT_TYPE = 'text/plain; charset=utf-8';
+/** The static data files at exact paths: one table for classify (family `dump`) and dumpFile. */
+const EXACT_DATA: ReadonlyMap<string, { file: string; contentType: string }> = new Map([
+  ['/api/rtp/removed', { file: dumpFiles.removed, contentType: JSON_TYPE }],
+  ['/llms.txt', { file: dumpFiles.llms, contentType: TEXT_TYPE }],
+  ['/api/feeds/rtp.atom', { file: dumpFiles.feed, contentType: ATOM_TYPE }],
+]);
+
+/** The exact paths of the other families. */
+const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
+  ['/api/rtp/list', 'list'],
+  ['/api/rtp/history', 'history'],
+  ['/api/rtp/identify', 'identify'],
+  ['/mcp', 'mcp'],
+  ['/api/openapi.json', 'openapi'],
+  ...[...EXACT_DATA.keys()].map((p): [string, RouteFamily] => [p, 'dump']),
+]);
 
 /** The dump file (and its Content-Type) a URL path answers, or null: checked before the keyed families. */
 export function dumpFile(pathname: string): { file: string; contentType: string } | null {
-  if (pathname === '/api/rtp/removed') return { file: dumpFiles.removed, contentType: JSON_TYPE };
-  if (pathname === '/llms.txt') return { file: dumpFiles.llms, contentType: TEXT_TYPE };
-  if (pathname === '/api/feeds/rtp.atom') return { file: dumpFiles.feed, contentType: ATOM_TYPE };
+  const exact = EXACT_DATA.get(pathname);
+  if (exact !== undefined) return exact;
   const m = DUMP_URL.exec(pathname);
   if (m === null) return null;
   const ext = m[1]!.slice(m[1]!.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
@@ -198,6 +202,8 @@ export const paths = {
   gameFeed: pathOf('game_feed'),
   feed: '/api/feeds/rtp.atom',
   gamePage: pathOf('page'),
+  /** A provider's registry page (an Astro page, src/pages/providers/[provider].astro). */
+  providerPage: (key: string) => `/providers/${key}`,
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   identify: '/api/rtp/identify',

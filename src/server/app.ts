@@ -109,7 +109,7 @@ export interface AppOptions {
   /** Called with unexpected errors (logged by the server, naming the route with describeRoute). */
   onError?: (err: unknown, req: IncomingMessage) => void;
   /** POST /mcp (src/server/mcp-http.ts); without it the path answers 405. */
-  mcp?: (req: IncomingMessage, res: ServerResponse, extra: string[] | null) => Promise<void>;
+  mcp?: McpHandler;
   /** Checks the API key a request presents (src/keys/auth.ts); absent: keys are not looked at. */
   authenticate?: (req: IncomingMessage) => KeyCheck;
   /** The budget of requests with a valid API key, counted per key (absent: the base limiter's). */
@@ -140,6 +140,9 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   }
   return false;
 }
+
+/** Answers POST /mcp; `extra` are the request's rate-limit headers. */
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null) => Promise<void>;
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {

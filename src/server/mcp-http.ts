@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { RegistryServices } from '../list/service.ts';
 import { createMcpServer } from '../mcp/server.ts';
+import type { McpHandler } from './app.ts';
 
 /** Largest JSON-RPC request body accepted (a tool call is a few hundred bytes). */
 export const MCP_BODY_BYTES = 64 * 1024;
@@ -37,7 +38,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 }
 
 /** The POST /mcp handler over one release's services; `extra` are the rate-limit headers of the request. */
-export function createMcpHandler(services: RegistryServices, site: string): (req: IncomingMessage, res: ServerResponse, extra: string[] | null) => Promise<void> {
+export function createMcpHandler(services: RegistryServices, site: string): McpHandler {
   return async (req, res, extra) => {
     const body = await readBody(req, MCP_BODY_BYTES);
     if (body === null) {

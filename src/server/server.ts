@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
 import { loadServices, type RegistryServices } from '../list/service.ts';
-import { createApp, describeRoute } from './app.ts';
+import { createApp, describeRoute, type McpHandler } from './app.ts';
 import { answerClientError, limitConnections, serverOptions } from './connections.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
@@ -48,8 +48,8 @@ async function readSite(serverDir: string): Promise<string | null> {
  * POST /mcp, with the MCP SDK loaded on the first request: it is a third of the server's module
  * loading, which every start would otherwise pay before its first answer.
  */
-function lazyMcp(services: RegistryServices, site: string): (req: http.IncomingMessage, res: http.ServerResponse, extra: string[] | null) => Promise<void> {
-  let handler: Promise<(req: http.IncomingMessage, res: http.ServerResponse, extra: string[] | null) => Promise<void>> | undefined;
+function lazyMcp(services: RegistryServices, site: string): McpHandler {
+  let handler: Promise<McpHandler> | undefined;
   return async (req, res, extra) => {
     handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site));
     return (await handler)(req, res, extra);

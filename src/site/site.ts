@@ -22,5 +22,5 @@ export function gamePath(slug: string): string {
 
 /** Path of a provider's registry page. */
 export function providerPath(key: string): string {
-  return `/providers/${key}`;
+  return paths.providerPage(key);
 }
