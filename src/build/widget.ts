@@ -4,6 +4,8 @@
 import type { WidgetData } from '../schemas/widget.ts';
 import { escapeHtml, safeHref } from '../lib/html.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
+import { WIDGET_LABELS } from '../routes/widget-i18n.ts';
+import { percent } from '../lib/percent.ts';
 
 /** Lower end of the ladder's axis: a multiple of 5 at least 1 point under the lowest variant, at most 90. */
 export function axisFloor(rtpMin: number): number {
@@ -16,10 +18,18 @@ function xOf(rtp: number, lo: number): string {
   return String(Math.round(x * 100) / 100);
 }
 
-/** The ladder: a track from the axis floor to 100%, the variant range, a tick per variant, the stated RTP accented. */
+const EN = WIDGET_LABELS.en;
+
+/** A figure marked for the script to re-format in the chosen language (`data-p`, the number as stated). */
+const fig = (x: number): string => `<span data-p="${x}">${percent(x)}</span>`;
+
+/**
+ * The ladder: a track from the axis floor to 100%, the variant range, a tick per variant, the stated
+ * RTP accented. `data-a` carries the stated RTP and the variants for the label in another language.
+ */
 export function ladderSvg(d: Pick<WidgetData, 'rtp_variants' | 'rtp_min' | 'rtp_max' | 'stated_rtp'>): string {
   const lo = axisFloor(d.rtp_min);
-  const label = `RTP variants: ${d.rtp_variants.map((v) => `${v}%`).join(', ')}; stated ${d.stated_rtp}%`;
+  const label = `${EN.variants}: ${d.rtp_variants.map((v) => percent(v)).join(', ')}; ${EN.stated} ${percent(d.stated_rtp)}`;
   let ticks = '';
   for (const v of d.rtp_variants) {
     if (v === d.stated_rtp) continue;
@@ -28,7 +38,7 @@ export function ladderSvg(d: Pick<WidgetData, 'rtp_variants' | 'rtp_min' | 'rtp_
   }
   const s = xOf(d.stated_rtp, lo);
   return (
-    `<svg viewBox="0 0 100 20" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(label)}">` +
+    `<svg viewBox="0 0 100 20" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(label)}" data-a="${[d.stated_rtp, ...d.rtp_variants].join(' ')}">` +
     `<line class="t" x1="1" y1="10" x2="99" y2="10"/>` +
     (d.rtp_min < d.rtp_max ? `<line class="g" x1="${xOf(d.rtp_min, lo)}" y1="10" x2="${xOf(d.rtp_max, lo)}" y2="10"/>` : '') +
     ticks +
@@ -37,27 +47,33 @@ export function ladderSvg(d: Pick<WidgetData, 'rtp_variants' | 'rtp_min' | 'rtp_
   );
 }
 
-/** The complete widget page. Every text and URL from the data is escaped. */
+/**
+ * The complete widget page, in English; `?lang=` switches it in the browser (src/routes/widget-i18n.ts).
+ * Every text and URL from the data is escaped. Marked for the script: `data-t` a label (its key in
+ * the script's table: S stated, V variants, o no other version, c verified, u source), `data-p` a
+ * figure, `data-i` an axis percentage, `data-n` a variant count, `data-d` a date.
+ */
 export function renderWidget(d: WidgetData): string {
   const name = escapeHtml(d.name);
   const provider = escapeHtml(d.provider_display);
   const n = d.rtp_variants.length;
-  const range = d.rtp_min === d.rtp_max ? `${d.rtp_min}%` : `${d.rtp_min}% – ${d.rtp_max}%`;
+  const range = d.rtp_min === d.rtp_max ? fig(d.rtp_min) : `${fig(d.rtp_min)} – ${fig(d.rtp_max)}`;
+  const verified = d.last_verified.slice(0, 10);
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${WIDGET_CSP}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">` +
-    `<title>${name} RTP ${d.stated_rtp}% · ${escapeHtml(d.attribution.text)}</title>` +
+    `<title>${name} RTP ${percent(d.stated_rtp)} · ${escapeHtml(d.attribution.text)}</title>` +
     `<style>${WIDGET_CSS}</style><script>${WIDGET_SCRIPT}</script></head>` +
     `<body><main class="c">` +
     `<div class="h"><div class="id"><h1 title="${name}">${name}</h1><p class="p">${provider}</p></div>` +
-    `<p class="r"><b>${d.stated_rtp}%</b><span class="l">Stated RTP</span></p></div>` +
-    `<div><p class="v"><span class="l">RTP variants</span><span>${range} · ${n} variant${n === 1 ? '' : 's'}</span></p>` +
+    `<p class="r"><b data-p="${d.stated_rtp}">${percent(d.stated_rtp)}</b><span class="l" data-t="S">${EN.stated}</span></p></div>` +
+    `<div><p class="v"><span class="l" data-t="V">${EN.variants}</span><span>${range} · <span data-n="${n}">${n} ${EN.variant[n === 1 ? 0 : 1]}</span></span></p>` +
     ladderSvg(d) +
-    `<p class="x" aria-hidden="true"><span>${axisFloor(d.rtp_min)}%</span><span>100%</span></p>` +
-    `<p class="z">${n === 1 ? 'No other RTP version known' : d.rtp_variants.map((v) => (v === d.stated_rtp ? `<b>${v}%</b>` : `${v}%`)).join(' · ')}</p></div>` +
-    `<footer class="f"><span>Verified ${escapeHtml(d.last_verified.slice(0, 10))} · ` +
-    `<a href="${safeHref(d.source_url)}" target="_blank" rel="noopener noreferrer">Source ↗</a></span>` +
+    `<p class="x" aria-hidden="true"><span data-i="${axisFloor(d.rtp_min)}">${axisFloor(d.rtp_min)}%</span><span data-i="100">100%</span></p>` +
+    `<p class="z">${n === 1 ? `<span data-t="o">${EN.noOther}</span>` : d.rtp_variants.map((v) => (v === d.stated_rtp ? `<b>${fig(v)}</b>` : fig(v))).join(' · ')}</p></div>` +
+    `<footer class="f"><span><span data-t="c">${EN.verified}</span> <span data-d="${escapeHtml(verified)}">${escapeHtml(verified)}</span> · ` +
+    `<a href="${safeHref(d.source_url)}" target="_blank" rel="noopener noreferrer"><span data-t="u">${EN.source}</span> ↗</a></span>` +
     `<a href="${safeHref(d.attribution.url)}" target="_blank" rel="noopener">${escapeHtml(d.attribution.text)}</a></footer>` +
     `</main></body></html>`
   );

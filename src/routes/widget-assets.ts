@@ -1,6 +1,7 @@
 // The widget page's inline style and script, and the Content-Security-Policy that allows exactly them.
 // The CSP is sent twice: as a <meta> tag in every widget page and as a header (src/routes/routes.ts -> _headers, server).
 import { createHash } from 'node:crypto';
+import { WIDGET_LABELS, WIDGET_LANGS } from './widget-i18n.ts';
 
 /** Inline style of every widget page (light theme by default; `data-theme="dark"` on <html> switches). */
 export const WIDGET_CSS =
@@ -26,16 +27,42 @@ export const WIDGET_CSS =
   '.f{display:flex;flex-wrap:wrap;justify-content:space-between;gap:2px 12px;font-size:12px;color:var(--mu)}' +
   'a{color:var(--ln);text-decoration:none}a:hover,a:focus-visible{text-decoration:underline}';
 
+/** The table the inline script reads: one row per language besides English (what the page holds already). */
+function labelTable(): string {
+  const rows = WIDGET_LANGS.filter((l) => l !== 'en').map((l) => {
+    const x = WIDGET_LABELS[l];
+    // Short keys: this script is inline in every widget page.
+    return { S: x.stated, V: x.variants, v: x.variant, o: x.noOther, c: x.verified, u: x.source, d: x.decimal, s: x.suffix, t: x.date === 'dmy' ? x.dateSep : '' };
+  });
+  return `var N=${JSON.stringify(WIDGET_LANGS.filter((l) => l !== 'en'))},T=${JSON.stringify(rows)}`;
+}
+
 /**
  * Inline script: applies the query-string options before first paint.
  * theme=dark (anything else: light); border=<3 or 6 hex digits, optional #> or none; radius=<0..32>;
- * invalid values keep the defaults; other parameters (v) are ignored.
+ * lang=de|es|pt|fr|it rewrites the marked texts once the page is parsed: `data-t` labels, `data-p`
+ * figures (as stated, at least two decimals), `data-i` axis percentages, `data-n` variant counts,
+ * `data-d` dates, `data-a` the ladder's text alternative, and the title; any other lang is English.
+ * Invalid values keep the defaults; other parameters (v) are ignored.
  */
 export const WIDGET_SCRIPT =
   '(function(){var q=new URLSearchParams(location.search),e=document.documentElement,s=e.style,t=q.get("theme"),b=q.get("border"),r=q.get("radius");' +
   'if(t==="dark")e.setAttribute("data-theme","dark");' +
   'if(b==="none")s.setProperty("--bw","0px");else if(b&&/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(b))s.setProperty("--bc","#"+b.replace("#",""));' +
-  'if(r&&/^[0-9]{1,2}$/.test(r)&&+r<=32)s.setProperty("--r",+r+"px")})()';
+  'if(r&&/^[0-9]{1,2}$/.test(r)&&+r<=32)s.setProperty("--r",+r+"px");' +
+  labelTable() +
+  ',i=N.indexOf(q.get("lang")),L=T[i];if(i<0)return;e.lang=N[i];' +
+  'function P(v){var k=v.indexOf("."),w=k<0?v:v.slice(0,k),d=k<0?"":v.slice(k+1);while(d.length<2)d+="0";return w+L.d+d+L.s}' +
+  'function A(x,f){document.querySelectorAll("["+x+"]").forEach(function(n){f(n,n.getAttribute(x))})}' +
+  'document.addEventListener("DOMContentLoaded",function(){' +
+  'A("data-t",function(n,k){n.textContent=L[k]});' +
+  'A("data-p",function(n,v){n.textContent=P(v)});' +
+  'A("data-i",function(n,v){n.textContent=v+L.s});' +
+  'A("data-n",function(n,v){n.textContent=v+" "+L.v[v==="1"?0:1]});' +
+  'A("data-d",function(n,v){if(L.t)n.textContent=v.slice(8,10)+L.t+v.slice(5,7)+L.t+v.slice(0,4)});' +
+  'A("data-a",function(n,v){var p=v.split(" "),x=p.shift();n.setAttribute("aria-label",L.V+": "+p.map(P).join(", ")+"; "+L.S+" "+P(x))});' +
+  'var h=document.querySelector("h1"),g=document.querySelector(".r b"),f=document.querySelector("footer>a");' +
+  'if(h&&g&&f)document.title=h.title+" RTP "+g.textContent+" · "+f.textContent})})()';
 
 /** CSP source expression for an inline element's exact text. */
 export function cspHash(text: string): string {

@@ -1,10 +1,12 @@
 // Embed builder logic shared by the game pages (server-rendered default) and the browser script.
 //
-//   {origin}/widget/rtp/{slug}?[theme=dark&][border=…&][radius=…&]v={data_version}   widget iframe src
+//   {origin}/widget/rtp/{slug}?[theme=dark&][border=…&][radius=…&][lang=…&]v={data_version}   widget iframe src
 //   {origin}/rtp/{slug}                                                           attribution link
 //
 // Runs in the browser too, so it imports nothing from Node. With default options the embed code is
 // exactly the `embed_html` of GET /api/rtp/{slug} (src/registry/shape.ts; a unit test pins it).
+
+import { widgetLang, type WidgetLang } from '../routes/widget-i18n.ts';
 
 export type WidgetTheme = 'light' | 'dark';
 
@@ -15,9 +17,11 @@ export interface WidgetOptions {
   border: string;
   /** Corner radius in CSS pixels (0-32); null for the widget's default. */
   radius: number | null;
+  /** The widget's language (src/routes/widget-i18n.ts); English is the default and is not written. */
+  lang: WidgetLang;
 }
 
-export const DEFAULT_WIDGET_OPTIONS: WidgetOptions = { theme: 'light', border: '', radius: null };
+export const DEFAULT_WIDGET_OPTIONS: WidgetOptions = { theme: 'light', border: '', radius: null, lang: 'en' };
 /** The widget's own corner radius when none is given. */
 export const DEFAULT_RADIUS = 12;
 export const RADIUS_MAX = 32;
@@ -52,6 +56,8 @@ export function widgetQuery(opts: WidgetOptions, dataVersion: string): string {
   if (opts.theme === 'dark') q.push('theme=dark');
   if (opts.border !== '') q.push(`border=${opts.border === 'none' ? 'none' : opts.border.replace(/^#/, '')}`);
   if (opts.radius !== null) q.push(`radius=${opts.radius}`);
+  const lang = widgetLang(opts.lang);
+  if (lang !== 'en') q.push(`lang=${lang}`);
   q.push(`v=${encodeURIComponent(dataVersion)}`);
   return q.join('&');
 }

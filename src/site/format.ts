@@ -1,9 +1,10 @@
 // Display formatting shared by the registry pages (Astro pages and the string-rendered game pages).
 import type { VariantKind, Volatility } from '../schemas/authoring.ts';
+import { percent } from '../lib/percent.ts';
 
-/** An RTP percentage as stated, e.g. `96.21%` (no rounding: the figure is the provider's). */
+/** An RTP percentage as stated, with at least two decimals, e.g. `96.30%` (padded, never rounded: the figure is the provider's). */
 export function formatRtp(rtp: number): string {
-  return `${rtp}%`;
+  return percent(rtp);
 }
 
 /** The date part of an ISO 8601 timestamp, e.g. `2026-11-21`. */

@@ -23,6 +23,7 @@ import {
   formatYear,
 } from './format.ts';
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
+import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
 export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', main: '@@RTP_MAIN@@' } as const;
@@ -84,34 +85,38 @@ function hostLink(url: string): string {
   return `<a href="${href(url)}" rel="nofollow noopener">${e(host)}</a>`;
 }
 
-/** The lower end of the ladder chart's scale: a little below the lowest variant, at most 80%. */
-export function chartFloor(min: number): number {
-  return Math.max(0, Math.min(80, Math.floor(min) - 2));
-}
-
-/** Width of a ladder bar, in percent of the chart, for an RTP on a scale from `floor` to 100. */
-export function barWidth(rtp: number, floor: number): string {
-  return `${(Math.round(((rtp - floor) / (100 - floor)) * 1000) / 10).toFixed(1)}%`;
-}
-
 function variantsTable(r: GameRecord): string {
-  const floor = chartFloor(r.rtp_min);
   // Compact markup (column styles come from the stylesheet): this table is in every one of 50k pages.
   const rows = r.variants
     .slice()
     .reverse()
     .map((v) => {
       const stated = v.rtp === r.stated_rtp;
-      return (
-        `<tr><td>${e(formatRtp(v.rtp))}</td><td>${e(formatVariantKind(v.kind, v.jurisdiction))}${stated ? ' · <strong>stated RTP</strong>' : ''}</td>` +
-        `<td>${e(formatHouseEdge(v.rtp))}</td><td><i${stated ? ' class="s"' : ''} style="width:${barWidth(v.rtp, floor)}"></i></td></tr>`
-      );
+      return `<tr><td>${e(formatRtp(v.rtp))}</td><td>${e(formatVariantKind(v.kind, v.jurisdiction))}${stated ? ' · <strong>stated RTP</strong>' : ''}</td><td>${e(formatHouseEdge(v.rtp))}</td></tr>`;
     })
     .join('');
-  return (
-    `<table class="ladder"><caption class="sr-only">RTP variants, highest first</caption>` +
-    `<thead><tr><th>RTP</th><th>Kind</th><th>House edge</th><th><span class="sr-only">Chart, </span>${floor}–100%</th></tr></thead><tbody>${rows}</tbody></table>`
-  );
+  return `<table class="ladder"><caption class="sr-only">RTP variants, highest first</caption><thead><tr><th>RTP</th><th>Kind</th><th>House edge</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * The game's stated RTP and variants at each data version that changed them, oldest first, from its
+ * history (newest first, as in GET /api/rtp/{slug}); empty unless a figure changed after the game
+ * first appeared (its first entries have `from: null`).
+ */
+export function historyPoints(entries: readonly SlotHistoryEntry[]): HistoryPoint[] {
+  if (!entries.some((h) => h.from !== null)) return [];
+  const points: HistoryPoint[] = [];
+  let stated: number | null = null;
+  let variants: number[] | null = null;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const h = entries[i]!;
+    if (h.field === 'stated_rtp') stated = h.to as number | null;
+    else variants = h.to as number[] | null;
+    const next = entries[i - 1];
+    if (next !== undefined && next.data_version === h.data_version) continue; // the version's other field follows
+    if (stated !== null && variants !== null) points.push({ data_version: h.data_version, date: formatDate(h.frozen_at), stated, variants: [...variants] });
+  }
+  return points;
 }
 
 function historyValue(v: number | number[] | null): string {
@@ -224,8 +229,8 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
     `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page, the hand-checked seed, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
-    `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${variantsTable(r)}</section>` +
-    `<section data-history><h2>RTP history</h2>${historyTable(ctx.history)}</section>` +
+    `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
+    `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +
     `<section><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
     `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p></section>`

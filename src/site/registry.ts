@@ -7,6 +7,7 @@ import { compareStrings, fold } from '../schemas/text.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
+import { median } from './charts.ts';
 
 /** A provider page's content: the provider record (as GET /api/rtp/provider/{provider}) and its games by name. */
 export interface ProviderSummary {
@@ -23,6 +24,8 @@ export interface SiteData {
   /** History entries per slug, newest first (as in GET /api/rtp/{slug}). */
   historyBySlug: Map<string, SlotHistoryEntry[]>;
   providers: ProviderSummary[];
+  /** Median stated RTP of every game in the registry (the provider pages compare with it). */
+  statedMedian: number;
 }
 
 /** Name order, as the list route's `sort=name`: folded name (case and accents ignored), ties by slug. */
@@ -38,7 +41,7 @@ export function indexBundle(bundle: RegistryBundle, site: string, ctx: ShapeCont
     record: shapeProvider(ctx, p.provider),
     games: (ctx.gamesByProvider.get(p.provider) ?? []).slice().sort(byName),
   }));
-  return { bundle, site, historyBySlug: ctx.historyBySlug, providers };
+  return { bundle, site, historyBySlug: ctx.historyBySlug, providers, statedMedian: median(bundle.records.map((r) => r.stated_rtp)) };
 }
 
 // One load per build process, shared by the Astro pages (bundled by Vite), the pages integration

@@ -93,6 +93,24 @@ describe('embed builder', () => {
     await page.close();
   });
 
+  it('offers the widget in six languages: the code and the preview carry lang, and the preview speaks it', async () => {
+    const page = await browser.newPage();
+    const trap = trapPage(page);
+    await page.goto(`${server.url}/rtp/${SLUG}`);
+    const options = await page.locator('#eb-lang option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([['en', 'English'], ['de', 'Deutsch'], ['es', 'Español'], ['pt', 'Português'], ['fr', 'Français'], ['it', 'Italiano']]);
+    await page.locator('#eb-lang').selectOption('de');
+    const de = `${server.url}/widget/rtp/${SLUG}?lang=de&v=${VERSION}`;
+    const frame = await previewFrame(page, de);
+    const s = await srcs(page);
+    expect(s.snippet).toBe(de);
+    expect(await frame.evaluate(() => [document.documentElement.lang, document.querySelector('.r b')!.textContent])).toEqual(['de', '96,21\u00a0%']);
+    await page.locator('#eb-lang').selectOption('en');
+    await previewFrame(page, `${server.url}/widget/rtp/${SLUG}?v=${VERSION}`);
+    expect(trap).toEqual({ errors: [], dialogs: [], consoleErrors: [] });
+    await page.close();
+  });
+
   it('flags an invalid border and keeps the last valid preview and code in step', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/rtp/${SLUG}`);

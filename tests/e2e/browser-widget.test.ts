@@ -130,3 +130,70 @@ describe('widget embedded on another origin', () => {
     await plain.page.close();
   });
 });
+
+/** What a reader of the widget sees, as text, and the language it declares. */
+type Words = { lang: string; title: string; rtp: string; stated: string; variants: string; range: string; ladder: string; footer: string; axis: string; label: string };
+
+describe('widget languages (lang=)', () => {
+  // Book of Dead: stated 96.21%, five variants from 84.18%, verified 2026-11-23 in the shipped data.
+  const EXPECTED: Record<string, Partial<Words>> = {
+    en: { lang: 'en', rtp: '96.21%', stated: 'Stated RTP', variants: 'RTP variants', range: '84.18% – 96.21% · 5 variants', footer: 'Verified 2026-11-23 · Source ↗', axis: '80%100%', label: 'RTP variants: 84.18%, 87.25%, 91.25%, 94.25%, 96.21%; Stated RTP 96.21%' },
+    de: { lang: 'de', rtp: '96,21\u00a0%', stated: 'RTP laut Anbieter', variants: 'RTP-Varianten', range: '84,18\u00a0% – 96,21\u00a0% · 5 Varianten', footer: 'Geprüft 23.11.2026 · Quelle ↗', axis: '80\u00a0%100\u00a0%', label: 'RTP-Varianten: 84,18\u00a0%, 87,25\u00a0%, 91,25\u00a0%, 94,25\u00a0%, 96,21\u00a0%; RTP laut Anbieter 96,21\u00a0%' },
+    es: { lang: 'es', rtp: '96,21\u00a0%', stated: 'RTP declarado', variants: 'Variantes de RTP', range: '84,18\u00a0% – 96,21\u00a0% · 5 variantes', footer: 'Verificado 23/11/2026 · Fuente ↗' },
+    pt: { lang: 'pt', rtp: '96,21%', stated: 'RTP declarado', range: '84,18% – 96,21% · 5 variantes', footer: 'Verificado 23/11/2026 · Fonte ↗' },
+    fr: { lang: 'fr', rtp: '96,21\u202f%', stated: 'RTP annoncé', range: '84,18\u202f% – 96,21\u202f% · 5 variantes', footer: 'Vérifié 23/11/2026 · Source ↗' },
+    it: { lang: 'it', rtp: '96,21%', stated: 'RTP dichiarato', variants: 'Varianti RTP', range: '84,18% – 96,21% · 5 varianti', footer: 'Verificato 23/11/2026 · Fonte ↗' },
+  };
+
+  async function words(query: string): Promise<{ words: Words; requests: string[]; trap: ReturnType<typeof trapPage> }> {
+    const page = await browser.newPage({ viewport: { width: 640, height: 320 } });
+    const trap = trapPage(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${server.url}/widget/rtp/${SLUG}?${query}`);
+    const w = await page.evaluate(() => {
+      const t = (s: string) => document.querySelector(s)!.textContent!;
+      return {
+        lang: document.documentElement.lang,
+        title: document.title,
+        rtp: t('.r b'),
+        stated: t('.r .l'),
+        variants: t('.v .l'),
+        range: t('.v span:last-child'),
+        ladder: t('.z'),
+        footer: t('.f > span'),
+        axis: t('.x'),
+        label: document.querySelector('svg')!.getAttribute('aria-label')!,
+      };
+    });
+    await page.close();
+    return { words: w, requests, trap };
+  }
+
+  it('shows every label and figure in the chosen language, with that locale number format, and nothing more is loaded', async () => {
+    for (const [lang, expected] of Object.entries(EXPECTED)) {
+      const query = lang === 'en' ? 'v=1' : `lang=${lang}&v=1`;
+      const got = await words(query);
+      expect(got.words, lang).toMatchObject(expected);
+      expect(got.words.title, lang).toBe(`Book of Dead RTP ${expected.rtp} · RTP Registry · CC BY 4.0`);
+      expect(got.requests, lang).toEqual([`${server.url}/widget/rtp/${SLUG}?${query}`]);
+      expect(got.trap, lang).toEqual({ errors: [], dialogs: [], consoleErrors: [] });
+    }
+  });
+
+  it('the figures of the ladder line follow the locale; the stated one stays marked', async () => {
+    const de = await words('lang=de');
+    expect(de.words.ladder).toBe('84,18\u00a0% · 87,25\u00a0% · 91,25\u00a0% · 94,25\u00a0% · 96,21\u00a0%');
+  });
+
+  it('an unknown, empty or hostile lang falls back to English', async () => {
+    const en = (await words('v=1')).words;
+    for (const query of ['lang=xx', 'lang=', 'lang=DE', 'lang=__proto__', 'lang=constructor', 'lang=de&lang=fr', `lang=${'d'.repeat(500)}`]) {
+      const got = await words(query);
+      // `lang=de&lang=fr`: the first value counts, as URLSearchParams.get reads it.
+      if (query === 'lang=de&lang=fr') expect(got.words.lang).toBe('de');
+      else expect(got.words, query).toEqual(en);
+      expect(got.trap, query).toEqual({ errors: [], dialogs: [], consoleErrors: [] });
+    }
+  });
+});

@@ -12,7 +12,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   schemas: [],
   lib: [],
   styles: [],
-  routes: ['schemas'],
+  routes: ['schemas', 'lib'],
   registry: ['schemas', 'routes', 'lib'],
   ingest: ['schemas', 'registry', 'lib'],
   openapi: ['schemas', 'routes'],

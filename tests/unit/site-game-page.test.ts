@@ -10,7 +10,7 @@ import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { DEFAULT_WIDGET_OPTIONS, embedSnippet } from '../../src/site/embed.ts';
-import { barWidth, chartFloor, fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../src/site/game-page.ts';
+import { fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../src/site/game-page.ts';
 import { indexBundle } from '../../src/site/registry.ts';
 
 const SITE = 'https://rtp.example.org';
@@ -84,7 +84,7 @@ describe('game page content', () => {
   });
 
   it('labels jurisdiction variants with their country code', () => {
-    expect(page(xss, 'plain-game')).toContain('<td>94%</td><td>Jurisdiction (DE)</td>');
+    expect(page(xss, 'plain-game')).toContain('<td>94.00%</td><td>Jurisdiction (DE)</td>');
   });
 
   it('escapes every text from the data: no element, attribute or script comes from a name, provider, URL or note', () => {
@@ -93,7 +93,8 @@ describe('game page content', () => {
       const html = page(xss, slug);
       const tags = new Set(openedTags(html));
       for (const bad of ['img', 'script', 'svg']) {
-        const expected = bad === 'script' ? 1 : 0; // the shell's own module script only
+        // The shell's own module script only; one <svg> per chart the page draws itself.
+        const expected = bad === 'script' ? 1 : bad === 'svg' ? html.split('<figure class="chart-box ').length - 1 : 0;
         expect(openedTags(html).filter((t) => t === bad).length, `${slug} <${bad}>`).toBe(expected);
       }
       for (const t of tags) expect(shellTags, `${slug}: unexpected <${t}>`).toContain(t);
@@ -104,16 +105,22 @@ describe('game page content', () => {
     expect(page(xss, 'book-of-xss')).toContain('Book of &lt;img src=x onerror=&quot;window.__xss=&#39;name&#39;;alert(1)&quot;&gt; XSS');
   });
 
-  it('draws one ladder bar per variant, scaled from the chart floor to 100%', () => {
-    expect(chartFloor(84.18)).toBe(80);
-    expect(chartFloor(96.5)).toBe(80);
-    expect(chartFloor(60.4)).toBe(58);
-    expect(barWidth(100, 80)).toBe('100.0%');
-    expect(barWidth(90, 80)).toBe('50.0%');
+  it('draws the RTP ladder as an SVG chart above the variants table, one labelled rung per variant', () => {
     const html = page(real, 'book-of-dead');
-    expect(html.match(/<i( class="s")? style="width:/g)).toHaveLength(5);
-    expect(html).toContain('<i class="s" style="width:81.0%"></i>');
-    expect(html).toContain('<i style="width:20.9%"></i>');
+    const section = html.slice(html.indexOf('<section data-variants>'), html.indexOf('<section data-history>'));
+    expect(section.indexOf('<figure class="chart-box ladder-chart">')).toBeLessThan(section.indexOf('<table class="ladder">'));
+    expect(section.match(/<rect [^>]*class="bar( s)?"/g)).toHaveLength(5);
+    expect(section).toContain('>96.21% · Standard · stated RTP</text>');
+    expect(section).toContain('>84.18% · Operator ladder</text>');
+  });
+
+  it('draws the RTP history only for a game whose figures changed after it first appeared', () => {
+    expect(page(real, 'book-of-dead')).not.toContain('history-chart');
+    const changed = real.history.filter((h) => h.from !== null).map((h) => h.slug);
+    expect(changed.length).toBeGreaterThan(0);
+    const html = page(real, changed[0]!);
+    expect(html).toContain('<figure class="chart-box history-chart">');
+    expect(html).toMatch(/<desc id="history-d">Stated RTP and RTP variants per data version, oldest first: 1\.0\.0 \(2026-11-21\): stated \d+\.\d\d%/);
   });
 });
 
@@ -169,7 +176,7 @@ describe('sources on the game page', () => {
     const section = html.slice(html.indexOf('<section data-sources>'), html.indexOf('<section data-variants>'));
     const rows = [...section.matchAll(/<tr( data-stating)?><td>([^<]+)/g)].map((m) => [Boolean(m[1]), m[2]]);
     expect(rows).toEqual([[true, "Provider&#39;s page "], [false, 'Hand-checked'], [false, 'Catalogue'], [false, 'Aggregator']]);
-    expect(section).toContain('96.6% <small>(differs)</small>');
+    expect(section).toContain('96.60% <small>(differs)</small>');
     expect(section).toContain('the sources disagree, and every figure is shown');
     expect(html).toContain('<li>Sources disagree</li>');
   });

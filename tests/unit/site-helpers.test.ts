@@ -20,13 +20,16 @@ beforeAll(async () => {
 });
 
 describe('format', () => {
-  it('shows figures as stated, with words for nulls', () => {
+  it('shows figures as stated with at least two decimals, and words for nulls', () => {
     expect(formatRtp(96.21)).toBe('96.21%');
-    expect(formatRtp(96)).toBe('96%');
+    expect(formatRtp(96)).toBe('96.00%');
+    expect(formatRtp(96.3)).toBe('96.30%');
+    expect(formatRtp(96.125)).toBe('96.125%'); // padded, never rounded
+    expect(formatRtp(100)).toBe('100.00%');
     expect(formatHouseEdge(96.21)).toBe('3.79%');
     expect(formatHouseEdge(100)).toBe('0.00%');
-    expect(formatRange(94, 96.5)).toBe('94% – 96.5%');
-    expect(formatRange(96.5, 96.5)).toBe('96.5%');
+    expect(formatRange(94, 96.5)).toBe('94.00% – 96.50%');
+    expect(formatRange(96.5, 96.5)).toBe('96.50%');
     expect(formatMaxWin(5000)).toBe('5,000× stake');
     expect(formatMaxWin(null)).toBe('Not published');
     expect(formatVolatility('very-high')).toBe('Very high');
@@ -87,13 +90,16 @@ describe('embed options', () => {
 
   it('puts options in the widget URL as the widget reads them, v last', () => {
     expect(widgetQuery(DEFAULT_WIDGET_OPTIONS, '1.0.0')).toBe('v=1.0.0');
-    expect(widgetQuery({ theme: 'dark', border: 'none', radius: 0 }, '1.0.0')).toBe('theme=dark&border=none&radius=0&v=1.0.0');
-    expect(widgetQuery({ theme: 'light', border: '#ff6600', radius: 4 }, '2.1.0')).toBe('border=ff6600&radius=4&v=2.1.0');
-    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null }, '1.0.0')).toBe('https://r.example/widget/rtp/a-b?theme=dark&v=1.0.0');
+    expect(widgetQuery({ theme: 'dark', border: 'none', radius: 0, lang: 'en' }, '1.0.0')).toBe('theme=dark&border=none&radius=0&v=1.0.0');
+    expect(widgetQuery({ theme: 'light', border: '#ff6600', radius: 4, lang: 'de' }, '2.1.0')).toBe('border=ff6600&radius=4&lang=de&v=2.1.0');
+    expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'pt' }, '1.0.0')).toBe('lang=pt&v=1.0.0');
+    // An unknown language (from a hand-edited value) is English, which the URL leaves out.
+    expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'xx' as 'en' }, '1.0.0')).toBe('v=1.0.0');
+    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null, lang: 'en' }, '1.0.0')).toBe('https://r.example/widget/rtp/a-b?theme=dark&v=1.0.0');
   });
 
   it('escapes the name in the embed code and carries the same src', () => {
-    const code = embedSnippet('https://r.example', 'x', '<b>"X"</b>', { theme: 'dark', border: 'none', radius: 0 }, '1.0.0');
+    const code = embedSnippet('https://r.example', 'x', '<b>"X"</b>', { theme: 'dark', border: 'none', radius: 0, lang: 'en' }, '1.0.0');
     expect(code).toContain('src="https://r.example/widget/rtp/x?theme=dark&amp;border=none&amp;radius=0&amp;v=1.0.0"');
     expect(code).toContain('&lt;b&gt;&quot;X&quot;&lt;/b&gt; RTP');
     expect(code).not.toContain('<b>');

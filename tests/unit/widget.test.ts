@@ -55,6 +55,9 @@ describe('widget data', () => {
   });
 });
 
+/** The page's text without tags. */
+const text = (html: string): string => html.replace(/<[^>]*>/g, '');
+
 describe('widget page', () => {
   const d = widgetOf('deep-sea-bass');
   const html = renderWidget(d);
@@ -62,11 +65,12 @@ describe('widget page', () => {
   it('shows name, provider, stated RTP, range, ladder, verified date, source and attribution links', () => {
     expect(html).toContain('<h1 title="Deep Sea Bass">Deep Sea Bass</h1>');
     expect(html).toContain('<p class="p">Bluefin Studio</p>');
-    expect(html).toContain('<b>96.71%</b><span class="l">Stated RTP</span>');
-    expect(html).toContain('90% – 96.9% · 4 variants');
-    expect(html).toContain('90% · 94.01% · <b>96.71%</b> · 96.9%');
-    expect(html).toContain('Verified 2026-11-21');
-    expect(html).toContain('<a href="https://bluefin.example/games/deep-sea-bass" target="_blank" rel="noopener noreferrer">Source ↗</a>');
+    expect(html).toContain('<b data-p="96.71">96.71%</b><span class="l" data-t="S">Stated RTP</span>');
+    expect(text(html)).toContain('90.00% – 96.90% · 4 variants');
+    expect(text(html)).toContain('90.00% · 94.01% · 96.71% · 96.90%');
+    expect(html).toContain('<b><span data-p="96.71">96.71%</span></b>');
+    expect(text(html)).toContain('Verified 2026-11-21');
+    expect(html).toContain('<a href="https://bluefin.example/games/deep-sea-bass" target="_blank" rel="noopener noreferrer"><span data-t="u">Source</span> ↗</a>');
     expect(html).toContain('<a href="https://rtp.example.org/rtp/deep-sea-bass" target="_blank" rel="noopener">RTP Registry · CC BY 4.0</a>');
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
   });
@@ -79,11 +83,12 @@ describe('widget page', () => {
     const svg = ladderSvg(d);
     expect(svg.match(/<line class="k/g)).toHaveLength(4);
     expect(svg.match(/<line class="k s"/g)).toHaveLength(1);
-    expect(svg).toContain('aria-label="RTP variants: 90%, 94.01%, 96.71%, 96.9%; stated 96.71%"');
+    expect(svg).toContain('aria-label="RTP variants: 90.00%, 94.01%, 96.71%, 96.90%; Stated RTP 96.71%"');
+    expect(svg).toContain('data-a="96.71 90 94.01 96.71 96.9"'); // stated first, then the variants: the label in another language
     const single = ladderSvg(widgetOf('gem-mines'));
     expect(single).not.toContain('class="g"');
     expect(single.match(/<line class="k/g)).toHaveLength(1);
-    expect(renderWidget(widgetOf('gem-mines'))).toContain('97% · 1 variant<');
+    expect(text(renderWidget(widgetOf('gem-mines')))).toContain('97.00% · 1 variant');
   });
 
   it('loads nothing from outside and carries a CSP that allows exactly its inline style and script', () => {

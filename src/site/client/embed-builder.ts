@@ -1,6 +1,10 @@
 // Browser script of the game page's embed builder: adds the option controls and the copy button to the
 // server-rendered preview and code, then keeps preview iframe and embed code in step with the options.
 import { DEFAULT_RADIUS, DEFAULT_WIDGET_OPTIONS, embedSnippet, normaliseBorder, normaliseRadius, RADIUS_MAX, widgetSrc, type WidgetOptions } from '../embed.ts';
+import { WIDGET_LABELS, WIDGET_LANGS, widgetLang } from '../../routes/widget-i18n.ts';
+
+/** The language choice: each language by its own name (fixed strings from the table, no data). */
+const LANG_OPTIONS = WIDGET_LANGS.map((l) => `<option value="${l}"${l === 'en' ? ' selected' : ''} lang="${l}">${WIDGET_LABELS[l].name}</option>`).join('');
 
 /** The controls (fixed markup, no data in it). */
 const FORM_HTML =
@@ -8,6 +12,7 @@ const FORM_HTML =
   '<div><label for="eb-theme">Theme</label><select id="eb-theme" name="theme"><option value="light" selected>Light</option><option value="dark">Dark</option></select></div>' +
   '<div><label for="eb-border">Border colour</label><input id="eb-border" name="border" type="text" value="" placeholder="theme default" spellcheck="false" autocomplete="off" aria-describedby="eb-border-help"><small id="eb-border-help">Hex such as #d0d7de, <code>none</code>, or empty for the default</small></div>' +
   `<div><label for="eb-radius">Corner radius (px)</label><input id="eb-radius" name="radius" type="number" min="0" max="${RADIUS_MAX}" step="1" value="" placeholder="${DEFAULT_RADIUS}" aria-describedby="eb-radius-help"><small id="eb-radius-help">0 to ${RADIUS_MAX}, empty for ${DEFAULT_RADIUS}</small></div>` +
+  `<div><label for="eb-lang">Language</label><select id="eb-lang" name="lang">${LANG_OPTIONS}</select></div>` +
   '</fieldset><p class="status" role="status" aria-live="polite" data-embed-error></p>';
 
 const COPY_HTML = '<button type="button" data-embed-copy>Copy embed code</button><span role="status" aria-live="polite" data-embed-copy-status></span>';
@@ -37,6 +42,7 @@ export function initEmbedBuilder(root: HTMLElement): void {
   const theme = form.elements.namedItem('theme') as HTMLSelectElement;
   const border = form.elements.namedItem('border') as HTMLInputElement;
   const radius = form.elements.namedItem('radius') as HTMLInputElement;
+  const lang = form.elements.namedItem('lang') as HTMLSelectElement;
   const error = form.querySelector<HTMLElement>('[data-embed-error]')!;
   const copy = copyRow.querySelector<HTMLButtonElement>('[data-embed-copy]')!;
   const copyStatus = copyRow.querySelector<HTMLElement>('[data-embed-copy-status]')!;
@@ -52,7 +58,7 @@ export function initEmbedBuilder(root: HTMLElement): void {
     if (r === undefined) problems.push(`Radius: use a whole number from 0 to ${RADIUS_MAX}, or leave it empty.`);
     error.textContent = problems.join(' ');
     // Invalid fields keep their last valid value, so the preview and the code always agree.
-    current = { theme: theme.value === 'dark' ? 'dark' : 'light', border: b ?? current.border, radius: r === undefined ? current.radius : r };
+    current = { theme: theme.value === 'dark' ? 'dark' : 'light', border: b ?? current.border, radius: r === undefined ? current.radius : r, lang: widgetLang(lang.value) };
     const src = widgetSrc(pageOrigin(), slug, current, version);
     if (preview.getAttribute('src') !== src) preview.setAttribute('src', src);
     snippet.value = embedSnippet(pageOrigin(), slug, name, current, version);

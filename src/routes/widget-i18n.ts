@@ -1,0 +1,44 @@
+// The widget's languages (`lang=` on /widget/rtp/{slug}): its labels and number format per locale.
+// English is rendered into every widget page; the inline script (widget-assets.ts) swaps in the
+// others from this table, so a language costs no extra request. No Node imports: the embed
+// builder's browser script reads the language list too.
+
+export const WIDGET_LANGS = ['en', 'de', 'es', 'pt', 'fr', 'it'] as const;
+export type WidgetLang = (typeof WIDGET_LANGS)[number];
+
+/** Everything the widget writes in words, and how it writes a percentage and a date. */
+export interface WidgetLabels {
+  /** The language's own name, for the embed builder's choice. */
+  name: string;
+  stated: string;
+  variants: string;
+  /** "1 variant" / "4 variants": the word after the count, singular and plural. */
+  variant: [one: string, other: string];
+  noOther: string;
+  verified: string;
+  source: string;
+  /** Decimal separator and what follows the number (CLDR percent pattern: `#,##0 %` in German, French, Spanish). */
+  decimal: string;
+  suffix: string;
+  /** Day, month and year order of the verified date: `iso` keeps 2026-11-21, `dmy` writes 21/11/2026 with `dateSep`. */
+  date: 'iso' | 'dmy';
+  dateSep: string;
+}
+
+const NBSP = '\u00a0';
+const NNBSP = '\u202f';
+
+/** Labels per language (English first: what every widget page holds before its script runs). */
+export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
+  en: { name: 'English', stated: 'Stated RTP', variants: 'RTP variants', variant: ['variant', 'variants'], noOther: 'No other RTP version known', verified: 'Verified', source: 'Source', decimal: '.', suffix: '%', date: 'iso', dateSep: '-' },
+  de: { name: 'Deutsch', stated: 'RTP laut Anbieter', variants: 'RTP-Varianten', variant: ['Variante', 'Varianten'], noOther: 'Keine andere RTP-Version bekannt', verified: 'Geprüft', source: 'Quelle', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '.' },
+  es: { name: 'Español', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'No se conoce otra versión de RTP', verified: 'Verificado', source: 'Fuente', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '/' },
+  pt: { name: 'Português', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Nenhuma outra versão de RTP conhecida', verified: 'Verificado', source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
+  fr: { name: 'Français', stated: 'RTP annoncé', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Aucune autre version de RTP connue', verified: 'Vérifié', source: 'Source', decimal: ',', suffix: `${NNBSP}%`, date: 'dmy', dateSep: '/' },
+  it: { name: 'Italiano', stated: 'RTP dichiarato', variants: 'Varianti RTP', variant: ['variante', 'varianti'], noOther: 'Nessun’altra versione RTP nota', verified: 'Verificato', source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
+};
+
+/** The language a `lang` value asks for; anything unknown (or absent) is English. */
+export function widgetLang(value: string | null | undefined): WidgetLang {
+  return (WIDGET_LANGS as readonly string[]).includes(value ?? '') ? (value as WidgetLang) : 'en';
+}
