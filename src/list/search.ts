@@ -1,7 +1,9 @@
 // Full-text matching for `q` over the list bundle's packed MiniSearch index: the index is restored
-// around the packed posting lists (decoded per term on first use) and searched by PostingSearch.
+// around the packed posting lists (decoded per term on first use) and searched by PostingSearch,
+// as typed first and forgivingly when nothing matches (src/list/forgive.ts).
 import MiniSearch from 'minisearch';
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
+import { planForgiving, type PlannedTerm, type TermLookup } from './forgive.ts';
 import { INDEX_OPTIONS, SEARCH_OPTIONS, type MiniSearchInternals, type PackedHead, type PackedNode, type SearchDocument, type SearchMatch } from '../schemas/search-index.ts';
 
 /** A term's postings per field, decoded into MiniSearch's Map form on first use. */
@@ -118,9 +120,20 @@ export class PostingSearch {
   private readonly scores: Float64Array;
   private readonly termScores: Float64Array;
 
-  constructor(index: MiniSearch<SearchDocument>, packed: PackedSearchIndex) {
+  /** Whether `match` reads a query forgivingly when nothing matches it as typed. */
+  private readonly forgiving: boolean;
+  private readonly lookup: TermLookup;
+
+  constructor(index: MiniSearch<SearchDocument>, packed: PackedSearchIndex, options: { forgiving?: boolean } = {}) {
     const ms = index as unknown as MiniSearchInternals;
     this.tree = ms._index as unknown as SearchableTree;
+    this.forgiving = options.forgiving ?? true;
+    const tree = this.tree;
+    this.lookup = {
+      has: (t) => tree.get(t) !== undefined,
+      hasPrefix: (p) => !tree.atPrefix(p)[Symbol.iterator]().next().done,
+      hasNear: (t, d) => tree.fuzzyGet(t, d).size > 0,
+    };
     this.packed = packed;
     this.fields = Object.keys(ms._fieldIds).length;
     const boost = SEARCH_OPTIONS.boost ?? {};
@@ -165,27 +178,68 @@ export class PostingSearch {
     return out;
   }
 
-  /** Short ids matching every term (each through any of its expansions, in any field), ascending by record index. */
+  /**
+   * Records matching `terms` (tokenised by `queryTerms`): every term as typed (`matchAsTyped`, exactly
+   * MiniSearch's matches), or when no record matches so, the forgiving reading (src/list/forgive.ts).
+   */
   match(terms: readonly string[]): SearchMatch {
+    const typed = this.matchAsTyped(terms);
+    if (!this.forgiving || typed.ids.length > 0 || terms.length === 0 || terms.length > 255) return typed;
+    const plan = planForgiving(terms, this.lookup);
+    if (plan.length > 255) return typed;
+    return this.run(
+      plan.map((p) => this.expandForgiving(p)),
+      plan.map((p) => p.required),
+    );
+  }
+
+  /** Short ids matching every term (each through any of its expansions, in any field), ascending by record index. */
+  matchAsTyped(terms: readonly string[]): SearchMatch {
     if (terms.length === 0 || terms.length > 255) return { ids: new Int32Array(0), byRelevance: new Int32Array(0) };
-    const expanded = terms.map((t) => this.expand(t));
+    return this.run(terms.map((t) => this.expand(t)), null);
+  }
+
+  /** The index terms a planned word stands for: each form exact, as a prefix and within its typo tolerance, best weight kept. */
+  private expandForgiving(p: PlannedTerm): Array<[number, number]> {
+    const weights = new Map<number, number>();
+    const add = (term: number, weight: number) => {
+      if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);
+    };
+    for (const form of p.forms) {
+      for (const [t, w] of this.expand(form.term)) add(t, w);
+      if (form.fuzzy === 0) continue;
+      for (const [derived, [data, distance]] of this.tree.fuzzyGet(form.term, form.fuzzy)) {
+        if (distance > 0) add((data as PackedTermData).term, (FUZZY_WEIGHT * derived.length) / (derived.length + distance));
+      }
+    }
+    return [...weights];
+  }
+
+  /**
+   * Records matching every required term (`required` null: every term), each through any of its
+   * expansions in any field; the other terms only add to the relevance score.
+   */
+  private run(expanded: Array<Array<[number, number]>>, required: readonly boolean[] | null): SearchMatch {
     const { postingStart, postingIds } = this.packed;
     const { hits, touched } = this;
     const F = this.fields;
     let count = 0;
+    let step = 0;
     for (let j = 0; j < expanded.length; j++) {
+      if (required !== null && !required[j]) continue;
       for (const [t] of expanded[j]!) {
         const from = postingStart[t * F]!;
         const to = postingStart[(t + 1) * F]!;
         for (let k = from; k < to; k++) {
           const d = postingIds[k]!;
-          if (hits[d] !== j) continue;
-          hits[d] = j + 1;
-          if (j === 0) touched[count++] = d;
+          if (hits[d] !== step) continue;
+          hits[d] = step + 1;
+          if (step === 0) touched[count++] = d;
         }
       }
+      step++;
     }
-    const all = expanded.length;
+    const all = step;
     let kept = 0;
     for (let k = 0; k < count; k++) {
       const d = touched[k]!;

@@ -39,12 +39,12 @@ export function ladderFloor(min: number): number {
 
 /**
  * The RTP ladder of a game: one rung per variant, highest first, each labelled with its figure and
- * kind, its bar on a scale from `ladderFloor` to 100%, the stated RTP's rung accented and a line
- * through every rung at the stated figure.
+ * kind, its bar on a scale from `floor` (default `ladderFloor` of the lowest variant) to 100%, the
+ * stated RTP's rung accented and a line through every rung at the stated figure. Ladders drawn side
+ * by side pass one floor, so their bars compare.
  */
-export function ladderChart(id: string, rungs: readonly Rung[], stated: number): string {
+export function ladderChart(id: string, rungs: readonly Rung[], stated: number, floor = ladderFloor(Math.min(...rungs.map((r) => r.rtp)))): string {
   const sorted = [...rungs].sort((a, b) => b.rtp - a.rtp);
-  const floor = ladderFloor(sorted[sorted.length - 1]!.rtp);
   const x = (rtp: number) => ((rtp - floor) / (100 - floor)) * W;
   const ROW = 36;
   const label = (r: Rung) => `${formatRtp(r.rtp)} · ${formatVariantKind(r.kind, r.jurisdiction)}${r.rtp === stated ? ' · stated RTP' : ''}`;

@@ -3,6 +3,7 @@
 //
 //   /rtp/{slug}                  this page (file rtp/{slug}.html)
 //   /providers/{provider}        linked provider page
+//   /compare?slugs={slug}        linked compare page
 //   /api/rtp/{slug}, /api/widget/rtp/{slug}, /widget/rtp/{slug}   linked API and widget URLs
 import type { RegistryFile } from '../schemas/authoring.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
@@ -212,6 +213,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<h1>${e(r.canonical_name)}</h1>` +
     `<p class="stated"><span data-stated-rtp>${e(formatRtp(r.stated_rtp))}</span> <small>stated RTP · house edge ${e(formatHouseEdge(r.stated_rtp))}</small></p>` +
     badges +
+    `<p class="actions"><a href="/compare?slugs=${e(slug)}" data-compare-link>Compare with other games…</a></p>` +
     `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +
     `<dt>Provider</dt><dd><a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></dd>` +
     `<dt>Game type</dt><dd>${e(formatGameType(r.game_type))}</dd>` +

@@ -9,10 +9,20 @@ const SORT_LABELS = {
   rtp_asc: 'Lowest stated RTP',
   variants_desc: 'Most RTP variants',
   recent: 'Newest release',
-  relevance: 'Best match (with a search)',
+  relevance: 'Best match',
 } as const satisfies Record<ListSort, string>;
 
-export const SORTS = Object.entries(SORT_LABELS).map(([value, label]) => ({ value: value as ListSort, label }));
+/**
+ * The sort choices of the search form. The first, `''`, is the default: best match (the list route's
+ * `relevance`) when there is a search, name order when there is none. The others are asked for as
+ * chosen; `relevance` is the default's, so it is not offered twice.
+ */
+export const SORTS: ReadonlyArray<{ value: '' | ListSort; label: string }> = [
+  { value: '', label: 'Best match (A–Z without a search)' },
+  ...Object.entries(SORT_LABELS)
+    .filter(([value]) => value !== 'relevance')
+    .map(([value, label]) => ({ value: value as ListSort, label })),
+];
 
 export const PAGE_SIZE = 50;
 
@@ -22,28 +32,33 @@ export interface SearchState {
   provider: string;
   game_type: string;
   has_variants: boolean;
+  /** `''`: best match with a search, name without. */
   sort: string;
   offset: number;
 }
 
-export const DEFAULT_STATE: SearchState = { q: '', provider: '', game_type: '', has_variants: false, sort: 'name', offset: 0 };
+export const DEFAULT_STATE: SearchState = { q: '', provider: '', game_type: '', has_variants: false, sort: '', offset: 0 };
 
 /** Reads a state from a query string (the page's own URL); unknown or malformed values fall back to defaults. */
 export function stateFromQuery(search: string): SearchState {
   const p = new URLSearchParams(search);
   const offset = Number(p.get('offset') ?? '0');
-  const sort = p.get('sort') ?? 'name';
+  const sort = p.get('sort') ?? '';
   return {
     q: (p.get('q') ?? '').slice(0, 200),
     provider: p.get('provider') ?? '',
     game_type: p.get('game_type') ?? '',
     has_variants: p.get('has_variants') === '1',
-    sort: SORTS.some((s) => s.value === sort) ? sort : 'name',
+    // `relevance` (older links) is the default's order.
+    sort: sort !== 'relevance' && SORTS.some((s) => s.value === sort) ? sort : '',
     offset: Number.isInteger(offset) && offset >= 0 ? offset : 0,
   };
 }
 
-/** The query string for a state, without defaults (for the page URL); `limit` added for the API. */
+/**
+ * The query string for a state, without defaults (for the page URL); for the API with `limit`, and
+ * the default sort made explicit: `relevance` whenever there is a search.
+ */
 export function queryFromState(s: SearchState, forApi: boolean): string {
   const p = new URLSearchParams();
   const q = s.q.trim();
@@ -51,7 +66,8 @@ export function queryFromState(s: SearchState, forApi: boolean): string {
   if (s.provider !== '') p.set('provider', s.provider);
   if (s.game_type !== '') p.set('game_type', s.game_type);
   if (s.has_variants) p.set('has_variants', '1');
-  if (s.sort !== 'name') p.set('sort', s.sort);
+  if (s.sort !== '') p.set('sort', s.sort);
+  else if (forApi && q !== '') p.set('sort', 'relevance');
   if (forApi) p.set('limit', String(PAGE_SIZE));
   if (s.offset > 0) p.set('offset', String(s.offset));
   return p.toString();

@@ -79,9 +79,10 @@ describe('search page with JavaScript', () => {
     await waitForQuery(page, 'q=book');
     const names = await resultNames(page);
     expect(names).toContain('Book of Dead');
-    expect(names).toEqual(expected('q=book').items.map((r) => r.canonical_name));
+    // With a search, the page asks for the best match first.
+    expect(names).toEqual(expected('q=book&sort=relevance').items.map((r) => r.canonical_name));
     expect(new URL(page.url()).search).toBe('?q=book');
-    const want = expected('q=book');
+    const want = expected('q=book&sort=relevance');
     expect(await page.locator('[data-search-status]').textContent()).toBe(`Showing 1–${want.items.length} of ${want.meta.filtered} games (${want.meta.total} in the registry).`);
     await page.screenshot({ path: path.join(screenshotDir(shots!), 'search.png') });
     await page.getByRole('link', { name: 'Book of Dead', exact: true }).click();
@@ -135,6 +136,35 @@ describe('search page with JavaScript', () => {
     await page.close();
   });
 
+  it('forgives a misspelt search, typed with the keyboard only, and opens the game from the keyboard', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
+    const trap = trapPage(page);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('form[data-search-form][data-ready="true"]');
+    // Skip link, then the first control of the content is the search field.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    const focus = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(focus).not.toBe('none'); // visible focus
+    await page.keyboard.type('bok of ded', { delay: 20 });
+    await page.keyboard.press('Enter');
+    await waitForQuery(page, 'q=bok+of+ded');
+    expect((await resultNames(page))[0]).toBe('Book of Dead');
+    expect(await resultNames(page)).toEqual(expected('q=bok+of+ded&sort=relevance').items.map((r) => r.canonical_name));
+    // Tab through the form's controls to the first result and open it.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => document.activeElement?.textContent === 'Book of Dead')) break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Book of Dead');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/rtp/book-of-dead');
+    clean(trap);
+    await page.close();
+  });
+
   it('says so when nothing matches', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/?q=zzqqxx`);
@@ -146,7 +176,7 @@ describe('search page with JavaScript', () => {
 });
 
 describe('accessibility basics', () => {
-  for (const p of ['/', '/rtp/book-of-dead', '/providers/playngo', '/providers', '/about']) {
+  for (const p of ['/', '/rtp/book-of-dead', '/providers/playngo', '/providers', '/about', '/compare?slugs=book-of-dead']) {
     it(`${p}: one h1, a language, labelled controls, a working skip link`, async () => {
       const page = await browser.newPage();
       await page.goto(`${server.url}${p}`);

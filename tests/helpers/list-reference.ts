@@ -45,11 +45,76 @@ export function wordMatches(term: string, token: string): boolean {
   return levenshtein(term, token) <= Math.min(6, Math.round(term.length * 0.2));
 }
 
+function recordTokens(r: GameRecord): string[] {
+  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display)];
+}
+
+/** Whether a record matches every word of q as typed. */
 export function refMatchesQ(r: GameRecord, q: string): boolean {
   const terms = [...new Set(refTokens(q))];
   if (terms.length === 0) return false;
-  const tokens = [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display)];
+  const tokens = recordTokens(r);
   return terms.every((t) => tokens.some((tok) => wordMatches(t, tok)));
+}
+
+// The forgiving reading (docs/api-list.md, Search), written out plainly.
+const SMALL = new Set(['a', 'an', 'the', 'of', 'and', 'n', 'de', 'del', 'la', 'le', 'el', 'du', 'des', 'di', 'da', 'der', 'die', 'das', 'und', 'y', 'et', 'e']);
+const ROMAN: Record<string, string> = { ii: '2', iii: '3', iv: '4', v: '5', vi: '6', vii: '7', viii: '8', ix: '9', x: '10', xi: '11', xii: '12', xiii: '13', xiv: '14', xv: '15', xvi: '16', xvii: '17', xviii: '18', xix: '19', xx: '20' };
+const ARABIC: Record<string, string> = Object.fromEntries(Object.entries(ROMAN).map(([r, a]) => [a, r]));
+
+/** Edits a forgiving word tolerates: 0 up to 2 letters, 1 for 3-4, 2 from 5, and never less than as typed. */
+function forgivingEdits(term: string): number {
+  if (/^\d+$/.test(term)) return term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+  const typed = term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+  return Math.max(typed, term.length <= 2 ? 0 : term.length <= 4 ? 1 : 2);
+}
+
+/** All ways to cut `term` into vocabulary words (2+ letters, or a small word), fewest parts first. */
+function cuts(term: string, vocab: Set<string>): string[][] {
+  if (term === '') return [[]];
+  const out: string[][] = [];
+  for (let i = 1; i <= term.length; i++) {
+    const head = term.slice(0, i);
+    if (!((head.length >= 2 || SMALL.has(head)) && vocab.has(head))) continue;
+    for (const rest of cuts(term.slice(i), vocab)) out.push([head, ...rest]);
+  }
+  return out.sort((a, b) => a.length - b.length);
+}
+
+function splitWord(term: string, vocab: Set<string>): string[] | null {
+  const whole = cuts(term, vocab).filter((c) => c.length >= 2);
+  if (whole.length > 0) return whole[0]!;
+  for (let j = term.length - 3; j >= 2; j--) {
+    const head = cuts(term.slice(0, j), vocab);
+    if (head.length > 0) return [...head[0]!, term.slice(j)];
+  }
+  return null;
+}
+
+/**
+ * The records q finds: those matching every word as typed, or when there are none, those matching
+ * the forgiving reading: small words optional, numerals both ways, run-together words split, typos.
+ */
+export function refSearch(records: readonly GameRecord[], q: string): GameRecord[] {
+  const typed = records.filter((r) => refMatchesQ(r, q));
+  const terms = [...new Set(refTokens(q))];
+  if (typed.length > 0 || terms.length === 0) return typed;
+  const vocab = new Set(records.flatMap(recordTokens));
+  const words: string[] = [];
+  for (const t of terms) {
+    const known = [...vocab].some((v) => v.startsWith(t) || levenshtein(t, v) <= forgivingEdits(t));
+    const parts = t.length >= 6 && !known ? splitWord(t, vocab) : null;
+    words.push(...(parts ?? [t]));
+  }
+  const required = words.filter((w) => !SMALL.has(w) && !(w.length === 1 && !/\d/.test(w)));
+  const needed = required.length > 0 ? required : words;
+  return records.filter((r) => {
+    const tokens = recordTokens(r);
+    return needed.every((w) => {
+      const forms = [w, ROMAN[w] ?? ARABIC[w]].filter((f): f is string => f !== undefined);
+      return forms.some((f) => tokens.some((tok) => tok.startsWith(f) || levenshtein(f, tok) <= forgivingEdits(f)));
+    });
+  });
 }
 
 const str = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

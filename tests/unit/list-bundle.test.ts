@@ -51,7 +51,7 @@ describe('packed search index', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
-  it('matches on posting lists exactly like MiniSearch: same records, same relevance order', () => {
+  it('matches words as typed on posting lists exactly like MiniSearch: same records, same relevance order', () => {
     const built = buildSearchIndex(searchDocuments(sortedRecords(bundle)));
     const packed = packSearchIndex(built);
     // As the engine builds it: the term tree only, no per-document maps.
@@ -63,7 +63,7 @@ describe('packed search index', () => {
     for (const q of queries) {
       const terms = queryTerms(q);
       const expected = referenceSearch(built, terms);
-      const actual = postings.match(terms);
+      const actual = postings.matchAsTyped(terms);
       expect([...actual.ids], q).toEqual([...expected.ids]);
       expect([...actual.byRelevance], q).toEqual([...expected.byRelevance]);
       matched += expected.ids.length;

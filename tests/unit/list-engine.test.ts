@@ -9,7 +9,7 @@ import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
 import { ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
 import { fixtureBundle, FIXTURE_PROVIDERS } from '../helpers/list-fixture.ts';
-import { refFacets, refFilterSort, refMatchesQ, type RefQuery } from '../helpers/list-reference.ts';
+import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
 
 const bundle = fixtureBundle(300);
 const records = bundle.records;
@@ -39,7 +39,7 @@ describe('memory engine vs the reference model', () => {
     const pathsTaken = { few: 0, many: 0 };
     for (const q of QS) {
       // The reference's q filter is slow (edit distances); apply it once per q.
-      const matching = q === null ? records : records.filter((r) => refMatchesQ(r, q));
+      const matching = q === null ? records : refSearch(records, q);
       // The engine orders up to n/16 matches by rank and scans the permutation for more: cover both.
       if (q !== null && matching.length > 0) pathsTaken[matching.length * 16 <= records.length ? 'few' : 'many']++;
       for (const provider of PROVIDERS) {
@@ -137,12 +137,23 @@ describe('search semantics', () => {
     expect(slugsFor('Ａｐｆｅｌ')).toEqual(slugsFor('apfel'));
   });
 
-  it('tolerates one typo in words of five letters or more, not in shorter words', () => {
-    expect(slugsFor('fortnue').size).toBe(0); // transposition: 2 edits
+  it('as typed, tolerates one typo in words of five letters or more, not in shorter words', () => {
+    const asTyped = (q: string) => new Set(records.filter((r) => refMatchesQ(r, q)).map((r) => r.canonical_slug));
+    expect(asTyped('fortnue').size).toBe(0); // transposition: 2 edits
     expect(slugsFor('fortuxe')).toEqual(slugsFor('fortune'));
     expect(slugsFor('fortune').size).toBeGreaterThan(0);
     expect(slugsFor('gold').size).toBeGreaterThan(0);
-    expect(slugsFor('gald').size).toBe(0);
+    expect(asTyped('gald').size).toBe(0);
+  });
+
+  it('reads a query forgivingly only when nothing matches it as typed: typos in short words, two edits, run-together words, small words, numerals', () => {
+    // Nothing matches these as typed, so the forgiving reading answers.
+    expect(slugsFor('fortnue')).toEqual(slugsFor('fortune'));
+    expect(slugsFor('gald')).toEqual(new Set(refSearch(records, 'gald').map((r) => r.canonical_slug)));
+    expect([...slugsFor('gald')].some((s) => s.includes('gold'))).toBe(true);
+    for (const q of ['goldfruit', 'gold of the fruit', 'the', 'zzzzzzzz']) expect(slugsFor(q), q).toEqual(new Set(refSearch(records, q).map((r) => r.canonical_slug)));
+    // What matches as typed is not widened: 'gold' does not also find 'bold'.
+    expect(slugsFor('gold')).toEqual(new Set(records.filter((r) => refMatchesQ(r, 'gold')).map((r) => r.canonical_slug)));
   });
 
   it('requires every word (AND) and reads slug words and provider key and name', () => {

@@ -59,6 +59,15 @@ describe('search state', () => {
     expect(isDefaultState(stateFromQuery(''))).toBe(true);
   });
 
+  it('asks for the best match whenever there is a search and the reader chose no other order', () => {
+    expect(queryFromState({ ...DEFAULT_STATE, q: 'bok of ded' }, true)).toBe('q=bok+of+ded&sort=relevance&limit=50');
+    expect(queryFromState({ ...DEFAULT_STATE, q: 'bok of ded' }, false)).toBe('q=bok+of+ded');
+    expect(queryFromState({ ...DEFAULT_STATE, q: '  ' }, true)).toBe('limit=50');
+    expect(queryFromState({ ...DEFAULT_STATE, q: 'book', sort: 'name' }, true)).toBe('q=book&sort=name&limit=50');
+    // An older link's sort=relevance is the default.
+    expect(stateFromQuery('?q=book&sort=relevance')).toEqual({ ...DEFAULT_STATE, q: 'book' });
+  });
+
   it('falls back to defaults for malformed page URLs', () => {
     expect(stateFromQuery('?sort=best&offset=-5&has_variants=yes')).toEqual(DEFAULT_STATE);
     expect(stateFromQuery('?offset=1.5').offset).toBe(0);
