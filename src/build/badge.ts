@@ -1,5 +1,6 @@
 // The RTP badge of a game: a small static SVG ("RTP | 96.21%", the provider-stated figure) for forum
 // posts and READMEs, with a <title> for screen readers; every text escaped.
+import { percent } from '../lib/percent.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { escapeHtml } from '../lib/html.ts';
 
@@ -8,9 +9,9 @@ const LABEL = 'RTP';
 const CHAR_WIDTH = 7;
 const PAD = 6;
 
-/** The figure as the badge shows it: two decimals and a percent sign. */
+/** The figure as the badge shows it: at least two decimals, never rounded, and a percent sign. */
 export function badgeFigure(rtp: number): string {
-  return `${rtp.toFixed(2)}%`;
+  return percent(rtp);
 }
 
 /** The SVG text of a game's badge. */

@@ -5,6 +5,7 @@
 //   api/feeds/game/{slug}.atom           every change of one game
 //
 // Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures.
+import { percent } from '../lib/percent.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { paths } from '../routes/routes.ts';
 import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
@@ -50,7 +51,7 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
 }
 
 
-const pct = (x: number) => `${x.toFixed(2)}%`;
+const pct = (x: number) => percent(x); // at least two decimals, never rounded (lib/percent.ts)
 const pcts = (xs: readonly number[]) => xs.map(pct).join(', ');
 
 /** The entry's title and text: what changed, in words. */

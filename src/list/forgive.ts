@@ -1,8 +1,9 @@
 // The forgiving pass of `q` (docs/api-list.md, Search): when no record matches every word as typed,
 // the words are read again as a person probably meant them. Small words ("of", "the") and lone
-// letters become optional, Roman and Arabic numerals stand for each other, a word run together ("bookofdead") is
-// split into the index's words, and every word of 3 letters or more tolerates typos (one edit for
-// 3-4 letters, two from 5). This module plans the words; src/list/search.ts matches them.
+// letters become optional, Roman and Arabic numerals stand for each other, a word run together
+// ("bookofdead") is split into the index's words, and every word of 3 letters or more that the
+// index does not have tolerates typos (one edit for 3-4 letters, two from 5). This module plans
+// the words; src/list/search.ts matches them.
 
 /** Words that may be left out or added without changing which game is meant. */
 export const OPTIONAL_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'of', 'and', 'n', 'de', 'del', 'la', 'le', 'el', 'du', 'des', 'di', 'da', 'der', 'die', 'das', 'und', 'y', 'et', 'e']);
@@ -26,12 +27,17 @@ export interface TermLookup {
   hasNear(term: string, distance: number): boolean;
 }
 
+/** Edits a word tolerates as typed (SEARCH_OPTIONS in src/schemas/search-index.ts): 0.2 × length from 5 letters. */
+export function typedDistance(term: string): number {
+  return term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+}
+
 /**
  * Edits tolerated for a word: none up to 2 letters, one for 3-4, two from 5, and never fewer than as
  * typed (0.2 × length from 5 letters, src/schemas/search-index.ts); numbers only as typed.
  */
 export function forgivingDistance(term: string): number {
-  const typed = term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+  const typed = typedDistance(term);
   if (/^\d+$/.test(term)) return typed;
   return Math.max(typed, term.length <= 2 ? 0 : term.length <= 4 ? 1 : 2);
 }
@@ -80,13 +86,20 @@ export function isOptional(term: string): boolean {
   return OPTIONAL_WORDS.has(term) || (term.length === 1 && !/\d/.test(term));
 }
 
-function planWord(term: string): PlannedTerm {
-  return { forms: numeralForms(term).map((t) => ({ term: t, fuzzy: forgivingDistance(t) })), required: !isOptional(term) };
+/** A word of the index is taken as meant: it keeps its typed tolerance; other words get the forgiving one. */
+function planWord(term: string, index: TermLookup): PlannedTerm {
+  return { forms: numeralForms(term).map((t) => ({ term: t, fuzzy: index.has(t) ? typedDistance(t) : forgivingDistance(t) })), required: !isOptional(term) };
+}
+
+/** Whether a plan reads the words exactly as typed (so it can match nothing more than they did). */
+export function readsAsTyped(plan: readonly PlannedTerm[], terms: readonly string[]): boolean {
+  return plan.length === terms.length && plan.every((p, i) => p.required && p.forms.length === 1 && p.forms[0]!.term === terms[i] && p.forms[0]!.fuzzy === typedDistance(terms[i]!));
 }
 
 /**
  * The forgiving reading of a query's words (already tokenised): each word with its forms, required
- * unless it is a small word; a word of 6 letters or more that neither starts an index word nor is
+ * unless it is a small word or a lone letter, a word the index has keeping its typed tolerance (it is
+ * spelt right; the words together are what matched nothing); a word of 6 letters or more that neither starts an index word nor is
  * within its typo tolerance of one is split into its parts. A query of small words needs them all.
  */
 export function planForgiving(terms: readonly string[], index: TermLookup): PlannedTerm[] {
@@ -94,7 +107,7 @@ export function planForgiving(terms: readonly string[], index: TermLookup): Plan
   for (const term of terms) {
     const runTogether = term.length >= 6 && !index.hasPrefix(term) && !index.hasNear(term, forgivingDistance(term));
     const parts = runTogether ? splitRunTogether(term, index) : null;
-    for (const part of parts ?? [term]) plan.push(planWord(part));
+    for (const part of parts ?? [term]) plan.push(planWord(part, index));
   }
   if (!plan.some((p) => p.required)) for (const p of plan) p.required = true;
   return plan;

@@ -3,7 +3,7 @@
 // as typed first and forgivingly when nothing matches (src/list/forgive.ts).
 import MiniSearch from 'minisearch';
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
-import { planForgiving, type PlannedTerm, type TermLookup } from './forgive.ts';
+import { planForgiving, readsAsTyped, type PlannedTerm, type TermLookup } from './forgive.ts';
 import { INDEX_OPTIONS, SEARCH_OPTIONS, type MiniSearchInternals, type PackedHead, type PackedNode, type SearchDocument, type SearchMatch } from '../schemas/search-index.ts';
 
 /** A term's postings per field, decoded into MiniSearch's Map form on first use. */
@@ -155,13 +155,15 @@ export class PostingSearch {
     this.termScores = new Float64Array(maxShort);
   }
 
-  /** The terms a query term stands for, with their weights, in MiniSearch's order (executeQuerySpec). */
-  private expand(term: string): Array<[number, number]> {
+  /**
+   * The terms a query term stands for, with their weights, in MiniSearch's order (executeQuerySpec):
+   * exact, prefixes, then words within `maxDistance` edits (by default SEARCH_OPTIONS' 0.2 × length
+   * from 5 letters; the forgiving reading passes its own, never smaller).
+   */
+  private expand(term: string, maxDistance = term.length >= 5 ? Math.min(MAX_FUZZY, Math.round(term.length * 0.2)) : 0): Array<[number, number]> {
     const out: Array<[number, number]> = [];
     const exact = this.tree.get(term);
     if (exact !== undefined) out.push([(exact as PackedTermData).term, 1]);
-    const fuzzy = term.length >= 5 ? 0.2 : 0;
-    const maxDistance = fuzzy > 0 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : 0;
     const fuzzyMatches = maxDistance ? this.tree.fuzzyGet(term, maxDistance) : undefined;
     for (const [derived, data] of this.tree.atPrefix(term)) {
       const distance = derived.length - term.length;
@@ -186,7 +188,8 @@ export class PostingSearch {
     const typed = this.matchAsTyped(terms);
     if (!this.forgiving || typed.ids.length > 0 || terms.length === 0 || terms.length > 255) return typed;
     const plan = planForgiving(terms, this.lookup);
-    if (plan.length > 255) return typed;
+    // Nothing to forgive (every word spelt as the index has it, none optional): the answer stays empty.
+    if (plan.length > 255 || readsAsTyped(plan, terms)) return typed;
     return this.run(
       plan.map((p) => this.expandForgiving(p)),
       plan.map((p) => p.required),
@@ -205,13 +208,7 @@ export class PostingSearch {
     const add = (term: number, weight: number) => {
       if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);
     };
-    for (const form of p.forms) {
-      for (const [t, w] of this.expand(form.term)) add(t, w);
-      if (form.fuzzy === 0) continue;
-      for (const [derived, [data, distance]] of this.tree.fuzzyGet(form.term, form.fuzzy)) {
-        if (distance > 0) add((data as PackedTermData).term, (FUZZY_WEIGHT * derived.length) / (derived.length + distance));
-      }
-    }
+    for (const form of p.forms) for (const [t, w] of this.expand(form.term, form.fuzzy)) add(t, w);
     return [...weights];
   }
 

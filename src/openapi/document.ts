@@ -5,6 +5,7 @@
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/badge/rtp/{slug}.svg, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
 // POST /mcp, /api/rtp/removed, /llms.txt, /api/feeds/rtp.atom, /api/feeds/provider/{provider}.atom, /api/feeds/game/{slug}.atom.
+import { WIDGET_LANGS } from '../routes/widget-i18n.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
@@ -17,7 +18,7 @@ import { componentSchemas, paramSchema, type ComponentName, type Json } from './
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -276,6 +277,12 @@ export function openApiDocument(): Json {
           queryParam('theme', '`dark` for the dark theme; anything else is light.', { type: 'string', enum: ['light', 'dark'], default: 'light' }, 'dark'),
           queryParam('border', 'Border colour: 3 or 6 hex digits with or without `#` (URL-encode `#` as `%23`), or `none` for no border.', { type: 'string', pattern: '^(none|#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6}))$' }, 'none'),
           queryParam('radius', 'Corner radius in CSS pixels.', { type: 'integer', minimum: 0, maximum: 32, default: 12 }, 0),
+          queryParam(
+            'lang',
+            'Language of the labels, and number format of the figures (`96,21 %` in German). Applied in the browser from labels inside the page: no further request. Anything else is English.',
+            { type: 'string', enum: [...WIDGET_LANGS], default: 'en' },
+            'de',
+          ),
           queryParam('v', 'Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.', { type: 'string' }, '1.0.0'),
         ],
         responses: {

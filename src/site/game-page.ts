@@ -135,7 +135,7 @@ function historyTable(entries: SlotHistoryEntry[]): string {
     )
     .join('');
   return (
-    `<div class="table-scroll"><table><caption class="sr-only">RTP history, newest first</caption>` +
+    `<div class="table-scroll" tabindex="0" role="region" aria-label="RTP history table"><table><caption class="sr-only">RTP history, newest first</caption>` +
     `<thead><tr><th scope="col">Frozen</th><th scope="col">Data version</th><th scope="col">Field</th><th scope="col">From</th><th scope="col">To</th></tr></thead>` +
     `<tbody>${rows}</tbody></table></div>`
   );

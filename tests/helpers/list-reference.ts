@@ -93,7 +93,8 @@ function splitWord(term: string, vocab: Set<string>): string[] | null {
 
 /**
  * The records q finds: those matching every word as typed, or when there are none, those matching
- * the forgiving reading: small words optional, numerals both ways, run-together words split, typos.
+ * the forgiving reading: small words and lone letters optional, numerals both ways, run-together
+ * words split, typos in words no record has.
  */
 export function refSearch(records: readonly GameRecord[], q: string): GameRecord[] {
   const typed = records.filter((r) => refMatchesQ(r, q));
@@ -112,7 +113,9 @@ export function refSearch(records: readonly GameRecord[], q: string): GameRecord
     const tokens = recordTokens(r);
     return needed.every((w) => {
       const forms = [w, ROMAN[w] ?? ARABIC[w]].filter((f): f is string => f !== undefined);
-      return forms.some((f) => tokens.some((tok) => tok.startsWith(f) || levenshtein(f, tok) <= forgivingEdits(f)));
+      // A word some record has is spelt right: it keeps its typed tolerance.
+      const edits = (f: string) => (vocab.has(f) ? (f.length >= 5 ? Math.min(6, Math.round(f.length * 0.2)) : 0) : forgivingEdits(f));
+      return forms.some((f) => tokens.some((tok) => tok.startsWith(f) || levenshtein(f, tok) <= edits(f)));
     });
   });
 }

@@ -10,7 +10,7 @@ describe('RTP badge', () => {
     expect(svg).toContain('<title>Book of Dead (Play&#39;n GO): provider-stated RTP 96.20%</title>');
     expect(svg).toContain('>96.20%</text>');
     expect(badgeFigure(96)).toBe('96.00%');
-    expect(badgeFigure(94.125)).toBe('94.13%');
+    expect(badgeFigure(94.125)).toBe('94.125%'); // as stated, never rounded (the same figure as the pages)
   });
 
   it('escapes hostile names, leaving no markup but its own', () => {

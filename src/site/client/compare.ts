@@ -144,6 +144,11 @@ export function initCompare(root: HTMLElement): void {
     }
     records = got.body.items;
     const missing = got.body.meta.missing;
+    // Unknown games leave the list (the status names them), so their places are free again.
+    if (missing.length > 0) {
+      slugs = records.map((r) => r.canonical_slug);
+      history.replaceState(null, '', compareUrl(slugs));
+    }
     render(missing.length > 0 ? [`Not in the registry: ${missing.join(', ')}.`] : []);
   }
 
