@@ -37,7 +37,10 @@ afterAll(async () => {
 
 /** Opens a page and waits until its script has rendered (search results, embed builder, comparison). */
 async function open(path: string, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; trap: ReturnType<typeof trapPage> }> {
-  const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme });
+  // A context per page: axe-core runs its frames through the page's own context.
+  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
+  const page = await context.newPage();
+  page.on('close', () => void context.close());
   const trap = trapPage(page);
   await page.goto(`${server.url}${path}`);
   if (path.startsWith('/?q=')) await page.waitForFunction(() => document.querySelector('[data-search-results]')?.getAttribute('data-query') !== '');
