@@ -30,8 +30,13 @@ afterAll(async () => {
 function injected(target: Page | Frame): Promise<{ imgs: number; svgs: number; payloadScripts: number; xss: unknown; handlers: string[] }> {
   return target.evaluate(() => ({
     imgs: document.querySelectorAll('img').length,
-    // The widget's ladder is the only svg any page has.
-    svgs: [...document.querySelectorAll('svg')].filter((s) => s.closest('main.c') === null).length,
+    // The widget's ladder and the site's charts (an svg.chart as the first child of a figure.chart-box,
+    // with its own title and desc) are the only svgs any page has.
+    svgs: [...document.querySelectorAll('svg')].filter((s) => {
+      if (s.closest('main.c') !== null) return false;
+      const chart = s.matches('figure.chart-box > svg.chart:first-child') && s.children[0]?.tagName === 'title' && s.children[1]?.tagName === 'desc';
+      return !chart || s.querySelector('svg, script, foreignObject, image, a') !== null;
+    }).length,
     payloadScripts: [...document.scripts].filter((s) => /__xss|alert\(/.test(s.textContent ?? '')).length,
     xss: (window as unknown as { __xss?: unknown }).__xss ?? null,
     handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName}.${a.name}`)),
