@@ -40,7 +40,11 @@ async function open(path: string, width: number, colorScheme: 'light' | 'dark' =
   // A context per page: axe-core runs its frames through the page's own context.
   const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
   const page = await context.newPage();
-  page.on('close', () => void context.close());
+  // Closing the page closes its context; the last one may still be closing when afterAll closes the
+  // browser, which rejects it: that is the end we want, not an error.
+  page.on('close', () => {
+    context.close().catch(() => undefined);
+  });
   const trap = trapPage(page);
   await page.goto(`${server.url}${path}`);
   if (path.startsWith('/?q=')) await page.waitForFunction(() => document.querySelector('[data-search-results]')?.getAttribute('data-query') !== '');
