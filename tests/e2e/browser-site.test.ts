@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
 let server: RunningServer;
 let browser: Browser;
 
-/** One of each page type; the second game page has an RTP history chart (its variants changed in 1.1.0). */
+/** One of each page type (the last is the not-found page); the second game page has an RTP history chart (its variants changed in 1.1.0). */
 const PAGES = [
   '/',
   '/?q=bok+of+ded',
@@ -23,6 +23,7 @@ const PAGES = [
   '/rtp/gates-of-olympus-1000',
   '/compare?slugs=book-of-dead,starburst,gates-of-olympus-1000',
   '/widget/rtp/book-of-dead?lang=de',
+  '/no-such-page',
 ] as const;
 
 beforeAll(async () => {
