@@ -168,8 +168,8 @@ export function shapeWidgetData(ctx: ShapeContext, record: GameRecord): WidgetDa
   };
 }
 
-/** Median of numbers sorted ascending. */
-function median(sorted: readonly number[]): number {
+/** Median of numbers sorted ascending (the mean of the middle two for an even count). */
+export function median(sorted: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -105,13 +105,6 @@ export function binValues(values: readonly number[]): Bin[] {
   return bins;
 }
 
-/** Median of values (mean of the middle two for an even count). */
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : Math.round(((s[m - 1]! + s[m]!) / 2) * 100) / 100;
-}
-
 const binText = (b: Bin) => (b.below ? `under ${formatRtp(b.to)}` : `${formatRtp(b.from)} to under ${formatRtp(b.to)}`);
 
 /** A marked value on a histogram: a median line with its legend text. */

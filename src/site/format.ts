@@ -68,3 +68,10 @@ export function formatGameType(t: string): string {
 export function formatRange(min: number, max: number): string {
   return min === max ? formatRtp(min) : `${formatRtp(min)} – ${formatRtp(max)}`;
 }
+
+const SOURCE_KIND_LABELS: Record<string, string> = { provider: "Provider's page", hand_checked: 'Hand-checked', catalogue: 'Catalogue', aggregator: 'Aggregator' };
+
+/** A source's tier in words (the order of trust: provider's page, hand-checked, catalogue, aggregator). */
+export function formatSourceKind(kind: string): string {
+  return SOURCE_KIND_LABELS[kind] ?? kind;
+}

@@ -19,6 +19,7 @@ import {
   formatMaxWin,
   formatRange,
   formatRtp,
+  formatSourceKind,
   formatVariantKind,
   formatVolatility,
   formatYear,
@@ -158,13 +159,6 @@ function embedBuilder(r: GameRecord, site: string, dataVersion: string): string 
   );
 }
 
-const SOURCE_KIND_LABELS: Record<GameRecord['sources'][number]['kind'], string> = {
-  provider: "Provider's page",
-  hand_checked: 'Hand-checked',
-  catalogue: 'Catalogue',
-  aggregator: 'Aggregator',
-};
-
 /** Every source side by side: its kind, page, stated figure, all its figures; the one that sets the stated RTP first. */
 function sourcesTable(r: GameRecord): string {
   const rows = r.sources
@@ -172,7 +166,7 @@ function sourcesTable(r: GameRecord): string {
       const figures = s.rtp_variants.map((v) => e(formatRtp(v))).join(', ');
       const differs = s.stated_rtp !== r.stated_rtp ? ' <small>(differs)</small>' : '';
       return (
-        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(SOURCE_KIND_LABELS[s.kind])}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
+        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(formatSourceKind(s.kind))}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
         `<td>${hostLink(s.url)}</td><td>${e(formatRtp(s.stated_rtp))}${differs}</td><td>${figures}</td>` +
         `<td>${s.checked_at === null ? '—' : `<time datetime="${e(s.checked_at)}">${e(formatDate(s.checked_at))}</time>`}</td></tr>`
       );

@@ -1,13 +1,12 @@
 // The registry as the pages see it: loaded once per build process and indexed for page rendering.
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
-import { makeContext, shapeProvider, type ShapeContext } from '../registry/shape.ts';
+import { makeContext, median, round2, shapeProvider, type ShapeContext } from '../registry/shape.ts';
 import { siteUrl } from '../routes/urls.ts';
 import { compareStrings, fold } from '../schemas/text.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
-import { median } from './charts.ts';
 
 /** A provider page's content: the provider record (as GET /api/rtp/provider/{provider}) and its games by name. */
 export interface ProviderSummary {
@@ -24,7 +23,7 @@ export interface SiteData {
   /** History entries per slug, newest first (as in GET /api/rtp/{slug}). */
   historyBySlug: Map<string, SlotHistoryEntry[]>;
   providers: ProviderSummary[];
-  /** Median stated RTP of every game in the registry (the provider pages compare with it). */
+  /** Median stated RTP of every game in the registry, rounded as a provider's `rtp_stats.median` (the provider pages compare the two). */
   statedMedian: number;
 }
 
@@ -41,7 +40,7 @@ export function indexBundle(bundle: RegistryBundle, site: string, ctx: ShapeCont
     record: shapeProvider(ctx, p.provider),
     games: (ctx.gamesByProvider.get(p.provider) ?? []).slice().sort(byName),
   }));
-  return { bundle, site, historyBySlug: ctx.historyBySlug, providers, statedMedian: median(bundle.records.map((r) => r.stated_rtp)) };
+  return { bundle, site, historyBySlug: ctx.historyBySlug, providers, statedMedian: round2(median(bundle.records.map((r) => r.stated_rtp).sort((a, b) => a - b))) };
 }
 
 // One load per build process, shared by the Astro pages (bundled by Vite), the pages integration

@@ -1,6 +1,6 @@
 // The registry pages' SVG charts: bins, medians, the text alternative that states every number, escaping.
 import { describe, expect, it } from 'vitest';
-import { binValues, histogramChart, historyChart, ladderChart, ladderFloor, median } from '../../src/site/charts.ts';
+import { binValues, histogramChart, historyChart, ladderChart, ladderFloor } from '../../src/site/charts.ts';
 import { historyPoints } from '../../src/site/game-page.ts';
 
 /** The text alternative of a chart: its <title> and <desc>. */
@@ -89,10 +89,6 @@ describe('histogram', () => {
     expect(svg).not.toContain('<i>');
   });
 
-  it('median of odd and even counts', () => {
-    expect(median([3, 1, 2])).toBe(2);
-    expect(median([96, 97])).toBe(96.5);
-  });
 });
 
 describe('history chart', () => {

@@ -3,9 +3,8 @@
 // charts are the site's own SVG strings (site/charts.ts), every text in them escaped.
 import { ladderChart, ladderFloor } from '../charts.ts';
 import { COMPARE_MAX, COMPARE_ROWS, compareState, compareUrl, type CompareRecord } from '../compare.ts';
-import { formatRtp } from '../format.ts';
+import { formatRtp, formatSourceKind } from '../format.ts';
 
-const SOURCE_KINDS: Record<string, string> = { provider: "Provider's page", hand_checked: 'Hand-checked', catalogue: 'Catalogue', aggregator: 'Aggregator' };
 const DEBOUNCE_MS = 250;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
@@ -109,7 +108,7 @@ export function initCompare(root: HTMLElement): void {
       records.map((r) => {
         const ul = el('ul', undefined, 'plain');
         for (const s of r.sources) {
-          const li = el('li', `${SOURCE_KINDS[s.kind] ?? s.kind}: `);
+          const li = el('li', `${formatSourceKind(s.kind)}: `);
           const a = el('a', host(s.url));
           if (/^https?:\/\//i.test(s.url)) a.href = s.url;
           a.rel = 'nofollow noopener';
