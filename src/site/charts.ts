@@ -132,11 +132,12 @@ export function histogramChart(id: string, values: readonly number[], what: stri
   const offset = bins.length - scaled.length; // the "below" bin sits left of the scale
   const xOf = (v: number) => (offset + ((v - lo) / (hi - lo)) * scaled.length) * slot;
   let body = '';
+  let counts = ''; // drawn last, over the median lines (with their halo, site.css)
   bins.forEach((b, i) => {
     const h = b.count === 0 ? 0 : Math.max(2, (b.count / top) * PLOT);
     const x = i * slot + 2;
     body += `<rect x="${n(x)}" y="${n(base - h)}" width="${n(slot - 4)}" height="${n(h)}" class="${b.below ? 'bar o' : 'bar'}"/>`;
-    if (b.count > 0) body += `<text x="${n(x + (slot - 4) / 2)}" y="${n(base - h - 4)}" class="tick" text-anchor="middle">${b.count}</text>`;
+    if (b.count > 0) counts += `<text x="${n(x + (slot - 4) / 2)}" y="${n(base - h - 4)}" class="tick" text-anchor="middle">${b.count}</text>`;
   });
   body += `<line x1="0" y1="${base}" x2="${W}" y2="${base}" class="ax"/>`;
   // Tick labels at the scale's ends and middle (every bin edge would crowd a phone's width).
@@ -147,6 +148,7 @@ export function histogramChart(id: string, values: readonly number[], what: stri
     const x = n(Math.min(W - 1, Math.max(1, xOf(Math.max(lo, m.value)))));
     body += `<line x1="${x}" y1="10" x2="${x}" y2="${base}" class="${m.style === 'own' ? 'mark' : 'mark ref'}"/>`;
   }
+  body += counts;
   const total = values.length;
   const width = scaled[0]!.to - scaled[0]!.from;
   const desc =

@@ -6,11 +6,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trapPage } from '../helpers/browser.ts';
+import { writeFile } from 'node:fs/promises';
+import nodePath from 'node:path';
+import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage } from '../helpers/browser.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
+/** Where screenshots go: a temp folder, or docs/screenshots with RTP_SCREENSHOTS=1 (committed images). */
+let shots: string | undefined;
 
 /** One of each page type (the last is the not-found page); the second game page has an RTP history chart (its variants changed in 1.1.0). */
 const PAGES = [
@@ -27,6 +31,7 @@ const PAGES = [
 ] as const;
 
 beforeAll(async () => {
+  shots = await tempDir('rtp-e2e-site-shots-');
   server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
   browser = await launchBrowser();
 });
@@ -34,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await removeTemp(shots);
 });
 
 /** Opens a page and waits until its script has rendered (search results, embed builder, comparison). */
@@ -142,6 +148,8 @@ describe('charts', () => {
         svgs.map((s) => (s.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')),
       );
       expect(names.some((n) => name.test(n)), `${path}: ${names.join(' | ')}`).toBe(true);
+      const shot = { '/rtp/book-of-dead': 'chart-ladder.png', '/providers/playngo': 'chart-histogram.png' }[path];
+      if (shot !== undefined) await writeFile(nodePath.join(screenshotDir(shots!), shot), await page.locator('figure.chart-box').first().screenshot());
       await page.close();
     }
   });
