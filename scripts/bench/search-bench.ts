@@ -6,7 +6,7 @@ import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
 import { searchDocuments } from '../../src/build/list/compile.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { openServices } from '../../src/list/service.ts';
-import { listBundleFor } from '../lib/services.ts';
+import { listBundleOf } from '../../src/build/emit.ts';
 import { queryMix, toSearch, vocabularyOf } from './query-mix.ts';
 import type { BenchResult, SearchRow } from './results.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
@@ -48,7 +48,7 @@ export function benchSearch(records: readonly GameRecord[], qs: readonly string[
  * search caches start empty (as for a query stream the server has not seen).
  */
 export function benchListHandler(bundle: RegistryBundle, searches: readonly string[]): { p50: number; p99: number } {
-  const bytes = listBundleFor(bundle); // compiled once, opened twice
+  const bytes = listBundleOf(bundle); // compiled once, opened twice
   const warm = openServices(bytes);
   for (const s of searches) warm.list(s);
   const cold = openServices(bytes);

@@ -28,6 +28,7 @@ import { renderWidget } from './widget.ts';
 import { renderBadge } from './badge.ts';
 import { feedIndex, gameFeed, providerFeed, type FeedIndex } from './feeds.ts';
 import { renderDumps } from './dumps.ts';
+import { listBundleBytes } from './list/list-bundle.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 import { zodProblems, type Problem } from '../registry/problems.ts';
 
@@ -57,6 +58,11 @@ export function prepareBuild(registry: Registry, site: string): PreparedBuild {
 /** Compact JSON in the value's own key order, no trailing newline: the bytes of every static JSON file. */
 export function serialise(value: unknown): string {
   return JSON.stringify(value);
+}
+
+/** The list bundle's bytes for a registry bundle held in memory, as the build writes them beside registry-bundle.json. */
+export function listBundleOf(bundle: RegistryBundle): Uint8Array {
+  return listBundleBytes(bundle, Buffer.from(serialise(bundle), 'utf8'));
 }
 
 /**

@@ -51,17 +51,16 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
 }
 
 
-const pct = (x: number) => percent(x); // at least two decimals, never rounded (lib/percent.ts)
-const pcts = (xs: readonly number[]) => xs.map(pct).join(', ');
+const pcts = (xs: readonly number[]) => xs.map((x) => percent(x)).join(', ');
 
 /** The entry's title and text: what changed, in words. */
 function describe(c: FeedChange, name: string): { title: string; text: string } {
   const to = c.stated?.to ?? null;
   const from = c.stated?.from ?? null;
-  if (from === null && to !== null) return { title: `${name} added: stated RTP ${pct(to)}`, text: `Added in data version ${c.data_version} with a provider-stated RTP of ${pct(to)}${c.variants?.to ? ` (known variants: ${pcts(c.variants.to)})` : ''}.` };
-  if (to === null && from !== null) return { title: `${name} removed (was ${pct(from)})`, text: `Removed in data version ${c.data_version}; its stated RTP was ${pct(from)}.` };
+  if (from === null && to !== null) return { title: `${name} added: stated RTP ${percent(to)}`, text: `Added in data version ${c.data_version} with a provider-stated RTP of ${percent(to)}${c.variants?.to ? ` (known variants: ${pcts(c.variants.to)})` : ''}.` };
+  if (to === null && from !== null) return { title: `${name} removed (was ${percent(from)})`, text: `Removed in data version ${c.data_version}; its stated RTP was ${percent(from)}.` };
   const parts: string[] = [];
-  if (c.stated !== null && from !== null && to !== null) parts.push(`stated RTP ${pct(from)} → ${pct(to)}`);
+  if (c.stated !== null && from !== null && to !== null) parts.push(`stated RTP ${percent(from)} → ${percent(to)}`);
   if (c.variants?.from && c.variants.to) parts.push(`variants ${pcts(c.variants.from)} → ${pcts(c.variants.to)}`);
   const what = parts.join('; ');
   return { title: `${name}: ${what}`, text: `In data version ${c.data_version}: ${what}.` };

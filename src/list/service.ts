@@ -46,18 +46,24 @@ function rebuild(file: string, why: string): Error {
   return new Error(`The list bundle ${file} ${why}: rebuild with \`npm run build\`.`);
 }
 
+/** The text of a build's build-info.json, or null when it cannot be read. */
+export function readBuildInfo(serverDir: string): Promise<string | null> {
+  return readFile(path.join(serverDir, BUILD_INFO_FILE), 'utf8').catch(() => null);
+}
+
 /**
  * Loads the services of the build in `serverDir` (dist/server or a release's server/): reads
  * list-bundle.bin and checks it belongs to this build: its data version, freeze time and game count
  * must equal build-info.json's, and registry-bundle.json must have the size it was compiled from
  * (the full hash is dist-check's job). Throws a one-line error naming `npm run build` otherwise.
+ * `buildInfo`: the text of build-info.json when the caller reads it anyway (null: missing).
  */
-export async function loadServices(serverDir: string, options: ServiceOptions = {}): Promise<RegistryServices> {
+export async function loadServices(serverDir: string, options: ServiceOptions = {}, buildInfo: Promise<string | null> = readBuildInfo(serverDir)): Promise<RegistryServices> {
   const file = path.join(serverDir, LIST_BUNDLE_FILE);
   const infoFile = path.join(serverDir, BUILD_INFO_FILE);
   const [bytes, infoText, bundleStat] = await Promise.all([
     readFile(file).catch(() => null),
-    readFile(infoFile, 'utf8').catch(() => null),
+    buildInfo,
     stat(path.join(serverDir, BUNDLE_FILE)).catch(() => null),
   ]);
   if (bytes === null) throw rebuild(file, 'is missing');

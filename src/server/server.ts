@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
-import { loadServices, type RegistryServices } from '../list/service.ts';
+import { loadServices, readBuildInfo, type RegistryServices } from '../list/service.ts';
 import { createApp, describeRoute, type McpHandler } from './app.ts';
 import { answerClientError, limitConnections, serverOptions } from './connections.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
@@ -22,7 +22,6 @@ import { createAccessLog } from './access-log.ts';
 import { DEFAULT_SITE } from '../routes/urls.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
-import { BUILD_INFO_FILE } from '../schemas/dist.ts';
 
 const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 
@@ -34,10 +33,10 @@ async function readNotFoundPage(clientDir: string): Promise<Buffer> {
   }
 }
 
-/** The origin of the build's `site` (build-info.json), where the embed builder's widget preview comes from. */
-async function readSite(serverDir: string): Promise<string | null> {
+/** The build's `site` from the text of its build-info.json: where the embed builder's widget preview comes from. */
+function siteOf(buildInfo: string | null): string | null {
   try {
-    const info = JSON.parse(await readFile(path.join(serverDir, BUILD_INFO_FILE), 'utf8')) as { site?: unknown };
+    const info = JSON.parse(buildInfo ?? '') as { site?: unknown };
     return typeof info.site === 'string' ? info.site : null;
   } catch {
     return null;
@@ -98,11 +97,13 @@ async function main(): Promise<void> {
   const loadRelease = async (outDir: string) => {
     const clientDir = path.join(outDir, 'client');
     const serverDir = path.join(outDir, 'server');
-    // The site origin (for the pages' CSP) is read beside the other loads, not before them.
-    const siteRead = readSite(serverDir);
+    // build-info.json is read once: the list bundle is checked against it, and the site origin (for the
+    // pages' CSP) comes from it, beside the other loads, not before them.
+    const infoRead = readBuildInfo(serverDir);
+    const siteRead = infoRead.then(siteOf);
     const headersRead = siteRead.then((site) => pageHeaders(site === null ? null : new URL(site).origin));
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
-      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), searchCacheBytes: config.searchCacheBytes })),
+      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), searchCacheBytes: config.searchCacheBytes }, infoRead)),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
       headersRead,

@@ -50,9 +50,9 @@ export interface CompareRecord {
   sources: Array<{ kind: string; url: string; stated_rtp: number }>;
 }
 
-/** The rows of plain text, in order (the ladder and the sources are rendered apart). */
-export const COMPARE_ROWS: ReadonlyArray<{ label: string; text: (r: CompareRecord) => string }> = [
-  { label: 'Stated RTP', text: (r) => formatRtp(r.stated_rtp) },
+/** The rows of plain text, in order (the ladder and the sources are rendered apart); `highest` marks the game with the highest value. */
+export const COMPARE_ROWS: ReadonlyArray<{ label: string; text: (r: CompareRecord) => string; highest?: (r: CompareRecord) => number }> = [
+  { label: 'Stated RTP', text: (r) => formatRtp(r.stated_rtp), highest: (r) => r.stated_rtp },
   { label: 'House edge', text: (r) => formatHouseEdge(r.stated_rtp) },
   { label: 'RTP range', text: (r) => `${formatRange(r.rtp_min, r.rtp_max)} (${r.variants_count} variant${r.variants_count === 1 ? '' : 's'})` },
   { label: 'Volatility', text: (r) => formatVolatility(r.volatility as never) },

@@ -75,3 +75,12 @@ const SOURCE_KIND_LABELS: Record<string, string> = { provider: "Provider's page"
 export function formatSourceKind(kind: string): string {
   return SOURCE_KIND_LABELS[kind] ?? kind;
 }
+
+/** The host of a URL (`www.playngo.com`), or the text itself when it is not a URL: a link's short text. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

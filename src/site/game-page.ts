@@ -16,6 +16,7 @@ import {
   formatDate,
   formatGameType,
   formatHouseEdge,
+  hostOf,
   formatMaxWin,
   formatRange,
   formatRtp,
@@ -78,13 +79,7 @@ function href(url: string): string {
 
 /** A link to an outside page, its host as the text (the full URL is the target and is in the JSON). */
 function hostLink(url: string): string {
-  let host: string;
-  try {
-    host = new URL(url).host;
-  } catch {
-    host = url;
-  }
-  return `<a href="${href(url)}" rel="nofollow noopener">${e(host)}</a>`;
+  return `<a href="${href(url)}" rel="nofollow noopener">${e(hostOf(url))}</a>`;
 }
 
 function variantsTable(r: GameRecord): string {

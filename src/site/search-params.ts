@@ -1,7 +1,10 @@
 // The search page's state <-> list-route query string (GET /api/rtp/list), shared by the page and its script.
 import type { ListSort } from '../schemas/list.ts';
 
-/** A label for every sort the list route accepts (type-only import: no schema code reaches the browser). */
+/**
+ * A label for every sort the list route accepts but `relevance`, which is the default choice's order
+ * when there is a search (type-only import: no schema code reaches the browser).
+ */
 const SORT_LABELS = {
   name: 'Name (A–Z)',
   provider: 'Provider',
@@ -9,19 +12,15 @@ const SORT_LABELS = {
   rtp_asc: 'Lowest stated RTP',
   variants_desc: 'Most RTP variants',
   recent: 'Newest release',
-  relevance: 'Best match',
-} as const satisfies Record<ListSort, string>;
+} as const satisfies Record<Exclude<ListSort, 'relevance'>, string>;
 
 /**
  * The sort choices of the search form. The first, `''`, is the default: best match (the list route's
- * `relevance`) when there is a search, name order when there is none. The others are asked for as
- * chosen; `relevance` is the default's, so it is not offered twice.
+ * `relevance`) when there is a search, name order when there is none; the others are asked for as chosen.
  */
 export const SORTS: ReadonlyArray<{ value: '' | ListSort; label: string }> = [
   { value: '', label: 'Best match (A–Z without a search)' },
-  ...Object.entries(SORT_LABELS)
-    .filter(([value]) => value !== 'relevance')
-    .map(([value, label]) => ({ value: value as ListSort, label })),
+  ...Object.entries(SORT_LABELS).map(([value, label]) => ({ value: value as ListSort, label })),
 ];
 
 export const PAGE_SIZE = 50;

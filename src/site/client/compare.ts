@@ -3,7 +3,7 @@
 // charts are the site's own SVG strings (site/charts.ts), every text in them escaped.
 import { ladderChart, ladderFloor } from '../charts.ts';
 import { COMPARE_MAX, COMPARE_ROWS, compareState, compareUrl, type CompareRecord } from '../compare.ts';
-import { formatRtp, formatSourceKind } from '../format.ts';
+import { formatRtp, formatSourceKind, hostOf } from '../format.ts';
 
 const DEBOUNCE_MS = 250;
 
@@ -12,14 +12,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: 
   if (text !== undefined) node.textContent = text;
   if (cls) node.className = cls;
   return node;
-}
-
-function host(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<{ ok: true; body: T } | { ok: false; message: string }> {
@@ -55,7 +47,6 @@ export function initCompare(root: HTMLElement): void {
   }
 
   function render(notes: string[]): void {
-    const best = records.length > 1 ? Math.max(...records.map((r) => r.stated_rtp)) : null;
     const head = el('tr');
     head.append(el('td'));
     records.forEach((r) => {
@@ -89,9 +80,10 @@ export function initCompare(root: HTMLElement): void {
       body.append(tr);
     };
     for (const def of COMPARE_ROWS) {
+      const top = def.highest !== undefined && records.length > 1 ? Math.max(...records.map(def.highest)) : null;
       row(
         def.label,
-        records.map((r) => (def.label === 'Stated RTP' && r.stated_rtp === best ? `${def.text(r)} (highest)` : def.text(r))),
+        records.map((r) => (top !== null && def.highest!(r) === top ? `${def.text(r)} (highest)` : def.text(r))),
       );
     }
     const floor = ladderFloor(Math.min(...records.map((r) => r.rtp_min))); // one scale for every ladder
@@ -109,7 +101,7 @@ export function initCompare(root: HTMLElement): void {
         const ul = el('ul', undefined, 'plain');
         for (const s of r.sources) {
           const li = el('li', `${formatSourceKind(s.kind)}: `);
-          const a = el('a', host(s.url));
+          const a = el('a', hostOf(s.url));
           if (/^https?:\/\//i.test(s.url)) a.href = s.url;
           a.rel = 'nofollow noopener';
           li.append(a, ` (${formatRtp(s.stated_rtp)})`);

@@ -1,7 +1,6 @@
 // The dynamic routes for `astro dev`: the registry the pages load (src/site/registry.ts), compiled
 // into its list bundle in process by the build's compiler and loaded like the server loads it.
-import { listBundleBytes } from '../../../build/list/list-bundle.ts';
-import { serialise } from '../../../build/emit.ts';
+import { listBundleOf } from '../../../build/emit.ts';
 import { openServices, type RegistryServices } from '../../../list/service.ts';
 import { siteData } from '../../../site/registry.ts';
 
@@ -9,6 +8,6 @@ let services: Promise<RegistryServices> | undefined;
 
 /** The shared services of this process, compiled on first use. */
 export function devServices(): Promise<RegistryServices> {
-  services ??= siteData().then(({ bundle }) => openServices(listBundleBytes(bundle, Buffer.from(serialise(bundle), 'utf8'))));
+  services ??= siteData().then(({ bundle }) => openServices(listBundleOf(bundle)));
   return services;
 }
