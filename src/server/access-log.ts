@@ -1,5 +1,5 @@
-// The structured access log: one JSON line per request, written by pino through an asynchronous
-// destination (ACCESS_LOG=stdout, a file path, or off). Fields, in order:
+// The structured access log: one JSON line per request, gathered into batches and written through
+// SonicBoom, an asynchronous destination (ACCESS_LOG=stdout, a file path, or off). Fields, in order:
 //   type ("access", to tell these lines from the server's other output), time (ISO 8601, when the
 //   response ended), method, path (no query string: queries carry user text and sometimes
 //   misplaced secrets), status, duration_ms, bytes, client ("key:<id>" or "ip:<salted hash>"),
@@ -8,8 +8,8 @@
 // Never logged: raw IP addresses, keys (a key-shaped string in a path is redacted), Authorization
 // or X-API-Key values, query strings.
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import pino, { type Logger } from 'pino';
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import sonicBoom, { type SonicBoom } from 'sonic-boom';
 import type { KeyCheck } from '../keys/auth.ts';
 import { clientIp, type TrustProxy } from './client-ip.ts';
 
@@ -69,7 +69,10 @@ function headerValue(headers: unknown, name: string): string | undefined {
       for (const pair of headers as Array<[string, unknown]>) if (String(pair[0]).toLowerCase() === name) return String(pair[1]);
       return undefined;
     }
-    for (let k = 0; k + 1 < headers.length; k += 2) if (String(headers[k]).toLowerCase() === name) return String(headers[k + 1]);
+    for (let k = 0; k + 1 < headers.length; k += 2) {
+      const key = headers[k];
+      if (typeof key === 'string' && key.length === name.length && key.toLowerCase() === name) return String(headers[k + 1]);
+    }
     return undefined;
   }
   if (headers !== null && typeof headers === 'object') {
@@ -86,69 +89,98 @@ export interface AccessLogOptions {
   salt?: string;
   /** The API key check made for a request, if any. */
   keyCheck?: (req: IncomingMessage) => KeyCheck;
-  /** Test hook: write synchronously (default: asynchronous, buffered). */
+  /** Test hook: write each line at once, synchronously (default: asynchronous, in batches). */
   sync?: boolean;
 }
 
+/** A line's `time`: ISO 8601 in UTC with milliseconds, made once per millisecond. */
+let isoAt = Number.NaN;
+let isoText = '';
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoAt) {
+    isoAt = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
+}
+
+/**
+ * One access-log line: `{"type":"access","time":…}` then the entry's fields in AccessLogEntry's
+ * order, exactly as `JSON.stringify({ type: 'access', time, ...entry })` writes them, and a newline.
+ */
+export function accessLine(time: string, e: AccessLogEntry): string {
+  return `{"type":"access","time":"${time}","method":${JSON.stringify(e.method)},"path":${JSON.stringify(e.path)},"status":${e.status},"duration_ms":${e.duration_ms},"bytes":${e.bytes},"client":${JSON.stringify(e.client)},"auth":"${e.auth}","rate_limit_remaining":${e.rate_limit_remaining}${e.aborted === true ? ',"aborted":true' : ''}}\n`;
+}
+
+// The package's types describe an ES default export; at run time the default import is the class
+// itself (its module.exports).
+const Destination = sonicBoom as unknown as typeof SonicBoom;
+
+const STARTED = Symbol('accessLogStarted');
+const HEAD = Symbol('accessLogHead');
+type Tracked = ServerResponse & { [STARTED]: number; [HEAD]?: unknown };
+
+/** writeHead that keeps the headers: the server sends them as an array, which res.getHeader cannot see. */
+function keepHead(this: Tracked, ...args: unknown[]): ServerResponse {
+  this[HEAD] = typeof args[1] === 'string' ? args[2] : args[1];
+  return (ServerResponse.prototype.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+}
+
 export class AccessLog {
-  private readonly logger: Logger;
-  private readonly destination: ReturnType<typeof pino.destination>;
+  private readonly destination: SonicBoom;
   private readonly salt: string;
   private readonly trustProxy: TrustProxy;
   private readonly keyCheck: ((req: IncomingMessage) => KeyCheck) | undefined;
   private readonly toFile: boolean;
+  private readonly sync: boolean;
   private readonly hashes = new Map<string, string>();
+  /** Lines not yet handed to the destination (fewer than ACCESS_LOG_BATCH_BYTES). */
+  private pending = '';
+  private readonly timer: NodeJS.Timeout | undefined;
+  /** The 'close' listener of every tracked response (one function, no closure per request). */
+  private readonly onClose: (this: ServerResponse) => void;
 
   constructor(options: AccessLogOptions) {
-    this.destination = pino.destination({
+    this.sync = options.sync === true;
+    this.destination = new Destination({
       dest: options.target.kind === 'stdout' ? 1 : options.target.path,
-      sync: options.sync ?? false,
-      // Lines are written in batches of 8 KiB or more, and at least every ACCESS_LOG_FLUSH_MS (an
-      // unref'd timer): one write per line costs the server more than building the line does.
-      minLength: options.sync === true ? 0 : ACCESS_LOG_BATCH_BYTES,
-      periodicFlush: options.sync === true ? 0 : ACCESS_LOG_FLUSH_MS,
-      // Bounded by bytes: when the output cannot keep up, lines past 4 MiB of backlog are dropped
-      // (SonicBoom's maxLength) rather than held in memory.
+      sync: this.sync,
+      // Bounded by bytes: when the output cannot keep up, batches past 4 MiB of backlog are
+      // dropped (SonicBoom's maxLength) rather than held in memory.
       maxLength: ACCESS_LOG_BUFFER_BYTES,
       mkdir: options.target.kind === 'file',
     });
-    this.logger = pino(
-      {
-        base: null,
-        timestamp: pino.stdTimeFunctions.isoTime,
-        // The level slot carries the line type instead (every access line has the same level).
-        formatters: { level: () => ({ type: 'access' }) },
-      },
-      this.destination,
-    );
+    // Lines go out in batches of 8 KiB, and at least every ACCESS_LOG_FLUSH_MS (an unref'd timer):
+    // one write per line costs the server more than building the line does.
+    this.timer = this.sync ? undefined : setInterval(() => this.flush(), ACCESS_LOG_FLUSH_MS).unref();
     this.salt = options.salt !== undefined && options.salt !== '' ? options.salt : randomBytes(16).toString('hex');
     this.trustProxy = options.trustProxy;
     this.keyCheck = options.keyCheck;
     this.toFile = options.target.kind === 'file';
+    const log = this;
+    this.onClose = function (this: ServerResponse) {
+      log.write(this as Tracked);
+    };
   }
 
-  /** Starts timing a request; its line is written when the response finishes (or the client leaves). */
-  track(req: IncomingMessage, res: ServerResponse): void {
-    const start = performance.now();
-    let written: unknown;
-    // The server sends headers with writeHead(status, array), which res.getHeader cannot see: keep them.
-    const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
-    (res as unknown as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      written = typeof args[1] === 'string' ? args[2] : args[1];
-      return writeHead.apply(this, args);
-    };
-    let done = false;
-    const finish = (aborted: boolean) => {
-      if (done) return;
-      done = true;
-      const header = (name: string) => headerValue(written, name) ?? stringHeader(res.getHeader(name));
-      this.write(req, res, performance.now() - start, header('x-ratelimit-remaining'), header('content-length'), aborted);
-    };
-    res.once('finish', () => finish(false));
-    res.once('close', () => finish(!res.writableFinished));
+  /**
+   * Starts timing a request; its line is written when the response is done ('close', which
+   * follows 'finish'), marked aborted when the client left before the answer was sent.
+   */
+  track(_req: IncomingMessage, res: ServerResponse): void {
+    const tracked = res as Tracked;
+    tracked[STARTED] = performance.now();
+    tracked.writeHead = keepHead as Tracked['writeHead'];
+    res.on('close', this.onClose);
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, ms: number, remaining: string | undefined, length: string | undefined, aborted: boolean): void {
+  private write(res: Tracked): void {
+    const ms = performance.now() - res[STARTED];
+    const req = res.req;
+    const written = res[HEAD];
+    const remaining = headerValue(written, 'x-ratelimit-remaining') ?? stringHeader(res.getHeader('x-ratelimit-remaining'));
+    const length = headerValue(written, 'content-length') ?? stringHeader(res.getHeader('content-length'));
     const check = this.keyCheck?.(req) ?? { status: 'none' };
     const client = check.status === 'valid' ? `key:${check.id}` : this.clientHash(clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.trustProxy));
     const entry: AccessLogEntry = {
@@ -161,8 +193,19 @@ export class AccessLog {
       auth: check.status === 'valid' ? 'key' : check.status,
       rate_limit_remaining: remaining !== undefined && /^[0-9]+$/.test(remaining) ? Number(remaining) : null,
     };
-    if (aborted) entry.aborted = true;
-    this.logger.info(entry);
+    if (!res.writableFinished) entry.aborted = true;
+    const line = accessLine(isoNow(), entry);
+    if (this.sync) return void this.destination.write(line);
+    this.pending += line;
+    if (this.pending.length >= ACCESS_LOG_BATCH_BYTES) this.flush();
+  }
+
+  /** Hands the gathered lines to the destination. */
+  private flush(): void {
+    if (this.pending === '') return;
+    const batch = this.pending;
+    this.pending = '';
+    this.destination.write(batch);
   }
 
   /** The hashed client of an address, remembered for the next requests of the same client. */
@@ -179,6 +222,8 @@ export class AccessLog {
 
   /** Writes out what is buffered and closes the destination. */
   close(): Promise<void> {
+    clearInterval(this.timer);
+    this.flush();
     return new Promise((resolve) => {
       try {
         this.destination.flushSync();

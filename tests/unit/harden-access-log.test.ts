@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
-import { ACCESS_LOG_FLUSH_MS, AccessLog, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+import { ACCESS_LOG_FLUSH_MS, AccessLog, accessLine, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
 
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 let dir: string;
@@ -106,6 +106,20 @@ describe('access log', () => {
     await pending;
     const last = (await lines(before + 1)).at(-1)!;
     expect(last).toMatchObject({ path: '/slow', aborted: true });
+  });
+});
+
+describe('line encoding', () => {
+  const entry: AccessLogEntry = { method: 'GET', path: '/api/rtp/list', status: 200, duration_ms: 0.125, bytes: 1234, client: 'ip:0123456789abcdef', auth: 'none', rate_limit_remaining: 59 };
+  const time = '2026-11-24T06:00:00.000Z';
+
+  it('writes exactly what JSON.stringify writes, fields in order, one line each', () => {
+    const hostile: AccessLogEntry = { ...entry, method: 'G"ET', path: '/a\\b"\n\u0000\u2028\ud800é', bytes: null, rate_limit_remaining: null, client: 'key:"x"' };
+    for (const e of [entry, hostile, { ...entry, aborted: true as const }, { ...entry, status: 304, bytes: 0, auth: 'key' as const }]) {
+      const line = accessLine(time, e);
+      expect(line).toBe(`${JSON.stringify({ type: 'access', time, ...e })}\n`);
+      expect(line.indexOf('\n')).toBe(line.length - 1);
+    }
   });
 });
 
