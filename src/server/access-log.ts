@@ -32,7 +32,7 @@ export function accessLogTarget(env: NodeJS.ProcessEnv = process.env): AccessLog
   return { kind: 'file', path: raw };
 }
 
-/** The fields the server passes to the logger; pino puts `type` and `time` before them. */
+/** The fields of a line after `type` and `time`, in order. */
 export interface AccessLogEntry {
   method: string;
   path: string;
