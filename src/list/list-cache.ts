@@ -136,9 +136,16 @@ export class ListCache {
     this.pages.set(key, page);
   }
 
-  /** Offers the whole response written from `page` (its hit already counted); kept when admitted. */
-  offer(key: string, result: HandlerResult, page: CachedPage): void {
-    if (this.makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) this.bodies.set(key, { result, page });
+  /**
+   * Offers the whole response written from `page` (its hit already counted). When admitted, it is
+   * kept with its body as `keep` returns it (a copy, when the offered body is only lent), and the
+   * kept response is returned.
+   */
+  offer(key: string, result: HandlerResult, page: CachedPage, keep: (body: Buffer) => Buffer = (body) => body): HandlerResult | undefined {
+    if (!this.makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) return undefined;
+    const kept = { ...result, body: keep(result.body) };
+    this.bodies.set(key, { result: kept, page });
+    return kept;
   }
 
   private hasRoom(size: number): boolean {

@@ -4,6 +4,7 @@ import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { BodyPool } from '../lib/body-pool.ts';
 import { ListCache, pageResult, toPage, type CachedPage, type ListCacheOptions } from './list-cache.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
@@ -60,12 +61,25 @@ export function metaPrefix(engine: ListEngine): string {
   return `{"meta":{"data_version":${JSON.stringify(engine.dataVersion)},"frozen_at":${JSON.stringify(engine.frozenAt)},"total":${engine.total},"filtered":`;
 }
 
+/** Free list-answer bodies kept for reuse, at most (docs/security.md). */
+export const LIST_BODY_POOL_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The bodies of list answers, shared by every list handler of the process: the server gives each
+ * back (`give`) once its socket has written it (src/lib/body-pool.ts says why).
+ */
+export const listBodies = new BodyPool(LIST_BODY_POOL_BYTES);
+
+const allocate = (size: number): Buffer => Buffer.allocUnsafe(size);
+const fromPool = (size: number): Buffer => listBodies.take(size);
+
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
  * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and records.
- * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once).
+ * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once); `alloc` makes
+ * the body's buffer.
  */
-export function listBody(engine: ListEngine, query: ListQuery, result: ListResult, prefix: string = metaPrefix(engine)): Buffer {
+export function listBody(engine: ListEngine, query: ListQuery, result: ListResult, prefix: string = metaPrefix(engine), alloc: (size: number) => Buffer = allocate): Buffer {
   const { items, filtered } = result;
   const count = items.length;
   const metaText = `${prefix}${filtered},"has_more":${query.offset + count < filtered},"query":${JSON.stringify(query)}},"facets":`;
@@ -79,7 +93,7 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
   const headBytes = at;
   let size = headBytes + 2 + Math.max(0, count - 1);
   for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
-  const out = Buffer.allocUnsafe(size);
+  const out = alloc(size);
   at = headScratch.copy(out, 0, 0, headBytes);
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
@@ -104,9 +118,12 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   /** The response of a cached page, offered to the cache whole. */
   const answer = (key: string, page: CachedPage): HandlerResult => {
     page.hits++;
-    const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix), CACHE_LIST, page.etag);
-    cache.offer(key, result, page);
-    return result;
+    const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix, fromPool), CACHE_LIST, page.etag);
+    // A kept response outlives this request: it gets its own copy, and the pooled body goes back.
+    const kept = cache.offer(key, result, page, (body) => Buffer.from(body));
+    if (kept === undefined) return result;
+    listBodies.give(result.body);
+    return kept;
   };
   return (input) => {
     const raw = typeof input === 'string' ? input : null;
@@ -134,7 +151,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     if (page === undefined) {
       const result = engine.run(parsed.query);
       const etag = listEtag(engine, key);
-      if (!cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix), CACHE_LIST, etag);
+      if (!cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
       page = toPage(parsed.query, result, etag);
       cache.addPage(key, page);
     }

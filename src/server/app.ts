@@ -18,6 +18,7 @@ import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../r
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
+import { listBodies } from '../list/list.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import { MAX_PATH_LENGTH, normalizeTarget } from './paths.ts';
@@ -150,16 +151,22 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
   const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
 
-  /** Writes a complete response in one write; HEAD gets the same headers and no body. */
-  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: readonly string[], body: Uint8Array, extra: string[] | null): void {
+  /**
+   * Writes a complete response in one write; HEAD gets the same headers and no body. `written` runs
+   * once the socket has taken the body, or at once when no body is sent (never if the client left).
+   */
+  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: readonly string[], body: Uint8Array, extra: string[] | null, written?: () => void): void {
     const length = String(body.byteLength);
     res.writeHead(status, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
-    if (req.method === 'HEAD') res.end();
-    else res.end(body);
+    if (req.method === 'HEAD') {
+      res.end();
+      written?.();
+    } else if (written === undefined) res.end(body);
+    else res.end(body, written);
   }
 
   /** 200 with the body (a buffer, or a file streamed from disk), or 304 when the client already holds this ETag. */
-  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array | { path: string; size: number }, extra: string[] | null): void {
+  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array | { path: string; size: number }, extra: string[] | null, written?: () => void): void {
     if (hasHeader(req, 'if-none-match') && etagMatches(req.headers['if-none-match'], etag)) {
       // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
       const kept: string[] = [];
@@ -170,9 +177,10 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       if (extra !== null) kept.push(...extra);
       res.writeHead(304, kept);
       res.end();
+      written?.();
       return;
     }
-    if (body instanceof Uint8Array) return send(req, res, 200, headers, body, extra);
+    if (body instanceof Uint8Array) return send(req, res, 200, headers, body, extra, written);
     const length = String(body.size);
     res.writeHead(200, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
     if (req.method === 'HEAD') return void res.end();
@@ -181,9 +189,12 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   function sendResult(req: IncomingMessage, res: ServerResponse, result: HandlerResult, extra: string[] | null): void {
+    const body = result.body;
+    // A pooled list body goes back to the pool once written (src/lib/body-pool.ts).
+    const written = listBodies.owns(body) ? () => listBodies.give(body) : undefined;
     const etag = result.headers.ETag;
-    if (result.status === 200 && etag !== undefined) sendCacheable(req, res, result.headerList, etag, result.body, extra);
-    else send(req, res, result.status, result.headerList, result.body, extra);
+    if (result.status === 200 && etag !== undefined) sendCacheable(req, res, result.headerList, etag, body, extra, written);
+    else send(req, res, result.status, result.headerList, body, extra, written);
   }
 
   function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, extra: string[] | null): void {

@@ -8,6 +8,7 @@ import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASHES, ACCESS_LOG_HASH_BYTES } fro
 import type { ServerConfig } from './config.ts';
 import { BYTES_PER_KEY } from './rate-limit-memory.ts';
 import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
+import { LIST_BODY_POOL_BYTES } from '../list/list.ts';
 
 /** Heap a connection holds while open beyond what the kernel and Node's C++ parser keep (socket, parser and request objects). */
 export const BYTES_PER_CONNECTION = 6 * 1024;
@@ -36,6 +37,7 @@ export function memoryBudget(config: ServerConfig, heapUsed = process.memoryUsag
     ['static file cache (STATIC_CACHE_MB)', config.staticCacheBytes],
     ['list response cache (LIST_CACHE_MB)', config.listCacheBytes],
     ['list evaluated-page cache', listPageCacheBytes(config)],
+    ['list answer buffers kept for reuse', LIST_BODY_POOL_BYTES],
     ['search result cache (SEARCH_CACHE_MB)', config.searchCacheBytes],
     ['history response cache', HISTORY_CACHE_BYTES],
     ['list raw-query keys', RAW_KEYS_BYTES],
