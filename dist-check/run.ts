@@ -15,7 +15,7 @@ import { dumpFiles } from '../src/routes/routes.ts';
 const DUMP_DIR = path.posix.dirname(dumpFiles.json);
 /** Folders that may sit inside a family's folder. */
 const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, DUMP_DIR]);
-import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../src/schemas/dist.ts';
+import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 import { formatProblems } from '../src/registry/problems.ts';
 
 export interface CheckOptions {
@@ -73,6 +73,12 @@ function checkListBundle(serverDir: string): DistProblem[] {
   if (bundle === undefined) return [];
   const problem = listBundleProblem(list, bundle);
   return problem === null ? [] : [{ file, problem }];
+}
+
+/** A server build (entry.mjs present) holds the bundled production server `npm run serve` runs. */
+function checkServerRuntime(serverDir: string): DistProblem[] {
+  if (!existsSync(path.join(serverDir, 'entry.mjs')) || existsSync(path.join(serverDir, SERVER_ENTRY_FILE))) return [];
+  return [{ file: `server/${SERVER_ENTRY_FILE}`, problem: 'is missing' }];
 }
 
 /** Checks the dist in `outDir` against the data in `dataDir`; collects every problem. */
@@ -175,6 +181,7 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   }
 
   problems.push(...checkListBundle(serverDir));
+  problems.push(...checkServerRuntime(serverDir));
 
   return { problems, games: registry.games.length, providers: registry.providers.length, files };
 }

@@ -1,15 +1,20 @@
-// `npm start`: builds when dist/ is missing or older than the data (RTP_DATA_DIR or data/), then serves it.
+// `npm start`: builds when dist/ is missing or older than the data (RTP_DATA_DIR or data/), bundles
+// the server again when src/ changed since, then serves it with the bundled server `npm run serve` runs.
 import { spawnSync } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleServer, serverBundleCurrent } from '../src/build/server-bundle.ts';
 import { dataDir } from '../src/registry/load.ts';
+import { SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 import { checkFreshness } from '../src/server/freshness.ts';
 
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
 const status = await checkFreshness(outDir, dataDir());
+const release = lstatSync(outDir, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 if (status.fresh) {
   console.log(`start: no build needed: ${status.reason}`);
-} else if (lstatSync(outDir, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+} else if (release) {
   // A release link (releases/current): releases are never rebuilt in place (docs/production.md).
   console.log(`start: ${status.reason}; ${outDir} is a release link, so it is served as it is (make a new release with \`npm run release\`)`);
 } else {
@@ -20,4 +25,11 @@ if (status.fresh) {
     process.exit(1);
   }
 }
-await import('../src/server/main.ts');
+const serverDir = path.join(outDir, 'server');
+if (!release && !(await serverBundleCurrent(serverDir))) {
+  console.log('start: bundling the server again: src/ changed since the build');
+  await bundleServer(serverDir);
+}
+// A release made before servers were bundled has none: its data is served by the sources.
+const entry = path.join(serverDir, SERVER_ENTRY_FILE);
+await import(existsSync(entry) ? pathToFileURL(entry).href : '../src/server/main.ts');

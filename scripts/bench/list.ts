@@ -1,7 +1,8 @@
 // List phase: the built registry served by the server under test, a bare node:http ceiling sending
 // the same bytes, and the SQLite FTS5 peer, under the same load scenarios, interleaved round by round.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BUNDLE_REL } from './build.ts';
 import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
 import { cpuMicros, freePort, rssMiB, startAndWait, type Running } from './procs.ts';
@@ -19,10 +20,25 @@ export const BIG_LIST_CACHE_MB = 160;
 
 export interface ServerContext {
   benchRoot: string;
-  /** The code under test: its src/server/main.ts runs with the node flags of its `serve` script. */
+  /** The code under test: its server (`entry`) runs with the node flags of its `serve` script. */
   codeRoot: string;
+  /** The server script: the code's bundled production server (serverEntry). */
+  entry: string;
   log: (s: string) => void;
   problems: string[];
+}
+
+/**
+ * The server the code under test runs in production: its bundle (src/build/server-bundle.ts), made
+ * into `work`; the sources' src/server/main.ts for code from before servers were bundled.
+ */
+export async function serverEntry(codeRoot: string, work: string): Promise<string> {
+  const bundler = path.join(codeRoot, 'src/build/server-bundle.ts');
+  if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
+  const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<void> };
+  const serverDir = path.join(work, 'server-under-test');
+  await bundleServer(serverDir);
+  return path.join(serverDir, 'runtime/server.mjs');
 }
 
 /** Node flags of the code's `npm run serve` (its package.json is their one source). */
@@ -38,7 +54,7 @@ export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs
   const port = await freePort();
   // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
   const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
-  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), 'src/server/main.ts'], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
+  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
 }
 
 export interface Scenario {

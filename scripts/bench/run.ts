@@ -14,7 +14,7 @@ import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { buildOnce, buildPhase, BUNDLE_REL, type BuildContext } from './build.ts';
 import { realRegistry, synthRegistry, type DataSet } from './data.ts';
-import { listPhase, type LoadSettings } from './list.ts';
+import { listPhase, serverEntry, type LoadSettings } from './list.ts';
 import { memoryPhase } from './memory.ts';
 import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
 import { renderBenchmarks, renderSummary } from './render.ts';
@@ -29,7 +29,7 @@ const USAGE = 'use --quick, --only <build,memory,list,search>, --root <checkout>
 export interface Config {
   mode: BenchResult['mode'];
   only: Set<Phase>;
-  /** The checkout whose code is measured (its astro build and src/server/main.ts). */
+  /** The checkout whose code is measured (its astro build and its bundled server). */
   codeRoot: string;
   /** Where the result file goes: bench/results for full and partial runs, a temp folder for quick ones. */
   outDir: string;
@@ -142,7 +142,8 @@ async function main(): Promise<number> {
   }
   if (cfg.real && !onlyList) sets.push(realRegistry(ROOT));
   const ctx: BuildContext = { benchRoot: ROOT, codeRoot: cfg.codeRoot, work, runs: cfg.buildRuns, timeoutMs: cfg.mode === 'quick' ? 120_000 : 600_000, log, problems, built: new Map() };
-  const server = { benchRoot: ROOT, codeRoot: cfg.codeRoot, log, problems };
+  const server = { benchRoot: ROOT, codeRoot: cfg.codeRoot, entry: await serverEntry(cfg.codeRoot, work), log, problems };
+  log(`server under test: ${path.relative(work, server.entry).startsWith('..') ? server.entry : `${path.relative(work, server.entry)} (bundled from ${cfg.codeRoot})`}`);
   const result: BenchResult = {
     format: 1,
     env,

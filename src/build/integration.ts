@@ -3,8 +3,9 @@
 // Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
 // (src/build/list/) and write the per-game and per-provider files into a staging folder
 // beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
-// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin. The game
-// pages are written from the Astro-rendered shell as soon as Astro has generated it (game-pages.ts).
+// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin, and bundles
+// the production server into dist/server/runtime (server-bundle.ts). The game pages are written
+// from the Astro-rendered shell as soon as Astro has generated it (game-pages.ts).
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
@@ -15,6 +16,7 @@ import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBu
 import { startStagedWrite, type StagedWrite } from './staging.ts';
 import { emitGamePages } from './game-pages.ts';
 import { siteUrl } from '../routes/urls.ts';
+import { bundleServer } from './server-bundle.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
 export default function rtpRegistry(): AstroIntegration {
@@ -75,9 +77,12 @@ export default function rtpRegistry(): AstroIntegration {
         }
         const started = performance.now();
         const clientDir = fileURLToPath(dir);
+        const runtime = bundleServer(serverDir);
+        runtime.catch(() => undefined); // awaited (and reported) below
         const count = (await staged.done) + (await writeExtras(prepared, clientDir, serverDir, bundleText));
         staged.moveInto(clientDir);
         await writeListBundle(serverDir, await listBundle); // the list engine's index (src/schemas/list-bundle.ts)
+        await runtime;
         logger.info(`wrote ${count + 1} files (waited ${Math.round(performance.now() - started)} ms for them after Astro)`);
         if (pages === undefined || pages.dir !== clientDir) pages = { dir: clientDir, done: emitGamePages(clientDir) };
         const written = await pages.done;

@@ -4,6 +4,7 @@
 //   dist/server/registry-bundle.json   public records, providers, meta, history (src/registry/bundle.ts)
 //   dist/server/list-bundle.bin        the list engine's compiled form (src/schemas/list-bundle.ts)
 //   dist/server/build-info.json        BuildInfoSchema
+//   dist/server/runtime/server.mjs     the production server, bundled (src/build/server-bundle.ts)
 import { z } from 'zod';
 
 /** The registry bundle: the build's hand-off of the public records to the Node side. */
@@ -12,6 +13,9 @@ export const BUNDLE_FILE = 'registry-bundle.json';
 export const LIST_BUNDLE_FILE = 'list-bundle.bin';
 /** What a build recorded about itself. */
 export const BUILD_INFO_FILE = 'build-info.json';
+/** The folder of the bundled production server, and its entry (both under dist/server). */
+export const SERVER_RUNTIME_DIR = 'runtime';
+export const SERVER_ENTRY_FILE = `${SERVER_RUNTIME_DIR}/server.mjs`;
 
 /** What a build recorded about itself (dist/server/build-info.json). */
 export const BuildInfoSchema = z.strictObject({

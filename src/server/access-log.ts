@@ -8,7 +8,8 @@
 // Never logged: raw IP addresses, keys (a key-shaped string in a path is redacted), Authorization
 // or X-API-Key values, query strings.
 import { createHash, randomBytes } from 'node:crypto';
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { http } from './node-http.ts';
 import sonicBoom, { type SonicBoom } from 'sonic-boom';
 import type { KeyCheck } from '../keys/auth.ts';
 import { clientIp, type TrustProxy } from './client-ip.ts';
@@ -124,7 +125,7 @@ type Tracked = ServerResponse & { [STARTED]: number; [HEAD]?: unknown };
 /** writeHead that keeps the headers: the server sends them as an array, which res.getHeader cannot see. */
 function keepHead(this: Tracked, ...args: unknown[]): ServerResponse {
   this[HEAD] = typeof args[1] === 'string' ? args[2] : args[1];
-  return (ServerResponse.prototype.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  return (http.ServerResponse.prototype.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
 }
 
 export class AccessLog {

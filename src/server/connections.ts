@@ -1,7 +1,8 @@
 // Limits against slow and greedy clients on a node:http server: the head, request and keep-alive
 // timeouts, a cap on open connections in all and per client address, and the answer to requests
 // Node's parser refuses (docs/security.md lists the values and their variables).
-import http, { type Server } from 'node:http';
+import type { Server, ServerOptions, ServerResponse } from 'node:http';
+import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
@@ -23,7 +24,7 @@ export const CLIENT_ERROR_GRACE_MS = 1000;
 export const CONNECTIONS_CHECK_MS = 1000;
 
 /** The options for http.createServer that go with `limits`. */
-export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
+export function serverOptions(limits: ConnectionLimits): ServerOptions {
   return {
     // RFC 9110 §5.4: Node answers a head larger than this with 431 (the default, stated here).
     maxHeaderSize: 16 * 1024,
@@ -64,7 +65,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
 }
 
 /** What a socket holds while Node writes a response on it (Node's own clientError handler reads it too). */
-type SocketWithResponse = Duplex & { _httpMessage?: http.ServerResponse | null };
+type SocketWithResponse = Duplex & { _httpMessage?: ServerResponse | null };
 
 /**
  * Answers a request Node's parser refused with a JSON error, then closes. When a response to an

@@ -3,7 +3,6 @@
 // loaded. Loads the registry before listening, applies the limits against hostile clients
 // (docs/security.md), and exits cleanly on SIGTERM/SIGINT (docs/server.md).
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
@@ -22,6 +21,7 @@ import { createAccessLog } from './access-log.ts';
 import { DEFAULT_SITE } from '../routes/urls.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
+import { http } from './node-http.ts';
 
 const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 

@@ -1,13 +1,21 @@
 // E2E global setup: makes sure the build under test (RTP_OUT_DIR or dist/) is current for its data
-// (RTP_DATA_DIR or data/); runs `npm run build` only when it is missing or older than the data.
+// (RTP_DATA_DIR or data/), running `npm run build` only when it is missing or older than the data,
+// and that its bundled server is current with src/ (bundled again after an edit).
 import { execFileSync } from 'node:child_process';
 import { checkFreshness } from '../../src/server/freshness.ts';
+import path from 'node:path';
+import { bundleServer, serverBundleCurrent } from '../../src/build/server-bundle.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
 
 export default async function setup(): Promise<void> {
   const status = await checkFreshness(testOutDir(), testDataDir());
   if (status.fresh) {
     console.log(`e2e: using the existing build: ${status.reason}`);
+    const serverDir = path.join(testOutDir(), 'server');
+    if (!(await serverBundleCurrent(serverDir))) {
+      console.log('e2e: bundling the server again: src/ changed since the build');
+      await bundleServer(serverDir);
+    }
     return;
   }
   console.log(`e2e: building: ${status.reason}`);

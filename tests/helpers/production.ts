@@ -1,9 +1,10 @@
-// Helpers for the production e2e tests: the real server (src/server/main.ts) as a child process
+// Helpers for the production e2e tests: the real server (the bundle `npm run serve` runs) as a child process
 // with its pid and output, `npm run release` / `npm run keys:*` as child processes, and loopback
 // HTTP requests that never throw (errors come back as status 0).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { serverEntry } from './server.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -25,7 +26,7 @@ process.once('exit', () => {
 
 /** Starts the server over `outDir` on a free loopback port (`nodeArgs`: V8/Node flags); resolves once it listens. */
 export function startServer(outDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, serverEntry()], {
     cwd: ROOT,
     env: { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: '0', ACCESS_LOG: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,10 @@
-// Starts the real server (`node src/server/main.ts`, as `npm run serve` does) as a child process on a free port for tests,
-// reads its address from the start-up log line, and stops it with SIGTERM.
+// Starts the real server (the bundle `npm run serve` runs: dist/server/runtime/server.mjs, kept
+// current with src/ by the e2e global setup) as a child process on a free port for tests, reads
+// its address from the start-up log line, and stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,6 +16,11 @@ export function testOutDir(): string {
 /** The data the build under test was made from: RTP_DATA_DIR or data/. */
 export function testDataDir(): string {
   return path.resolve(REPO_ROOT, process.env.RTP_DATA_DIR || 'data');
+}
+
+/** The production server the build bundled, in the build under test (src/build/server-bundle.ts). */
+export function serverEntry(): string {
+  return path.join(testOutDir(), 'server', SERVER_ENTRY_FILE);
 }
 
 export interface RunningServer {
@@ -30,6 +37,8 @@ export interface StartOptions {
   outDir?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** The script to run instead of the bundle (e.g. src/server/main.ts, the sources `npm start` runs). */
+  entry?: string;
 }
 
 const LISTENING = /listening on (http:\/\/\S+)/;
@@ -37,7 +46,7 @@ const LISTENING = /listening on (http:\/\/\S+)/;
 /** Spawns the server with PORT=0 and resolves once it logs its address. */
 export function startServer(options: StartOptions = {}): Promise<RunningServer> {
   // The same V8 flag as `npm run serve` (docs/server.md).
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', path.join(REPO_ROOT, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', options.entry ?? serverEntry()], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', RTP_OUT_DIR: options.outDir ?? testOutDir(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -139,6 +139,15 @@ describe('checkDist', () => {
     ]);
   });
 
+  it('requires the list bundle and the bundled server in a server build (entry.mjs present)', async () => {
+    const d = await distCopy();
+    writeFileSync(path.join(d, 'server/entry.mjs'), '// the Astro server entry');
+    expect((await check(d)).problems).toEqual([
+      { file: 'server/list-bundle.bin', problem: 'is missing' },
+      { file: 'server/runtime/server.mjs', problem: 'is missing' },
+    ]);
+  });
+
   it('reports a dist built for another site than RTP_SITE', async () => {
     const r = await check(pristine, data, { RTP_SITE: 'https://other.example' });
     expect(r.problems).toEqual([{ file: 'server/build-info.json', problem: `was built for site ${SITE}, but RTP_SITE is https://other.example` }]);
