@@ -76,7 +76,13 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
     const manifestFile = path.join(ctx.work, `manifest-${ds.label}.json`);
     for (let run = 1; run <= ctx.runs && error === undefined; run++) {
       ctx.log(`build ${ds.label} run ${run}/${ctx.runs}`);
-      // Every run writes into folders that never existed; nothing is deleted while the suite measures.
+      // Every run writes into folders that never existed. The previous run's folders go first
+      // (untimed; freshFolder then syncs): at 250k games a build and its baseline are some 9 GiB.
+      if (run > 1) {
+        rmSync(path.join(ctx.work, `out-${ds.label}-${run - 1}`), { recursive: true, force: true });
+        rmSync(path.join(ctx.work, `baseline-${ds.label}-${run - 1}`), { recursive: true, force: true });
+        ctx.built.delete(ds.label); // set again by this run; else buildOnce builds it for the later phases
+      }
       const outDir = path.join(ctx.work, `out-${ds.label}-${run}`);
       const b = await timedBuild(ctx.codeRoot, ds.dir, outDir, ctx.timeoutMs);
       if (!b.ok) {
@@ -115,7 +121,7 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
   return {
     rows,
     notes: [
-      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes from as many threads as the build writes from: ${BUILD_WRITER_THREADS}) into another fresh folder on the same disk. \`sync\` runs (untimed) before each timed run; nothing is deleted until all measurements are done.`,
+      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes from as many threads as the build writes from: ${BUILD_WRITER_THREADS}) into another fresh folder on the same disk. The previous run's two folders are deleted and \`sync\` runs (both untimed) before each timed run; the last build of each registry is kept for the later phases.`,
       'The build also reads and validates the registry, shapes and checks every response, compiles the list bundle and runs Astro and Vite; the ratio is per pair, so disk drift between runs cancels.',
     ],
   };

@@ -114,7 +114,25 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   renameSync(tmp, dir);
   writeFileSync(manifestFile, JSON.stringify({ count, seed, generator: gen, hash: treeHash(dir) }, null, 2));
   log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
+  const pruned = pruneStale(count, seed, gen);
+  if (pruned > 0) log(`data ${label}: removed ${pruned} cache entr${pruned === 1 ? 'y' : 'ies'} of earlier generator versions`);
   return { label, dir, games, origin: 'generated', generateMs };
+}
+
+/**
+ * Removes the cache entries of `count` games and `seed` made by another version of the generator
+ * (never read again), so the cache holds one registry per size and seed: at 250k games each is
+ * gigabytes. Returns how many were removed.
+ */
+function pruneStale(count: number, seed: number, gen: string): number {
+  let removed = 0;
+  for (const name of readdirSync(CACHE_ROOT)) {
+    const m = /^synth-(\d+)-(\d+)-([0-9a-f]+)(\.json)?$/.exec(name);
+    if (m === null || Number(m[1]) !== count || Number(m[2]) !== seed || m[3] === gen) continue;
+    rmSync(path.join(CACHE_ROOT, name), { recursive: true, force: true });
+    if (m[4] === undefined) removed++;
+  }
+  return removed;
 }
 
 /** The shipped registry (data/). */
