@@ -1,7 +1,7 @@
 // Build phase: timed `astro build` runs of the code under test (peak RSS via GNU time), each
 // followed by the plain file-writing baseline (baseline-writer.ts) for the same files.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BUILD_WRITER_THREADS, manifestOf } from './baseline-writer.ts';
@@ -25,6 +25,23 @@ function freshFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   spawnSync('sync', { timeout: 300_000 });
 }
+
+/**
+ * Why a build run of `games` games cannot be afforded in `dir`'s file system, or null when it can:
+ * the run writes a build and its baseline, each estimated from the largest build so far (its bytes
+ * and a block per file, per game), and must leave 2 GiB free. Unknown (before the first build): null.
+ */
+export function diskShortfall(dir: string, games: number, bytesPerGame: number): string | null {
+  if (bytesPerGame === 0) return null;
+  const fs = statfsSync(dir);
+  const free = fs.bavail * fs.bsize;
+  const need = 2 * bytesPerGame * games + 2 * GiB;
+  return free >= need ? null : `${(free / GiB).toFixed(1)} GiB free, about ${(need / GiB).toFixed(1)} GiB needed (a build and its baseline)`;
+}
+
+const GiB = 1024 ** 3;
+/** The file system's block: a small file takes one whole. */
+const BLOCK = 4096;
 
 /** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`; wall time around the child process. */
 export async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
@@ -66,6 +83,8 @@ export interface BuildContext {
 /** Builds and times each data set `runs` times, each build paired with a baseline run. */
 export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): Promise<NonNullable<BenchResult['build']>> {
   const rows: BuildRow[] = [];
+  /** Output bytes per game of the largest build so far (the sets go from small to large). */
+  let bytesPerGame = 0;
   for (const ds of sets) {
     const builds: number[] = [];
     const baselines: number[] = [];
@@ -76,12 +95,13 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
     const manifestFile = path.join(ctx.work, `manifest-${ds.label}.json`);
     for (let run = 1; run <= ctx.runs && error === undefined; run++) {
       ctx.log(`build ${ds.label} run ${run}/${ctx.runs}`);
-      // Every run writes into folders that never existed. The previous run's folders go first
-      // (untimed; freshFolder then syncs): at 250k games a build and its baseline are some 9 GiB.
-      if (run > 1) {
-        rmSync(path.join(ctx.work, `out-${ds.label}-${run - 1}`), { recursive: true, force: true });
-        rmSync(path.join(ctx.work, `baseline-${ds.label}-${run - 1}`), { recursive: true, force: true });
-        ctx.built.delete(ds.label); // set again by this run; else buildOnce builds it for the later phases
+      // Every run writes into folders that never existed; nothing is deleted while the suite measures
+      // (deleting a build's files before the next run slowed that run down, by up to 20x on this disk).
+      const short = diskShortfall(ctx.work, ds.games, bytesPerGame);
+      if (short !== null) {
+        error = `not enough disk space for run ${run}: ${short}`;
+        ctx.problems.push(`build ${ds.label}: ${error}`);
+        break;
       }
       const outDir = path.join(ctx.work, `out-${ds.label}-${run}`);
       const b = await timedBuild(ctx.codeRoot, ds.dir, outDir, ctx.timeoutMs);
@@ -93,6 +113,7 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
       const manifest = manifestOf(outDir);
       writeFileSync(manifestFile, JSON.stringify(manifest));
       if (run === 1) [files, bytes] = [manifest.length, manifest.reduce((s, [, n]) => s + n, 0)];
+      bytesPerGame = Math.max(bytesPerGame, (bytes + files * BLOCK) / ds.games);
       const base = await timedBaseline(ctx.benchRoot, manifestFile, path.join(ctx.work, `baseline-${ds.label}-${run}`), ctx.timeoutMs);
       if (!base.ok) {
         error = `baseline writer failed in run ${run}`;
@@ -121,7 +142,7 @@ export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): P
   return {
     rows,
     notes: [
-      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes from as many threads as the build writes from: ${BUILD_WRITER_THREADS}) into another fresh folder on the same disk. The previous run's two folders are deleted and \`sync\` runs (both untimed) before each timed run; the last build of each registry is kept for the later phases.`,
+      `${ctx.runs} build run(s) per registry into fresh folders under ${os.tmpdir()}; after each, the baseline (one Node process writing the same relative paths with the same sizes from as many threads as the build writes from: ${BUILD_WRITER_THREADS}) into another fresh folder on the same disk. \`sync\` runs (untimed) before each timed run; nothing is deleted until all measurements are done.`,
       'The build also reads and validates the registry, shapes and checks every response, compiles the list bundle and runs Astro and Vite; the ratio is per pair, so disk drift between runs cancels.',
     ],
   };
