@@ -2,7 +2,7 @@
 // ran on, and reading and writing those files. BENCHMARKS.md is rendered from them (render.ts);
 // nothing reads Markdown back.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -127,7 +127,15 @@ export function resultFileName(r: BenchResult): string {
 export function writeResult(dir: string, r: BenchResult): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, resultFileName(BenchResultSchema.parse(r)));
-  writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+  // Written beside it and renamed: a failed write (a full disk) leaves no half-written result.
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify(r, null, 2)}\n`);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
   return file;
 }
 
