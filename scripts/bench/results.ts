@@ -139,7 +139,7 @@ export function writeResult(dir: string, r: BenchResult): string {
   return file;
 }
 
-/** Every result file in `dir`, validated, oldest first; throws naming the file that does not match the schema. */
+/** Every result file in `dir`, validated, oldest first; throws naming the file that is not JSON or does not match the schema. */
 export function readResults(dir: string): Array<{ file: string; result: BenchResult }> {
   let names: string[];
   try {
@@ -148,8 +148,15 @@ export function readResults(dir: string): Array<{ file: string; result: BenchRes
     return [];
   }
   return names.map((name) => {
-    const parsed = BenchResultSchema.safeParse(JSON.parse(readFileSync(path.join(dir, name), 'utf8')));
-    if (!parsed.success) throw new Error(`${path.join(dir, name)}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+    const file = path.join(dir, name);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`${file}: not JSON (${(err as Error).message}): delete it, or run the bench again`);
+    }
+    const parsed = BenchResultSchema.safeParse(json);
+    if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
     return { file: name, result: parsed.data };
   });
 }

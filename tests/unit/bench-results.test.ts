@@ -76,6 +76,14 @@ describe('result files', () => {
     expect(() => readResults(dir)).toThrow(`${file}: elapsedS: Invalid input: expected number, received string`);
     expect(() => writeResult(dir, { ...result(), mode: 'fast' as never })).toThrow();
   });
+
+  it('refuses a file that is not JSON (an empty one, from a failed write), naming it', () => {
+    const dir = path.join(tmp, 'empty');
+    const file = path.join(dir, '2026-11-23-00-00-00-abc1234.json');
+    writeResult(dir, result());
+    writeFileSync(file, '');
+    expect(() => readResults(dir)).toThrow(`${file}: not JSON (Unexpected end of JSON input): delete it, or run the bench again`);
+  });
 });
 
 describe('BENCHMARKS.md', () => {
