@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleServer, serverBundleCurrent } from '../src/build/server-bundle.ts';
+import { refreshServerBundle } from '../src/build/server-bundle.ts';
 import { dataDir } from '../src/registry/load.ts';
 import { SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 import { checkFreshness } from '../src/server/freshness.ts';
@@ -26,10 +26,7 @@ if (status.fresh) {
   }
 }
 const serverDir = path.join(outDir, 'server');
-if (!release && !(await serverBundleCurrent(serverDir))) {
-  console.log('start: bundling the server again: src/ changed since the build');
-  await bundleServer(serverDir);
-}
+if (!release && (await refreshServerBundle(serverDir))) console.log('start: bundled the server again: src/ changed since the build');
 // A release made before servers were bundled has none: its data is served by the sources.
 const entry = path.join(serverDir, SERVER_ENTRY_FILE);
 await import(existsSync(entry) ? pathToFileURL(entry).href : '../src/server/main.ts');

@@ -35,10 +35,10 @@ export interface ServerContext {
 export async function serverEntry(codeRoot: string, work: string): Promise<string> {
   const bundler = path.join(codeRoot, 'src/build/server-bundle.ts');
   if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
-  const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<void> };
+  const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string | undefined> };
   const serverDir = path.join(work, 'server-under-test');
-  await bundleServer(serverDir);
-  return path.join(serverDir, 'runtime/server.mjs');
+  // Bundlers before 326a51e returned nothing; their entry was runtime/server.mjs.
+  return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
 }
 
 /** Node flags of the code's `npm run serve` (its package.json is their one source). */

@@ -19,11 +19,11 @@ import { SERVER_ENTRY_FILE, SERVER_RUNTIME_DIR } from '../schemas/dist.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Bundles the production server into `<serverDir>/runtime` (emptied first). The output is a
- * function of the sources and dependencies alone: no timestamps or absolute paths, so two builds
- * are byte-identical.
+ * Bundles the production server into `<serverDir>/runtime` (emptied first) and returns the path of
+ * its entry. The output is a function of the sources and dependencies alone: no timestamps or
+ * absolute paths, so two builds are byte-identical.
  */
-export async function bundleServer(serverDir: string): Promise<void> {
+export async function bundleServer(serverDir: string): Promise<string> {
   const outdir = path.join(serverDir, SERVER_RUNTIME_DIR);
   await rm(outdir, { recursive: true, force: true });
   await build({
@@ -45,6 +45,7 @@ export async function bundleServer(serverDir: string): Promise<void> {
     legalComments: 'eof',
     logLevel: 'silent',
   });
+  return path.join(serverDir, SERVER_ENTRY_FILE);
 }
 
 /**
@@ -56,4 +57,14 @@ export async function serverBundleCurrent(serverDir: string): Promise<boolean> {
   if (entry === null) return false;
   const sources = await fg(['src/**/*', 'package-lock.json'], { cwd: ROOT, absolute: true, stats: true, onlyFiles: true });
   return sources.every((s) => s.stats!.mtimeMs <= entry.mtimeMs);
+}
+
+/**
+ * Bundles the server in `serverDir` again when src/ changed since (serverBundleCurrent); returns
+ * whether it did. For `npm start` and the e2e setup, which run the bundle of a build made earlier.
+ */
+export async function refreshServerBundle(serverDir: string): Promise<boolean> {
+  if (await serverBundleCurrent(serverDir)) return false;
+  await bundleServer(serverDir);
+  return true;
 }

@@ -27,7 +27,7 @@ export class BodyPool {
   private readonly out = new WeakSet<ArrayBuffer>();
   private freeBytes = 0;
   readonly maxFreeBytes: number;
-  /** Buffers made and reused since the start (for tests and the bench). */
+  /** Buffers made and reused since the start (what the tests read). */
   made = 0;
   reused = 0;
 

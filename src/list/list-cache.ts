@@ -141,7 +141,7 @@ export class ListCache {
    * kept with its body as `keep` returns it (a copy, when the offered body is only lent), and the
    * kept response is returned.
    */
-  offer(key: string, result: HandlerResult, page: CachedPage, keep: (body: Buffer) => Buffer = (body) => body): HandlerResult | undefined {
+  offer(key: string, result: HandlerResult, page: CachedPage, keep: (body: Buffer) => Buffer): HandlerResult | undefined {
     if (!this.makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) return undefined;
     const kept = { ...result, body: keep(result.body) };
     this.bodies.set(key, { result: kept, page });

@@ -4,18 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import { checkFreshness } from '../../src/server/freshness.ts';
 import path from 'node:path';
-import { bundleServer, serverBundleCurrent } from '../../src/build/server-bundle.ts';
+import { refreshServerBundle } from '../../src/build/server-bundle.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
 
 export default async function setup(): Promise<void> {
   const status = await checkFreshness(testOutDir(), testDataDir());
   if (status.fresh) {
     console.log(`e2e: using the existing build: ${status.reason}`);
-    const serverDir = path.join(testOutDir(), 'server');
-    if (!(await serverBundleCurrent(serverDir))) {
-      console.log('e2e: bundling the server again: src/ changed since the build');
-      await bundleServer(serverDir);
-    }
+    if (await refreshServerBundle(path.join(testOutDir(), 'server'))) console.log('e2e: bundled the server again: src/ changed since the build');
     return;
   }
   console.log(`e2e: building: ${status.reason}`);
