@@ -1,9 +1,10 @@
 // The list route's caches, which only ever save work whatever the traffic: evaluated pages (record
-// indexes and facets, a few KB each) from a query's second request on, and whole responses by
-// frequency-based admission. Every map is bounded by bytes (docs/security.md).
+// indexes, and facets shared by the pages of the same filters) from a query's second request on,
+// and whole responses by frequency-based admission. Every map is bounded by bytes (docs/security.md).
 import { LRUCache } from 'lru-cache';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { ListQuery } from '../schemas/list.ts';
+import { listFilterKey } from './query.ts';
 import type { ListResult } from './engine.ts';
 import type { HandlerResult } from './http.ts';
 
@@ -12,7 +13,7 @@ export interface ListCacheOptions {
   cacheEntries?: number;
   /** Bound on the bytes of whole responses kept. */
   cacheBytes?: number;
-  /** Bound on the bytes of evaluated pages kept (their record indexes and facets, not the records). */
+  /** Bound on the bytes of evaluated pages kept (their record indexes and their filters' facets, not the records). */
   pageCacheBytes?: number;
   /** How long a whole response stays in the cache, ms (then its room goes to the next query asked twice). */
   cacheTtlMs?: number;
@@ -22,10 +23,17 @@ export interface ListCacheOptions {
 export const DOORKEEPER_BYTES = 1024 * 1024;
 /** Bytes of raw query strings (and their keys) remembered for cached pages. */
 export const RAW_KEYS_BYTES = 2 * 1024 * 1024;
-/** Default bound of the evaluated-page cache: at 50k games some 3,000 pages of 50 with their facets. */
+/**
+ * Default bound of the evaluated-page cache: at 50k games the 3,000 pages of the bench's cycled mix
+ * (about 2 MB) with the facets of their 1,900 filters (about 5 MB).
+ */
 export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 /** Per cached response or page, beyond its bytes and key: the objects and their header arrays. */
 const RESULT_OVERHEAD = 512;
+/** Per cached facets entry, beyond its bytes and key: the typed array and the cache's slot. */
+const FACETS_OVERHEAD = 128;
+/** Starts the key of a facets entry; a page's key starts with `-` or a digit (listQueryKey). */
+const FACETS_KEY = 'F';
 
 /** A query answered once: enough to write its body again without the engine. */
 export interface CachedPage {
@@ -34,34 +42,38 @@ export interface CachedPage {
   query: ListQuery;
   filtered: number;
   items: Int32Array;
-  facets: Uint8Array;
+  /** The page cache's key of its facets' JSON, which the pages of the same filters share. */
+  facetsKey: string;
   etag: string;
 }
 
-/** An evaluated result as a page: the record indexes copied, the facets' JSON written once. */
-export function toPage(query: ListQuery, result: ListResult, etag: string): CachedPage {
-  const scratch = Buffer.allocUnsafe(result.maxFacetsBytes);
-  const end = result.writeFacets(scratch, 0);
-  return { hits: 0, query, filtered: result.filtered, items: Int32Array.from(result.items), facets: Uint8Array.prototype.slice.call(scratch, 0, end), etag };
-}
+/** The page cache holds pages and, apart, the facets' JSON of their filters. */
+type PageEntry = CachedPage | Uint8Array;
 
-/** A cached page as the engine's result, for listBody. */
-export function pageResult(page: CachedPage): ListResult {
+/** A cached page and its facets' JSON as the engine's result, for listBody. */
+export function pageResult(page: CachedPage, facets: Uint8Array): ListResult {
   return {
     filtered: page.filtered,
     items: page.items,
-    maxFacetsBytes: page.facets.length,
+    maxFacetsBytes: facets.length,
     writeFacets: (target, at) => {
-      target.set(page.facets, at);
-      return at + page.facets.length;
+      target.set(facets, at);
+      return at + facets.length;
     },
     get facetsJson() {
-      return Buffer.from(page.facets).toString('utf8');
+      return Buffer.from(facets).toString('utf8');
     },
     get facets() {
-      return JSON.parse(Buffer.from(page.facets).toString('utf8')) as ListResult['facets'];
+      return JSON.parse(Buffer.from(facets).toString('utf8')) as ListResult['facets'];
     },
   };
+}
+
+/** The facets' JSON of an evaluated result, in a buffer of its own. */
+function facetsOfResult(result: ListResult): Uint8Array {
+  const scratch = Buffer.allocUnsafe(result.maxFacetsBytes);
+  const end = result.writeFacets(scratch, 0);
+  return Uint8Array.prototype.slice.call(scratch, 0, end);
 }
 
 /** A whole response kept, and the page it was written from (whose hits count its popularity). */
@@ -81,7 +93,7 @@ interface CachedBody {
  */
 export class ListCache {
   private readonly bodies: LRUCache<string, CachedBody>;
-  private readonly pages: ReturnType<typeof byteLru<CachedPage>>;
+  private readonly pages: ReturnType<typeof byteLru<PageEntry>>;
   /** Keys seen once (a map with empty values: the same byte bound as the raw-key memo). */
   private readonly seenOnce = new ByteBoundedMap(DOORKEEPER_BYTES);
   /** Query strings exactly as received, for cached pages: a repeated request skips the parsing (starts afresh when full). */
@@ -97,8 +109,13 @@ export class ListCache {
       // Read the clock on each access instead of caching it behind a timer per access.
       ttlResolution: 0,
     });
-    // At most as many entries as the smallest pages could fill (lru-cache allocates its arrays by entry count).
-    this.pages = byteLru<CachedPage>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 14, (pg, key) => pg.items.byteLength + pg.facets.byteLength + stringBytes(key) + RESULT_OVERHEAD);
+    // One bound for pages and facets: whichever the traffic needs more of gets the room. At most as
+    // many entries as the smallest pages could fill (lru-cache allocates its arrays by entry count).
+    this.pages = byteLru<PageEntry>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 14, (entry, key) =>
+      entry instanceof Uint8Array
+        ? entry.byteLength + stringBytes(key) + FACETS_OVERHEAD
+        : entry.items.byteLength + stringBytes(key) + stringBytes(entry.facetsKey) + RESULT_OVERHEAD,
+    );
   }
 
   /** The normalised key a raw query string had when its page was cached, if remembered. */
@@ -119,9 +136,16 @@ export class ListCache {
     return hit.result;
   }
 
-  /** The page kept for `key`. */
+  /** The page kept for `key` (see facetsOf). */
   page(key: string): CachedPage | undefined {
-    return this.pages.get(key);
+    const entry = this.pages.get(key);
+    return entry instanceof Uint8Array ? undefined : entry;
+  }
+
+  /** The facets' JSON of a kept page, unless they have left the cache (then the page is evaluated again). */
+  facetsOf(page: CachedPage): Uint8Array | undefined {
+    const entry = this.pages.get(page.facetsKey);
+    return entry instanceof Uint8Array ? entry : undefined;
   }
 
   /** Whether `key` is seen for the second time (its page is then worth keeping); remembers a first sighting. */
@@ -131,9 +155,20 @@ export class ListCache {
     return false;
   }
 
-  /** Keeps the page of `key`. */
-  addPage(key: string, page: CachedPage): void {
+  /**
+   * Keeps the page of `key` evaluated as `result`, and its facets' JSON unless the page of another
+   * query with the same filters left them; returns both.
+   */
+  addPage(key: string, query: ListQuery, result: ListResult, etag: string): { page: CachedPage; facets: Uint8Array } {
+    const facetsKey = FACETS_KEY + listFilterKey(query);
+    let facets = this.pages.get(facetsKey);
+    if (!(facets instanceof Uint8Array)) {
+      facets = facetsOfResult(result);
+      this.pages.set(facetsKey, facets);
+    }
+    const page: CachedPage = { hits: 0, query, filtered: result.filtered, items: Int32Array.from(result.items), facetsKey, etag };
     this.pages.set(key, page);
+    return { page, facets };
   }
 
   /**

@@ -5,7 +5,7 @@ import type { ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { BodyPool } from '../lib/body-pool.ts';
-import { ListCache, pageResult, toPage, type CachedPage, type ListCacheOptions } from './list-cache.ts';
+import { ListCache, pageResult, type CachedPage, type ListCacheOptions } from './list-cache.ts';
 import type { QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 import { answerBatch } from './batch.ts';
@@ -116,24 +116,31 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const prefix = metaPrefix(engine);
   listFormat(engine); // made once, before the first request
   /** The response of a cached page, offered to the cache whole. */
-  const answer = (key: string, page: CachedPage): HandlerResult => {
+  const answer = (key: string, page: CachedPage, facets: Uint8Array): HandlerResult => {
     page.hits++;
-    const result = jsonOk(listBody(engine, page.query, pageResult(page), prefix, fromPool), CACHE_LIST, page.etag);
+    const result = jsonOk(listBody(engine, page.query, pageResult(page, facets), prefix, fromPool), CACHE_LIST, page.etag);
     // A kept response outlives this request: it gets its own copy, and the pooled body goes back.
     const kept = cache.offer(key, result, page, (body) => Buffer.from(body));
     if (kept === undefined) return result;
     listBodies.give(result.body);
     return kept;
   };
+  /** The answer kept for `key`: its whole response, else written from its page and facets. */
+  const cached = (key: string): HandlerResult | undefined => {
+    const hit = cache.body(key);
+    if (hit !== undefined) return hit;
+    const page = cache.page(key);
+    if (page === undefined) return undefined;
+    const facets = cache.facetsOf(page);
+    return facets === undefined ? undefined : answer(key, page, facets);
+  };
   return (input) => {
     const raw = typeof input === 'string' ? input : null;
     // A query string remembered by the cache is an ordinary list query: the fast path comes first.
     const known = raw === null ? undefined : cache.keyOf(raw);
     if (known !== undefined) {
-      const hit = cache.body(known);
+      const hit = cached(known);
       if (hit !== undefined) return hit;
-      const page = cache.page(known);
-      if (page !== undefined) return answer(known, page);
     }
     const batch = answerBatch(engine, input);
     if (batch !== null) return batch;
@@ -142,20 +149,17 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     const parsed = parseListQuery(input);
     if (!parsed.ok) return invalidQuery(parsed.errors);
     const key = listQueryKey(parsed.query);
-    const hit = cache.body(key);
+    const hit = cached(key);
     if (hit !== undefined) {
       cache.remember(raw, key);
       return hit;
     }
-    let page = cache.page(key);
-    if (page === undefined) {
-      const result = engine.run(parsed.query);
-      const etag = listEtag(engine, key);
-      if (!cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
-      page = toPage(parsed.query, result, etag);
-      cache.addPage(key, page);
-    }
+    const result = engine.run(parsed.query);
+    const etag = listEtag(engine, key);
+    // A page still kept without its facets (they left the cache) was asked twice already: kept again at once.
+    if (cache.page(key) === undefined && !cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
+    const { page, facets } = cache.addPage(key, parsed.query, result, etag);
     cache.remember(raw, key);
-    return answer(key, page);
+    return answer(key, page, facets);
   };
 }

@@ -66,7 +66,12 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
 /** Free text in a key: its length first, so no text can pass for a separator and the next field. */
 const keyText = (value: string | null) => (value === null ? '-' : `${value.length}:${value}`);
 
+/** A string that identifies a normalised query's filters: what its facets depend on (not the order or the page). */
+export function listFilterKey(query: ListQuery): string {
+  return `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.badge ?? ''}`;
+}
+
 /** A string that identifies a normalised query: the response-cache key, and part of the list ETag. */
 export function listQueryKey(query: ListQuery): string {
-  return `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.badge ?? ''}|${query.sort}|${query.limit}|${query.offset}`;
+  return `${listFilterKey(query)}|${query.sort}|${query.limit}|${query.offset}`;
 }

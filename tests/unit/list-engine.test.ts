@@ -289,6 +289,27 @@ describe('engine loading and response bytes', () => {
     }
   });
 
+  it('keeps one facets entry for the pages of the same filters, and evaluates a page again when its facets have left', () => {
+    const runs: string[] = [];
+    const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
+    // A page of q=book&limit=2 weighs 684 bytes (with its keys and overhead), its facets 660: two pages
+    // and one facets entry fit in 2,100; two pages with a facets entry each would not.
+    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_100 });
+    runs.length = 0;
+    const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];
+    const direct = pages.map((query) => listBody(engine, parse(query), engine.run(parse(query))));
+    for (const query of pages) handler(query), handler(query); // first and second sightings: evaluated twice each
+    expect(runs).toHaveLength(4);
+    for (let k = 0; k < 3; k++) pages.forEach((query, i) => expect(handler(query).body.equals(direct[i]!), query).toBe(true));
+    expect(runs).toHaveLength(4); // both pages and their one facets entry stayed
+
+    // Other filters take the room: the first pages lose their facets (or themselves), and are evaluated again.
+    for (const query of ['provider=beta&limit=2', 'game_type=keno&limit=2']) handler(query), handler(query);
+    runs.length = 0;
+    expect(handler(pages[0]!).body.equals(direct[0]!)).toBe(true);
+    expect(runs).toEqual([listQueryKey(parse(pages[0]!))]);
+  });
+
   it('round-trips a list bundle through its file form', () => {
     const file = Buffer.concat(encodeListBundle(compiled));
     const decoded = decodeListBundle(file);
