@@ -16,12 +16,22 @@ import type { SearchMatch } from '../schemas/search-index.ts';
 export interface MemoryEngineOptions {
   /** Search results kept (per distinct set of query words). */
   searchCacheEntries?: number;
-  /** Bound on the memory of the search cache in bytes (its typed arrays, summed over entries). */
+  /** Bound on the memory of the search cache in bytes (its typed arrays, summed over entries); default defaultSearchCacheBytes. */
   searchCacheBytes?: number;
 }
 
-/** Default bound of the search cache: at 50k games it holds the results of some 2,000 distinct q. */
-export const DEFAULT_SEARCH_CACHE_BYTES = 16 * 1024 * 1024;
+/** The search cache's default bound per 50,000 games, and its least: at 50k games it holds the results of some 2,000 distinct q. */
+export const SEARCH_CACHE_BYTES_PER_50K = 16 * 1024 * 1024;
+
+/**
+ * Default bound of the search cache for a registry of `games`: a search result holds arrays of its
+ * matches, which grow with the registry, so the bound does too (16 MiB per 50,000 games, at least
+ * 16 MiB). At 250k games a fixed 16 MiB held so few results that the benchmark's uncached stream
+ * fell from 12,000 to 2,300 req/s (docs/server.md).
+ */
+export function defaultSearchCacheBytes(games: number): number {
+  return Math.max(SEARCH_CACHE_BYTES_PER_50K, Math.ceil((games / 50_000) * SEARCH_CACHE_BYTES_PER_50K));
+}
 
 interface CachedSearch {
   /** The words, as the cache key. */
@@ -69,7 +79,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const baseCube = facets.count(null);
 
   const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex, { documents: false }), compiled.searchIndex);
-  const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES, options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
+  const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
   const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);
   const searchFor = (q: string): CachedSearch => {

@@ -24,7 +24,8 @@ export interface ServerConfig {
   staticCacheBytes: number;
   listCacheBytes: number;
   /** Memory for search results (matches per distinct q, their orders and facet tables). */
-  searchCacheBytes: number;
+  /** SEARCH_CACHE_MB in bytes; null when unset: scaled to the registry (defaultSearchCacheBytes). */
+  searchCacheBytes: number | null;
   shutdownTimeoutMs: number;
 }
 
@@ -62,7 +63,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 1_000_000, problems),
     staticCacheBytes: int(env, 'STATIC_CACHE_MB', 12, 0, 65536, problems) * 1024 * 1024,
     listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
-    searchCacheBytes: int(env, 'SEARCH_CACHE_MB', 16, 0, 65536, problems) * 1024 * 1024,
+    searchCacheBytes: env.SEARCH_CACHE_MB === undefined || env.SEARCH_CACHE_MB === '' ? null : int(env, 'SEARCH_CACHE_MB', 0, 0, 65536, problems) * 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
   };
   if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);

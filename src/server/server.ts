@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const siteRead = infoRead.then(siteOf);
     const headersRead = siteRead.then((site) => pageHeaders(site === null ? null : new URL(site).origin));
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
-      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), searchCacheBytes: config.searchCacheBytes }, infoRead)),
+      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), ...(config.searchCacheBytes === null ? {} : { searchCacheBytes: config.searchCacheBytes }) }, infoRead)),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
       headersRead,
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
         (limiter === null ? ', rate limit off' : `, rate limit ${limiter.limit} per ${Math.round(limiter.windowMs / 1000)} s (${production.rateLimitStore} store)`) +
         `, ${keys.size} API key(s)`,
     );
-    const budget = memoryBudget(config);
+    const budget = memoryBudget(config, services.games);
     console.log(budget.line);
     if (!budget.fits) console.error(budget.warning);
   });

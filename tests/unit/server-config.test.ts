@@ -2,13 +2,15 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config.ts';
+import { memoryBudget, searchCacheBytes } from '../../src/server/budget.ts';
+import { defaultSearchCacheBytes } from '../../src/list/memory-engine.ts';
 import { NO_PROXY } from '../../src/server/client-ip.ts';
 
 describe('readConfig', () => {
   it('defaults to 127.0.0.1:4321, dist/, 1,000 requests per 24 h, no trusted proxy', () => {
     expect(readConfig({})).toEqual({
       host: '127.0.0.1', port: 4321, outDir: path.resolve('dist'), rateLimit: 1000, rateLimitWindowMs: 86_400_000, rateLimitMaxKeys: 100_000,
-      trustProxy: NO_PROXY, staticCacheBytes: 12 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: 16 * 1024 * 1024, shutdownTimeoutMs: 10_000,
+      trustProxy: NO_PROXY, staticCacheBytes: 12 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: null, shutdownTimeoutMs: 10_000,
       headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 4096, maxConnectionsPerAddress: 64,
     });
   });
@@ -19,6 +21,17 @@ describe('readConfig', () => {
       staticCacheBytes: 1024 * 1024, listCacheBytes: 2 * 1024 * 1024, searchCacheBytes: 3 * 1024 * 1024, shutdownTimeoutMs: 5,
       headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 0, maxConnections: 100, maxConnectionsPerAddress: 7,
     });
+  });
+
+  it('scales the search cache to the registry unless SEARCH_CACHE_MB is set', () => {
+    const MiB = 1024 * 1024;
+    expect([1_658, 50_000, 100_000, 250_000].map(defaultSearchCacheBytes)).toEqual([16 * MiB, 16 * MiB, 32 * MiB, 80 * MiB]);
+    expect(searchCacheBytes(readConfig({}), 250_000)).toBe(80 * MiB);
+    expect(searchCacheBytes(readConfig({ SEARCH_CACHE_MB: '3' }), 250_000)).toBe(3 * MiB);
+    expect(searchCacheBytes(readConfig({ SEARCH_CACHE_MB: '0' }), 250_000)).toBe(0);
+    const part = (games: number) => memoryBudget(readConfig({}), games, 0, 1).parts.find(([name]) => name.startsWith('search result cache'))![1];
+    expect([part(5_000), part(250_000)]).toEqual([16 * MiB, 80 * MiB]);
+    expect(() => readConfig({ SEARCH_CACHE_MB: 'lots' })).toThrow('SEARCH_CACHE_MB="lots": must be an integer from 0 to 65536');
   });
 
   it('reads TRUST_PROXY as a list of proxy addresses and blocks', () => {
