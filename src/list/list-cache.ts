@@ -50,23 +50,45 @@ export interface CachedPage {
 /** The page cache holds pages and, apart, the facets' JSON of their filters. */
 type PageEntry = CachedPage | Uint8Array;
 
+/** A cached page and its facets' JSON as the engine's result, for listBody (one object, no closures: it is made per hit). */
+class PageResult implements ListResult {
+  private readonly page: CachedPage;
+  private readonly facetsBytes: Uint8Array;
+
+  constructor(page: CachedPage, facetsBytes: Uint8Array) {
+    this.page = page;
+    this.facetsBytes = facetsBytes;
+  }
+
+  get filtered(): number {
+    return this.page.filtered;
+  }
+
+  get items(): Int32Array {
+    return this.page.items;
+  }
+
+  get maxFacetsBytes(): number {
+    return this.facetsBytes.length;
+  }
+
+  writeFacets(target: Uint8Array, at: number): number {
+    target.set(this.facetsBytes, at);
+    return at + this.facetsBytes.length;
+  }
+
+  get facetsJson(): string {
+    return Buffer.from(this.facetsBytes).toString('utf8');
+  }
+
+  get facets(): ListResult['facets'] {
+    return JSON.parse(this.facetsJson) as ListResult['facets'];
+  }
+}
+
 /** A cached page and its facets' JSON as the engine's result, for listBody. */
 export function pageResult(page: CachedPage, facets: Uint8Array): ListResult {
-  return {
-    filtered: page.filtered,
-    items: page.items,
-    maxFacetsBytes: facets.length,
-    writeFacets: (target, at) => {
-      target.set(facets, at);
-      return at + facets.length;
-    },
-    get facetsJson() {
-      return Buffer.from(facets).toString('utf8');
-    },
-    get facets() {
-      return JSON.parse(Buffer.from(facets).toString('utf8')) as ListResult['facets'];
-    },
-  };
+  return new PageResult(page, facets);
 }
 
 /** The facets' JSON of an evaluated result, in a buffer of its own. */
