@@ -149,21 +149,14 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     const parsed = parseListQuery(input);
     if (!parsed.ok) return invalidQuery(parsed.errors);
     const key = listQueryKey(parsed.query);
-    const hit = cache.body(key);
+    const hit = cached(key);
     if (hit !== undefined) {
       cache.remember(raw, key);
       return hit;
     }
-    const kept = cache.page(key);
-    const keptFacets = kept === undefined ? undefined : cache.facetsOf(kept);
-    if (kept !== undefined && keptFacets !== undefined) {
-      cache.remember(raw, key);
-      return answer(key, kept, keptFacets);
-    }
     const result = engine.run(parsed.query);
     const etag = listEtag(engine, key);
-    // A page still kept without its facets (they left the cache) was asked twice already: kept again at once.
-    if (kept === undefined && !cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
+    if (!cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
     const { page, facets } = cache.addPage(key, parsed.query, result, etag);
     cache.remember(raw, key);
     return answer(key, page, facets);
