@@ -26,6 +26,10 @@ function freshFolder(dir: string): void {
   spawnSync('sync', { timeout: 300_000 });
 }
 
+const GiB = 1024 ** 3;
+/** The file system's block: a small file takes one whole. */
+const BLOCK = 4096;
+
 /**
  * Why a build run of `games` games cannot be afforded in `dir`'s file system, or null when it can:
  * the run writes a build and its baseline, each estimated from the largest build so far (its bytes
@@ -38,10 +42,6 @@ export function diskShortfall(dir: string, games: number, bytesPerGame: number):
   const need = 2 * bytesPerGame * games + 2 * GiB;
   return free >= need ? null : `${(free / GiB).toFixed(1)} GiB free, about ${(need / GiB).toFixed(1)} GiB needed (a build and its baseline)`;
 }
-
-const GiB = 1024 ** 3;
-/** The file system's block: a small file takes one whole. */
-const BLOCK = 4096;
 
 /** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`; wall time around the child process. */
 export async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {

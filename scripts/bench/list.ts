@@ -37,7 +37,7 @@ export async function serverEntry(codeRoot: string, work: string): Promise<strin
   if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
   const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string | undefined> };
   const serverDir = path.join(work, 'server-under-test');
-  // Bundlers before 326a51e returned nothing; their entry was runtime/server.mjs.
+  // Bundlers before 989f254 returned nothing; their entry was runtime/server.mjs.
   return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
 }
 

@@ -2,10 +2,11 @@
 // ran on, and reading and writing those files. BENCHMARKS.md is rendered from them (render.ts);
 // nothing reads Markdown back.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../src/lib/write.ts';
 
 const Summary = z.strictObject({ median: z.number(), min: z.number(), max: z.number(), n: z.int() });
 
@@ -123,20 +124,11 @@ export function resultFileName(r: BenchResult): string {
   return `${stamp}-${r.env.code.replace(/[^a-z0-9]+/gi, '-')}${r.mode === 'full' ? '' : `-${r.mode}`}.json`;
 }
 
-/** Writes a result (validated) into `dir`; returns its path. */
-export function writeResult(dir: string, r: BenchResult): string {
-  mkdirSync(dir, { recursive: true });
+/** Writes a result (validated at once: a bad one throws before anything is written) into `dir`; resolves to its path. */
+export function writeResult(dir: string, r: BenchResult): Promise<string> {
   const file = path.join(dir, resultFileName(BenchResultSchema.parse(r)));
   // Written beside it and renamed: a failed write (a full disk) leaves no half-written result.
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, `${JSON.stringify(r, null, 2)}\n`);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  return file;
+  return writeFileAtomic(file, `${JSON.stringify(r, null, 2)}\n`).then(() => file);
 }
 
 /** Every result file in `dir`, validated, oldest first; throws naming the file that is not JSON or does not match the schema. */

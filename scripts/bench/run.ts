@@ -191,7 +191,7 @@ async function main(): Promise<number> {
   }
   result.elapsedS = (performance.now() - t0) / 1000;
   result.settings['load average'] = `${load0.toFixed(2)} at the start, ${os.loadavg()[0]!.toFixed(2)} at the end (1-minute averages)`;
-  const file = writeResult(cfg.outDir, result);
+  const file = await writeResult(cfg.outDir, result);
   console.log(renderSummary(result));
   console.log(`result: ${file}`);
   if (cfg.mode !== 'quick' && cfg.outDir === resultsDir(ROOT)) {

@@ -58,29 +58,29 @@ describe('formatting', () => {
 });
 
 describe('result files', () => {
-  it('are named by date and measured commit, and read back validated, oldest first', () => {
+  it('are named by date and measured commit, and read back validated, oldest first', async () => {
     expect(resultFileName(result())).toBe('2026-11-21-10-20-30-abc1234.json');
     expect(resultFileName(result({ mode: 'partial', env: { ...env, code: 'def5678+dirty' } }))).toBe('2026-11-21-10-20-30-def5678-dirty-partial.json');
     const dir = path.join(tmp, 'results');
-    writeResult(dir, result({ env: { ...env, date: '2026-11-22T00:00:00.000Z' } }));
-    writeResult(dir, result());
+    await writeResult(dir, result({ env: { ...env, date: '2026-11-22T00:00:00.000Z' } }));
+    await writeResult(dir, result());
     expect(readResults(dir).map((r) => r.file)).toEqual(['2026-11-21-10-20-30-abc1234.json', '2026-11-22-00-00-00-abc1234.json']);
     expect(readResults(path.join(tmp, 'none'))).toEqual([]);
   });
 
-  it('refuses a file that does not match the schema, naming it and the field', () => {
+  it('refuses a file that does not match the schema, naming it and the field', async () => {
     const dir = path.join(tmp, 'bad');
-    const file = writeResult(dir, result());
+    const file = await writeResult(dir, result());
     const text = readFileSync(file, 'utf8').replace('"elapsedS": 321.4', '"elapsedS": "slow"');
     writeFileSync(file, text);
     expect(() => readResults(dir)).toThrow(`${file}: elapsedS: Invalid input: expected number, received string`);
     expect(() => writeResult(dir, { ...result(), mode: 'fast' as never })).toThrow();
   });
 
-  it('refuses a file that is not JSON (an empty one, from a failed write), naming it', () => {
+  it('refuses a file that is not JSON (an empty one, from a failed write), naming it', async () => {
     const dir = path.join(tmp, 'empty');
     const file = path.join(dir, '2026-11-23-00-00-00-abc1234.json');
-    writeResult(dir, result());
+    await writeResult(dir, result());
     writeFileSync(file, '');
     expect(() => readResults(dir)).toThrow(`${file}: not JSON (Unexpected end of JSON input): delete it, or run the bench again`);
   });
