@@ -80,10 +80,14 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
 
   const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex, { documents: false }), compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
-  // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts afresh when full).
+  // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts
+  // afresh when full). It is also the search cache's doorkeeper: a search is kept from the second
+  // request of its q on, so a stream of one-off searches (a crawler's, a flood's) leaves the kept
+  // ones in place, as the list cache's pages are admitted (list-cache.ts).
   const keyOfQ = new ByteBoundedMap(Q_KEYS_BYTES);
   const searchFor = (q: string): CachedSearch => {
     let key = keyOfQ.get(q);
+    const seenBefore = key !== undefined;
     let terms: string[] | null = null;
     if (key === undefined) {
       terms = queryTerms(q);
@@ -94,9 +98,13 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     if (hit === undefined) {
       const match = postings.match(terms ?? queryTerms(q));
       hit = { key, match, cube: facets.count(match.ids), sorted: {}, badgeCubes: new Map() };
-      searches.set(key, hit);
+      if (seenBefore) searches.set(key, hit);
     }
     return hit;
+  };
+  /** Weighs a kept search again after an order or count table was added to it (a search not kept stays out). */
+  const reweigh = (found: CachedSearch): void => {
+    if (searches.peek(found.key) === found) searches.set(found.key, found);
   };
 
   const scratch = new Uint8Array(n);
@@ -141,7 +149,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       for (let k = 0; k < ids.length; k++) scratch[ids[k]!] = 0;
     }
     found.sorted[sort] = out;
-    searches.set(found.key, found); // weighed again with the new order
+    reweigh(found);
     return out;
   }
 
@@ -161,7 +169,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     if (cube === undefined) {
       cube = facets.count(found === null ? null : found.match.ids, bit);
       cache.set(bit, cube);
-      if (found !== null) searches.set(found.key, found); // weighed again with the new table
+      if (found !== null) reweigh(found);
     }
     return cube;
   }

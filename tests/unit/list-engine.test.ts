@@ -5,6 +5,7 @@ import { compileListBundle } from '../../src/build/list/list-bundle.ts';
 import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
 import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
+import { PostingSearch } from '../../src/list/search.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
 import { ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
@@ -246,6 +247,30 @@ describe('engine loading and response bytes', () => {
       for (const q of cycle) handler(q);
     }
     cycle.slice(3).forEach((q, k) => expect(handler(q), q).toBe(kept[k]));
+  });
+
+  it('keeps a search from the second request of its q on, so one-off searches leave the kept ones in place', () => {
+    const small = createMemoryEngine(compiled, { searchCacheEntries: 2 });
+    const match = vi.spyOn(PostingSearch.prototype, 'match');
+    try {
+      const calls = () => match.mock.calls.length;
+      const book = parse('q=book&sort=rtp_desc&badge=verified_rtp');
+      const first = small.run(book);
+      expect(calls()).toBe(1);
+      small.run(book); // the second request of its q: searched again, and kept
+      expect(calls()).toBe(2);
+      small.run(book);
+      expect(calls()).toBe(2);
+      // Forty one-off searches, more than the cache holds: none is kept, so none evicts the kept one.
+      for (let k = 0; k < 40; k++) small.run(parse(`q=${'bcdfghjklm'[k % 10]}${'npqrstvwxz'[Math.floor(k / 10)]}zz${k}`));
+      expect(calls()).toBe(42);
+      const again = small.run(book);
+      expect(calls()).toBe(42);
+      expect(Array.from(again.items)).toEqual(Array.from(first.items));
+      expect(again.facets).toEqual(first.facets);
+    } finally {
+      match.mockRestore();
+    }
   });
 
   it('lets a whole response go after its time to live, so popularity is recent', () => {
