@@ -148,8 +148,8 @@ export function buildInfo(prep: PreparedBuild): BuildInfo {
 /**
  * Writes all of `items`, one after another (the directories must exist). Synchronous on purpose:
  * creating hundreds of thousands of small files is kernel work that concurrent writes only make
- * contend (several threads creating entries in one directory); one blocking write each is the
- * fastest way on the machines measured (docs/benchmarks.md).
+ * contend (several threads creating entries in one directory): at 50k games, up to 64 promise
+ * writes in flight took two to four times the system time of this loop.
  */
 export function writeAll(root: string, items: Iterable<{ file: string; text: string }>): number {
   let count = 0;
