@@ -65,8 +65,9 @@ export function renderWidget(d: WidgetData): string {
     `<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">` +
     `<title>${name} RTP ${percent(d.stated_rtp)} · ${escapeHtml(d.attribution.text)}</title>` +
     `<style>${WIDGET_CSS}</style><script>${WIDGET_SCRIPT}</script></head>` +
-    `<body><main class="c">` +
-    `<div class="h"><div class="id"><h1 title="${name}">${name}</h1><p class="p">${provider}</p></div>` +
+    // Named by its game: a page embedding it has two main landmarks, and each needs its own label (WAI-ARIA Authoring Practices, Landmark Regions).
+    `<body><main class="c" aria-labelledby="g">` +
+    `<div class="h"><div class="id"><h1 id="g" title="${name}">${name}</h1><p class="p">${provider}</p></div>` +
     `<p class="r"><b data-p="${d.stated_rtp}">${percent(d.stated_rtp)}</b><span class="l" data-t="S">${EN.stated}</span></p></div>` +
     `<div><p class="v"><span class="l" data-t="V">${EN.variants}</span><span>${range} · <span data-n="${n}">${n} ${EN.variant[n === 1 ? 0 : 1]}</span></span></p>` +
     ladderSvg(d) +

@@ -1,5 +1,5 @@
 // Every page type of the site in real Chromium, as people use it: axe-core (WCAG 2.1 A/AA and best
-// practice) finds no serious or critical violation at 1280 and 375 px, in light and dark; phones
+// practice) finds no violation of any impact at 1280 and 375 px, in light and dark; phones
 // from 360 to 390 px never scroll sideways, and what overflows scrolls inside a focusable region;
 // tap targets pass axe's target-size rule (24 px, WCAG 2.2 2.5.8); the charts are images with a text
 // alternative that states their numbers, and stay visible in dark mode and in print.
@@ -72,10 +72,11 @@ const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 describe('axe-core on every page type', () => {
   for (const path of PAGES) {
     for (const [width, scheme] of [[1280, 'light'], [375, 'light'], [375, 'dark']] as const) {
-      it(`${path} at ${width} px, ${scheme}: no serious or critical violation`, async () => {
+      it(`${path} at ${width} px, ${scheme}: no violation of any impact`, async () => {
         const { page, trap } = await open(path, width, scheme);
-        const found = await axe(page, WCAG);
-        expect(found.filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+        // Moderate and minor findings count too: a game page once had two unlabelled main
+        // landmarks (its own and its embedded widget preview's), a moderate best-practice finding.
+        expect(await axe(page, WCAG)).toEqual([]);
         expect(trap.errors).toEqual([]);
         await page.close();
       });

@@ -63,7 +63,8 @@ describe('widget page', () => {
   const html = renderWidget(d);
 
   it('shows name, provider, stated RTP, range, ladder, verified date, source and attribution links', () => {
-    expect(html).toContain('<h1 title="Deep Sea Bass">Deep Sea Bass</h1>');
+    expect(html).toContain('<main class="c" aria-labelledby="g">');
+    expect(html).toContain('<h1 id="g" title="Deep Sea Bass">Deep Sea Bass</h1>');
     expect(html).toContain('<p class="p">Bluefin Studio</p>');
     expect(html).toContain('<b data-p="96.71">96.71%</b><span class="l" data-t="S">Stated RTP</span>');
     expect(text(html)).toContain('90.00% – 96.90% · 4 variants');
