@@ -142,13 +142,15 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     // It replays all of the mix, not a sample: a sample small enough to sit in the CPU's cache would
     // be read faster than the mix's own bytes are.
     const fixtures: Record<string, { status: number; headers: Record<string, string>; body_base64: string }> = {};
+    const bodyBytes = new Map<string, number>();
     for (const p of [repeated, ...slugs, ...mix]) {
       const r = await fetchRaw(server.base + p);
       if (r.status !== 200) throw new Error(`server answered ${r.status} to ${p}: ${r.body.toString('utf8').slice(0, 300)}`);
       fixtures[p] = { status: r.status, headers: r.headers, body_base64: r.body.toString('base64') };
+      bodyBytes.set(p, r.body.length);
     }
-    const mixBytes = mix.reduce((sum, p) => sum + Buffer.from(fixtures[p]!.body_base64, 'base64').length, 0) / mix.length;
-    const bytesOf = (p: string) => Buffer.from(fixtures[p]!.body_base64, 'base64').length.toLocaleString('en-US');
+    const mixBytes = mix.reduce((sum, p) => sum + bodyBytes.get(p)!, 0) / mix.length;
+    const bytesOf = (p: string) => bodyBytes.get(p)!.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
     const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
