@@ -222,6 +222,19 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       const y = cpuOf(b);
       if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label, ratio: pairedRatios(x, y) });
     }
+    // Against a ceiling the CPU ratio is the ceiling's over ours, read as the req/s ratios are: 1.00x
+    // is the bare server's cost per request, 0.50x twice it. Unlike req/s, it does not move when the
+    // load generator, not the server, is what limits a run.
+    for (const [a, b, label] of [
+      ['a', 'e', 'server CPU per request: its ceiling (e) / mix (a)'],
+      ['b', 'd', 'server CPU per request: ceiling (d) / repeated query (b)'],
+      ['c', "d'", "server CPU per request: ceiling (d') / static slug JSON (c)"],
+      ['u', 'd', 'server CPU per request: ceiling (d) / uncached (u)'],
+    ] as const) {
+      const x = cpuOf(a);
+      const y = cpuOf(b);
+      if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${b}/${a}`, label, ratio: pairedRatios(y, x) });
+    }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
       `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; each connection comes from its own address (127.0.0.2 onwards, scripts/bench/load.ts), so the rate limiter and the log see many clients. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load generator is autocannon, ${load.connections} connections, in the bench process; which core ran what is under settings.`,

@@ -22,6 +22,11 @@ export function table(head: readonly string[], rows: ReadonlyArray<readonly stri
 
 const ratioOf = (r: BenchResult, id: string) => r.list?.ratios.find((x) => x.id === id)?.ratio;
 const ratioText = (s: Summary | undefined) => (s === undefined ? '—' : `${band(s, 2)}x`);
+/** A ratio to a ceiling by req/s, and by server CPU per request when the run measured it. */
+const ceilingText = (r: BenchResult, id: string, cpuId: string) => {
+  const cpu = ratioOf(r, cpuId);
+  return `${ratioText(ratioOf(r, id))}${cpu === undefined ? '' : `; by CPU ${band(cpu, 2)}x`}`;
+};
 
 /** One line per run: what a before/after comparison reads. */
 function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
@@ -33,13 +38,13 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       r.env.code === r.env.commit ? r.env.code : `${r.env.code} (bench ${r.env.commit})`,
       r.mode,
       largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
-      ratioText(ratioOf(r, 'a/e') ?? ratioOf(r, 'a/d')),
+      ratioOf(r, 'a/e') === undefined ? ratioText(ratioOf(r, 'a/d')) : ceilingText(r, 'a/e', 'cpu e/a'),
       ratioText(ratioOf(r, 'a/a0')),
       ratioText(ratioOf(r, 'a+/a0')),
-      ratioText(ratioOf(r, 'u/d')),
+      ceilingText(r, 'u/d', 'cpu d/u'),
       uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
-      ratioText(ratioOf(r, 'b/d')),
-      ratioText(ratioOf(r, "c/d'")),
+      ceilingText(r, 'b/d', 'cpu d/b'),
+      ceilingText(r, "c/d'", "cpu d'/c"),
     ];
   });
   return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'mix, large cache / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling'], rows);

@@ -107,6 +107,18 @@ describe('BENCHMARKS.md', () => {
     expect(md).not.toContain('## Search');
   });
 
+  it('gives a ratio to a ceiling by server CPU per request beside the one by req/s, when the run has it', () => {
+    const ratios = [
+      { id: 'b/d', label: 'repeated query (b) / ceiling (d)', ratio: summarize([0.95, 1, 1.05]) },
+      { id: 'cpu d/b', label: 'server CPU per request: ceiling (d) / repeated query (b)', ratio: summarize([0.84, 0.86, 0.88]) },
+      { id: "c/d'", label: "static slug JSON (c) / ceiling (d')", ratio: summarize([0.97, 0.98, 0.99]) },
+    ];
+    const withCpu = result({ list: { ...result().list!, ratios } });
+    const line = renderBenchmarks([{ file: 'y.json', result: withCpu }]).split('\n').find((l) => l.startsWith('| [2026'));
+    expect(line).toContain('| 1.00 (0.95–1.05)x; by CPU 0.86 (0.84–0.88)x | 0.98 (0.97–0.99)x |');
+    expect(renderSummary(withCpu)).toContain('server CPU per request: ceiling (d) / repeated query (b): 0.86 (0.84–0.88)x');
+  });
+
   it('names the measured code apart from the bench when they differ, and prints a console summary', () => {
     const other = result({ env: { ...env, code: '28cfafb' } });
     expect(renderBenchmarks([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
