@@ -217,23 +217,17 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       ['a', 'a0', 'server CPU per request: mix (a) / caches off (a0)'],
       ['u', 'u0', 'server CPU per request: uncached (u) / caches off (u0)'],
       ['a+', 'a0', `server CPU per request: mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / caches off (a0)`],
+      // Against a ceiling the ceiling comes first, so these read as the req/s ratios do: 1.00x is the
+      // bare server's cost per request, 0.50x twice it. Unlike req/s, they do not move when the load
+      // generator, not the server, is what limits a run.
+      ['e', 'a', 'server CPU per request: its ceiling (e) / mix (a)'],
+      ['d', 'b', 'server CPU per request: ceiling (d) / repeated query (b)'],
+      ["d'", 'c', "server CPU per request: ceiling (d') / static slug JSON (c)"],
+      ['d', 'u', 'server CPU per request: ceiling (d) / uncached (u)'],
     ] as const) {
       const x = cpuOf(a);
       const y = cpuOf(b);
       if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label, ratio: pairedRatios(x, y) });
-    }
-    // Against a ceiling the CPU ratio is the ceiling's over ours, read as the req/s ratios are: 1.00x
-    // is the bare server's cost per request, 0.50x twice it. Unlike req/s, it does not move when the
-    // load generator, not the server, is what limits a run.
-    for (const [a, b, label] of [
-      ['a', 'e', 'server CPU per request: its ceiling (e) / mix (a)'],
-      ['b', 'd', 'server CPU per request: ceiling (d) / repeated query (b)'],
-      ['c', "d'", "server CPU per request: ceiling (d') / static slug JSON (c)"],
-      ['u', 'd', 'server CPU per request: ceiling (d) / uncached (u)'],
-    ] as const) {
-      const x = cpuOf(a);
-      const y = cpuOf(b);
-      if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${b}/${a}`, label, ratio: pairedRatios(y, x) });
     }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
