@@ -2,8 +2,9 @@
 # The README's Quick start on a fresh clone, as a new user runs it: clones this repository's HEAD
 # into a temporary folder (no ../shared beside it), puts the machine's own Node first on PATH (the
 # project's cached Node is not on it), then runs `npm install && npm start` until the site answers
-# on the printed address, stops it, and runs `npm test`. Passes when both commands succeed and the
-# test summary shows 0 skipped. Used by .ci/run; `npm run fresh-clone-check` runs it by hand.
+# on the printed address, stops it and every process it started, and runs `npm test`. Passes when
+# both commands succeed and the test summary shows 0 skipped. Used by .ci/run; `npm run
+# fresh-clone-check` runs it by hand.
 #
 #   bash scripts/fresh-clone-check.sh [--keep]      --keep leaves the temporary clone in place
 set -uo pipefail
@@ -15,8 +16,38 @@ keep=0
 work="$(mktemp -d "${TMPDIR:-/tmp}/rtp-fresh-XXXXXX")"
 clone="$work/rtp-registry"
 server_pid=""
+# Whether a live (not zombie) process of the server's session remains, read from /proc/<pid>/stat:
+# after the ")" that ends the command come state, ppid, pgrp and session.
+server_alive() {
+  local f stat
+  for f in /proc/[0-9]*/stat; do
+    read -r stat 2>/dev/null <"$f" || continue
+    set -- ${stat##*) }
+    [ "${4:-}" = "$server_pid" ] && [ "$1" != Z ] && return 0
+  done
+  return 1
+}
+# Stops `npm start` with everything it started. npm does not always pass SIGTERM on through the
+# shell it runs the script in, which left the server running after npm was gone; so `npm start`
+# runs in a session of its own (setsid) and its whole process group is signalled.
+stop_server() {
+  [ -n "$server_pid" ] || return 0
+  kill -TERM -- "-$server_pid" 2>/dev/null
+  wait "$server_pid" 2>/dev/null
+  for _ in $(seq 1 100); do
+    server_alive || break
+    sleep 0.1 # a process exiting in another session has no event a shell can wait on
+  done
+  local left=0
+  if server_alive; then
+    left=1
+    kill -KILL -- "-$server_pid" 2>/dev/null
+  fi
+  server_pid=""
+  return "$left"
+}
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  stop_server
   if [ "$keep" = 1 ]; then echo "fresh-clone-check: kept $clone"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -42,7 +73,7 @@ echo "fresh-clone-check: npm install took $((SECONDS - started)) s"
 echo "fresh-clone-check: npm start (PORT=0: a free port)"
 started=$SECONDS
 log="$work/start.log"
-PORT=0 npm start >"$log" 2>&1 &
+PORT=0 setsid npm start >"$log" 2>&1 &
 server_pid=$!
 url=""
 for _ in $(seq 1 600); do
@@ -65,9 +96,7 @@ node -e '
     }
   })().catch((e) => { console.error(String(e)); process.exit(1); });
 ' "$url" || fail "the site did not answer as expected"
-kill "$server_pid"
-wait "$server_pid" 2>/dev/null
-server_pid=""
+stop_server || fail "npm start's processes were still running 10 s after SIGTERM"
 
 echo "fresh-clone-check: npm test"
 test_log="$work/test.log"
