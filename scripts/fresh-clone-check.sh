@@ -32,19 +32,17 @@ server_alive() {
 # runs in a session of its own (setsid) and its whole process group is signalled.
 stop_server() {
   [ -n "$server_pid" ] || return 0
+  local outcome=1
   kill -TERM -- "-$server_pid" 2>/dev/null
-  wait "$server_pid" 2>/dev/null
+  # Not `wait` first: npm waits for its script, so a server ignoring SIGTERM would hold it unbounded.
   for _ in $(seq 1 100); do
-    server_alive || break
+    server_alive || { outcome=0 && break; }
     sleep 0.1 # a process exiting in another session has no event a shell can wait on
   done
-  local left=0
-  if server_alive; then
-    left=1
-    kill -KILL -- "-$server_pid" 2>/dev/null
-  fi
+  [ "$outcome" = 0 ] || kill -KILL -- "-$server_pid" 2>/dev/null
+  wait "$server_pid" 2>/dev/null # reaps npm, which has exited by now
   server_pid=""
-  return "$left"
+  return "$outcome"
 }
 cleanup() {
   stop_server
