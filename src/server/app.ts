@@ -94,6 +94,8 @@ export function targetTooLong(url: string): Buffer | null {
   return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
 }
 const NO_KEY: KeyCheck = { status: 'none' };
+/** The paths answered by code, never by a file: they are routed before any static file. */
+const isDynamic = (pathname: string) => pathname === '/api/rtp/list' || pathname === '/api/rtp/history' || pathname === '/api/rtp/identify' || pathname === '/mcp';
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
 export interface AppOptions {
@@ -225,8 +227,12 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     res.end();
   }
 
-  /** Serves a normalised path once the rate limiter has let it through. */
-  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null): void {
+  /**
+   * Serves a normalised path once the rate limiter has let it through; `hit` is the static file
+   * already found in memory for it, if any.
+   */
+  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined): void {
+    if (hit !== undefined) return sendStatic(req, res, hit, extra);
     if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
     if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
     if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
@@ -235,8 +241,6 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       mcp(req, res, extra).catch((err: unknown) => fail(req, res, err));
       return;
     }
-    const hit = statics.cached(pathname);
-    if (hit !== undefined) return sendStatic(req, res, hit, extra);
     statics.load(pathname).then(
       (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
     ).catch((err: unknown) => fail(req, res, err));
@@ -270,19 +274,22 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const check: KeyCheck = authenticate === undefined || !(hasHeader(req, 'authorization') || hasHeader(req, 'x-api-key')) ? NO_KEY : authenticate(req);
       if (check.status === 'invalid') return send(req, res, 401, JSON_ERROR_HEADERS, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
       const budget = check.status === 'valid' ? keyLimiter : limiter;
-      if (budget === null || !POLICIES[classify(pathname)].rateLimited) return route(req, res, pathname, search, null);
+      // A file served from memory knows its route family, sparing the classification (the
+      // dynamic routes are never static files).
+      const hit = isDynamic(pathname) ? undefined : statics.cached(pathname);
+      if (budget === null || !POLICIES[hit !== undefined ? hit.family : classify(pathname)].rateLimited) return route(req, res, pathname, search, null, hit);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
       const key = check.status === 'valid' ? `key:${check.id}` : limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
       const decision = budget.hit(key);
       if (decision instanceof Promise) {
         // One catch after the callback: a throw while routing must become a 500, never an unhandled rejection.
         decision
-          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers) : limited(req, res, d)))
+          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers, hit) : limited(req, res, d)))
           .catch((err: unknown) => fail(req, res, err));
         return;
       }
       if (!decision.allowed) return limited(req, res, decision);
-      return route(req, res, pathname, search, decision.headers);
+      return route(req, res, pathname, search, decision.headers, hit);
     } catch (err) {
       fail(req, res, err);
     }

@@ -167,4 +167,27 @@ describe('batching (the asynchronous destination)', () => {
       await batched.close();
     }
   });
+
+  it('writes every line whole and in order across many batches', async () => {
+    const batchFile = path.join(dir, 'many.jsonl');
+    const batched = new AccessLog({ target: { kind: 'file', path: batchFile }, trustProxy: parseTrustProxy('', []), salt: 'pepper' });
+    const srv = http.createServer((req, res) => {
+      batched.track(req, res);
+      res.writeHead(200, ['Content-Length', '2']);
+      res.end('{}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+      // Some 560 bytes a line: 300 lines fill five batches of ACCESS_LOG_BATCH_BYTES and part of a sixth.
+      const paths = Array.from({ length: 300 }, (_, k) => `/p${k}/${'x'.repeat(400)}`);
+      for (const p of paths) await (await fetch(base + p)).text();
+      await batched.close();
+      const lines = (await readFile(batchFile, 'utf8')).split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines.map((l) => (JSON.parse(l) as Line).path)).toEqual(paths);
+    } finally {
+      await new Promise((r) => srv.close(r));
+    }
+  });
 });

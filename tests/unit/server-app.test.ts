@@ -291,6 +291,26 @@ describe('rate limiting', () => {
     expect((await request(limitedServer.base, '/api/rtp/list', { method: 'POST' })).status).toBe(405);
   });
 
+  it('counts a file served from memory by its route family, as when it was first read', async () => {
+    // Each path three times: the first answer reads the file, the others come from memory, where
+    // the family the file was read as decides the counting (src/server/app.ts).
+    const counted = [`/api/rtp/${slug}`, `/rtp/${slug}`, `/widget/rtp/${slug}`, '/about', '/favicon.svg', '/api/openapi.json'];
+    const exempt = ['/api/rtp/provider/beta', `/api/widget/rtp/${slug}`, '/_astro/app.abc.js'];
+    for (const target of [...counted, ...exempt]) {
+      const remaining: (string | undefined)[] = [];
+      for (let k = 0; k < 3; k++) {
+        const r = await request(server.base, target);
+        expect(r.status, target).toBe(200);
+        remaining.push(r.headers['x-ratelimit-remaining'] as string | undefined);
+      }
+      if (exempt.includes(target)) expect(remaining, target).toEqual([undefined, undefined, undefined]);
+      else {
+        expect(remaining, target).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
+        expect(remaining.map(Number), target).toEqual([Number(remaining[0]), Number(remaining[0]) - 1, Number(remaining[0]) - 2]);
+      }
+    }
+  });
+
   it('keys on the X-Forwarded-For client behind a trusted proxy', async () => {
     const as = (ip: string) => request(proxiedServer.base, '/about', { headers: { 'X-Forwarded-For': `6.6.6.6, ${ip}` } });
     expect((await as('203.0.113.1')).status).toBe(200);
