@@ -94,8 +94,6 @@ export function targetTooLong(url: string): Buffer | null {
   return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
 }
 const NO_KEY: KeyCheck = { status: 'none' };
-/** The paths answered by code, never by a file: they are routed before any static file. */
-const isDynamic = (pathname: string) => pathname === '/api/rtp/list' || pathname === '/api/rtp/history' || pathname === '/api/rtp/identify' || pathname === '/mcp';
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
 export interface AppOptions {
@@ -274,9 +272,9 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const check: KeyCheck = authenticate === undefined || !(hasHeader(req, 'authorization') || hasHeader(req, 'x-api-key')) ? NO_KEY : authenticate(req);
       if (check.status === 'invalid') return send(req, res, 401, JSON_ERROR_HEADERS, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
       const budget = check.status === 'valid' ? keyLimiter : limiter;
-      // A file served from memory knows its route family, sparing the classification (the
-      // dynamic routes are never static files).
-      const hit = isDynamic(pathname) ? undefined : statics.cached(pathname);
+      // A file served from memory knows its route family, sparing the classification. The cache
+      // never holds a dynamic route's path: route() answers those before any file is read.
+      const hit = statics.cached(pathname);
       if (budget === null || !POLICIES[hit !== undefined ? hit.family : classify(pathname)].rateLimited) return route(req, res, pathname, search, null, hit);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
       const key = check.status === 'valid' ? `key:${check.id}` : limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));

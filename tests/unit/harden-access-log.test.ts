@@ -143,18 +143,36 @@ describe('settings', () => {
   });
 });
 
+/** A server answering `{}` to everything, logged into `file` by an asynchronous AccessLog. */
+async function loggedServer(file: string): Promise<{ base: string; closeLog: () => Promise<void>; close: () => Promise<void> }> {
+  const log = new AccessLog({ target: { kind: 'file', path: file }, trustProxy: parseTrustProxy('', []), salt: 'pepper' });
+  const srv = http.createServer((req, res) => {
+    log.track(req, res);
+    res.writeHead(200, ['Content-Length', '2']);
+    res.end('{}');
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  let logOpen = true;
+  const closeLog = async () => {
+    if (logOpen) await log.close();
+    logOpen = false;
+  };
+  return {
+    base: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    closeLog,
+    close: async () => {
+      await new Promise((r) => srv.close(r));
+      await closeLog();
+    },
+  };
+}
+
 describe('batching (the asynchronous destination)', () => {
   it('holds lines for a batch, yet a lone line reaches the file within the flush interval', async () => {
     const batchFile = path.join(dir, 'batched.jsonl');
-    const batched = new AccessLog({ target: { kind: 'file', path: batchFile }, trustProxy: parseTrustProxy('', []), salt: 'pepper' });
-    const srv = http.createServer((req, res) => {
-      batched.track(req, res);
-      res.writeHead(200, ['Content-Length', '2']);
-      res.end('{}');
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const server = await loggedServer(batchFile);
     try {
-      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/one`;
+      const url = `${server.base}/one`;
       await (await fetch(url)).text();
       const asked = performance.now();
       // One line is far below ACCESS_LOG_BATCH_BYTES: only the periodic flush writes it.
@@ -163,31 +181,23 @@ describe('batching (the asynchronous destination)', () => {
       for (let k = 0; k < 50; k++) await (await fetch(url)).text();
       await vi.waitFor(async () => expect((await readFile(batchFile, 'utf8')).trim().split('\n')).toHaveLength(51), { timeout: 5000, interval: 10 });
     } finally {
-      await new Promise((r) => srv.close(r));
-      await batched.close();
+      await server.close();
     }
   });
 
   it('writes every line whole and in order across many batches', async () => {
     const batchFile = path.join(dir, 'many.jsonl');
-    const batched = new AccessLog({ target: { kind: 'file', path: batchFile }, trustProxy: parseTrustProxy('', []), salt: 'pepper' });
-    const srv = http.createServer((req, res) => {
-      batched.track(req, res);
-      res.writeHead(200, ['Content-Length', '2']);
-      res.end('{}');
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const server = await loggedServer(batchFile);
     try {
-      const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
       // Some 560 bytes a line: 300 lines fill five batches of ACCESS_LOG_BATCH_BYTES and part of a sixth.
       const paths = Array.from({ length: 300 }, (_, k) => `/p${k}/${'x'.repeat(400)}`);
-      for (const p of paths) await (await fetch(base + p)).text();
-      await batched.close();
+      for (const p of paths) await (await fetch(server.base + p)).text();
+      await server.closeLog();
       const lines = (await readFile(batchFile, 'utf8')).split('\n');
       expect(lines.pop()).toBe('');
       expect(lines.map((l) => (JSON.parse(l) as Line).path)).toEqual(paths);
     } finally {
-      await new Promise((r) => srv.close(r));
+      await server.close();
     }
   });
 });
