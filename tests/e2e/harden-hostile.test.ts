@@ -2,25 +2,19 @@
 // bounded by bytes under padded and distinct queries, slow-header clients are cut off while others
 // are served, a malformed pipelined request never writes into a response in flight, and the
 // framework surface is gone (docs/security.md).
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServer, type Server } from '../helpers/production.ts';
+import { startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 import { agents, blast, exchange, get } from '../helpers/load.ts';
 
-/** The Node flags of `npm start` / `npm run serve`, read from package.json (their one source). */
-const SERVE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
 const portOf = (server: Server) => Number(new URL(server.url).port);
 
 describe('memory stays bounded by bytes under hostile queries', () => {
   let server: Server;
   beforeAll(async () => {
     // A budget no client reaches, so every request gets past the limiter to the caches.
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' }, SERVE_FLAGS);
+    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
   });
   afterAll(async () => server?.stop());
 
@@ -61,7 +55,7 @@ describe('memory stays bounded by bytes under hostile queries', () => {
 describe('slow clients', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { HEADERS_TIMEOUT_MS: '5000', RATE_LIMIT: '1000000' }, SERVE_FLAGS);
+    server = await startServer(testOutDir(), { HEADERS_TIMEOUT_MS: '5000', RATE_LIMIT: '1000000' });
   });
   afterAll(async () => server?.stop());
 
@@ -108,7 +102,7 @@ describe('slow clients', () => {
 describe('protocol edges and surface', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), {}, SERVE_FLAGS);
+    server = await startServer(testOutDir(), {});
   });
   afterAll(async () => server?.stop());
 

@@ -4,7 +4,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverEntry } from './server.ts';
+import { SERVE_FLAGS, serverEntry } from './server.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,8 +24,11 @@ process.once('exit', () => {
   for (const c of running) c.kill('SIGKILL');
 });
 
-/** Starts the server over `outDir` on a free loopback port (`nodeArgs`: V8/Node flags); resolves once it listens. */
-export function startServer(outDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Server> {
+/**
+ * Starts the server over `outDir` on a free loopback port (`nodeArgs`: V8/Node flags, by default
+ * those of `npm run serve`); resolves once it listens.
+ */
+export function startServer(outDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = SERVE_FLAGS): Promise<Server> {
   const child = spawn(process.execPath, [...nodeArgs, serverEntry()], {
     cwd: ROOT,
     env: { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: '0', ACCESS_LOG: 'off', ...env },

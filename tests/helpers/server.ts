@@ -2,11 +2,20 @@
 // current with src/ by the e2e global setup) as a child process on a free port for tests, reads
 // its address from the start-up log line, and stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The Node flags of `npm start` and `npm run serve` (heap bounds), read from package.json, their one
+ * source: the tests run the server as it is deployed.
+ */
+export const SERVE_FLAGS: readonly string[] = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 
 /** The build under test: RTP_OUT_DIR or dist/. */
 export function testOutDir(): string {
@@ -45,8 +54,7 @@ const LISTENING = /listening on (http:\/\/\S+)/;
 
 /** Spawns the server with PORT=0 and resolves once it logs its address. */
 export function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  // The same V8 flag as `npm run serve` (docs/server.md).
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', options.entry ?? serverEntry()], {
+  const child = spawn(process.execPath, [...SERVE_FLAGS, options.entry ?? serverEntry()], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', RTP_OUT_DIR: options.outDir ?? testOutDir(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
