@@ -68,6 +68,17 @@ function provideNode(major) {
  */
 export const ENV_DEFAULTS = { MALLOC_ARENA_MAX: '2' };
 
+/**
+ * The Node flags (`--…`) of the `serve` script in the package at `root`: `npm start`, `npm run serve`,
+ * the tests' servers and the bench's all run with them (package.json is their one source).
+ * @param {string} [root]
+ * @returns {string[]}
+ */
+export function serveFlags(root = ROOT) {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return pkg.scripts.serve.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
 function main(argv) {
   if (argv.length === 0) {
     console.error('usage: node scripts/node.mjs node [flags] <script> [args] | <command> [args]');

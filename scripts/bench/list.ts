@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serveFlags } from '../node.mjs';
 import { BUNDLE_REL } from './build.ts';
 import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
 import { cpuMicros, freePort, rssMiB, startAndWait, type Running } from './procs.ts';
@@ -38,12 +39,6 @@ export async function serverEntry(codeRoot: string, work: string): Promise<strin
   return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
 }
 
-/** Node flags of the code's `npm run serve` (its package.json is their one source). */
-function serverFlags(codeRoot: string): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(codeRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  return pkg.scripts.serve!.split(/\s+/).filter((arg) => arg.startsWith('--'));
-}
-
 const status = async (url: string) => (await fetchRaw(url, 2000)).status;
 
 /** Starts the server under test on a built output folder; resolves when the list route answers. */
@@ -51,7 +46,7 @@ export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs
   const port = await freePort();
   // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
   const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
-  return startAndWait('server', { args: [...serverFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
+  return startAndWait('server', { args: [...serveFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
 }
 
 export interface Scenario {

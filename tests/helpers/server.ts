@@ -2,20 +2,15 @@
 // current with src/ by the e2e global setup) as a child process on a free port for tests, reads
 // its address from the start-up log line, and stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
+import { serveFlags } from '../../scripts/node.mjs';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * The Node flags of `npm start` and `npm run serve` (heap bounds), read from package.json, their one
- * source: the tests run the server as it is deployed.
- */
-export const SERVE_FLAGS: readonly string[] = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+/** The Node flags of `npm start` and `npm run serve` (heap bounds): the tests run the server as it is deployed. */
+export const SERVE_FLAGS: readonly string[] = serveFlags(REPO_ROOT);
 
 /** The build under test: RTP_OUT_DIR or dist/. */
 export function testOutDir(): string {
