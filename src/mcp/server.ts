@@ -22,6 +22,30 @@ export const MCP_PAGE_MAX = 50;
 
 type Json = Record<string, unknown>;
 
+/**
+ * Each tool's arguments (zod shapes): the SDK checks them, and so does the JSON-RPC envelope
+ * (src/mcp/rpc.ts) first, to answer bad arguments with -32602 naming the parameter and the rule.
+ */
+export const TOOL_INPUTS = {
+  search_games: {
+    q: z.string().max(200).optional().describe('Free text over name, slug and provider.'),
+    provider: z.string().max(200).optional().describe('Provider key, e.g. playngo.'),
+    game_type: z.enum(GAME_TYPES).optional(),
+    has_variants: z.boolean().optional().describe('Only games with more than one known RTP.'),
+    badge: z.enum(BADGES).optional(),
+    sort: z.enum(LIST_SORTS).optional().describe('relevance needs q.'),
+    limit: z.int().min(1).max(MCP_PAGE_MAX).optional(),
+    offset: z.int().min(0).max(1_000_000).optional(),
+  },
+  get_game: { slug: z.string().min(1).max(200) },
+  identify_build: { slug: z.string().max(200).optional(), name: z.string().max(200).optional(), rtp: z.number().gt(0).max(100).describe('The observed RTP in percent, e.g. 94.25.') },
+  list_providers: {},
+  registry_info: {},
+} as const satisfies Record<string, z.ZodRawShape>;
+
+/** The tools' names. */
+export type ToolName = keyof typeof TOOL_INPUTS;
+
 /** A game as the tools return it: the figures, the source to cite and the registry's page. */
 function gameOf(r: GameRecord, site: string): Json {
   return {
@@ -65,16 +89,7 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     {
       title: 'Search games',
       description: `Search, filter and sort the registry (the list route's semantics). Returns up to ${MCP_PAGE_MAX} games with their stated RTP, variants and source.`,
-      inputSchema: {
-        q: z.string().max(200).optional().describe('Free text over name, slug and provider.'),
-        provider: z.string().max(200).optional().describe('Provider key, e.g. playngo.'),
-        game_type: z.enum(GAME_TYPES).optional(),
-        has_variants: z.boolean().optional().describe('Only games with more than one known RTP.'),
-        badge: z.enum(BADGES).optional(),
-        sort: z.enum(LIST_SORTS).optional().describe('relevance needs q.'),
-        limit: z.int().min(1).max(MCP_PAGE_MAX).optional(),
-        offset: z.int().min(0).max(1_000_000).optional(),
-      },
+      inputSchema: TOOL_INPUTS.search_games,
       annotations: readOnly,
     },
     (args) => {
@@ -87,11 +102,12 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
 
   server.registerTool(
     'get_game',
-    { title: 'Get one game', description: "A game's full record by slug: stated RTP, every variant with its kind, sources, and the page to cite.", inputSchema: { slug: z.string().min(1).max(200) }, annotations: readOnly },
+    { title: 'Get one game', description: "A game's full record by slug: stated RTP, every variant with its kind, sources, and the page to cite.", inputSchema: TOOL_INPUTS.get_game, annotations: readOnly },
     ({ slug }) => {
       const r = call((q) => services.list(q), { slugs: slug.toLowerCase() });
       const found = (r.body?.items as GameRecord[] | undefined)?.[0];
-      if (found === undefined) return fail(`no game with slug "${slug.slice(0, 200)}" in the registry`);
+      // The slug is not repeated: a client's text never comes back in an answer.
+      if (found === undefined) return fail('no game with this slug in the registry: search_games finds slugs');
       return ok({ ...stamp, game: gameOf(found, site), record: found });
     },
   );
@@ -101,7 +117,7 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     {
       title: 'Which build is this RTP?',
       description: 'Whether an observed RTP figure is the stated default, a known variant (with its kind) or unknown, within 0.005 points; give slug, or name to pick the game by search.',
-      inputSchema: { slug: z.string().max(200).optional(), name: z.string().max(200).optional(), rtp: z.number().gt(0).max(100).describe('The observed RTP in percent, e.g. 94.25.') },
+      inputSchema: TOOL_INPUTS.identify_build,
       annotations: readOnly,
     },
     ({ slug, name, rtp }) => {
@@ -112,13 +128,13 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     },
   );
 
-  server.registerTool('list_providers', { title: 'List providers', description: 'Every provider with its number of games.', inputSchema: {}, annotations: readOnly }, () => {
+  server.registerTool('list_providers', { title: 'List providers', description: 'Every provider with its number of games.', inputSchema: TOOL_INPUTS.list_providers, annotations: readOnly }, () => {
     const r = call((q) => services.list(q), { limit: 1 });
     const providers = (r.body?.facets as { providers: Array<{ provider: string; display: string; count: number }> }).providers;
     return ok({ ...stamp, source_url: `${site}${paths.list}`, providers: providers.map((p) => ({ provider: p.provider, display: p.display, games: p.count, page_url: `${site}${paths.providerPage(p.provider)}` })) });
   });
 
-  server.registerTool('registry_info', { title: 'About the registry', description: 'Data version, size, licence and how to cite, and where the API and bulk downloads are.', inputSchema: {}, annotations: readOnly }, () =>
+  server.registerTool('registry_info', { title: 'About the registry', description: 'Data version, size, licence and how to cite, and where the API and bulk downloads are.', inputSchema: TOOL_INPUTS.registry_info, annotations: readOnly }, () =>
     ok({
       ...stamp,
       name: REGISTRY_NAME,

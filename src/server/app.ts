@@ -1,6 +1,8 @@
 // The request handler of the Node server: methods and preflight, request-target bounds, path
 // normalisation, the rate limiter, the dynamic list and history routes, static files from memory,
 // and the 404 answers. Every response carries CORS `*` and `X-Content-Type-Options: nosniff`.
+// Requests refused before routing (a bad key, a path that cannot be decoded) count against the
+// client's budget like any other; so does each call of an MCP batch (src/server/mcp-http.ts).
 //
 //   GET /api/rtp/list, /api/rtp/history      answered by src/list handlers (same as the Astro endpoints)
 //   GET /api/rtp/{slug}, /api/rtp/provider/{key}, /api/widget/rtp/{slug}, /widget/rtp/{slug}, pages, /_astro/*
@@ -14,7 +16,7 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteFamily } from '../routes/routes.ts';
+import { classify, JSON_TYPE, HTML_TYPE, paths, POLICIES, type RouteFamily } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
@@ -24,11 +26,11 @@ import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import { MAX_PATH_LENGTH, normalizeTarget } from './paths.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
+import type { UnsentLedger } from './backpressure.ts';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** POST /mcp takes only POST (stateless: no GET stream, no DELETE of a session). */
 export const MCP_METHODS = 'POST, OPTIONS';
-const isMcp = (url: string | undefined) => url === '/mcp' || (url !== undefined && url.startsWith('/mcp?'));
 /** Request headers a preflight allows when the browser's request names none we can echo. */
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
 export const PREFLIGHT_MAX_AGE = '86400';
@@ -46,6 +48,10 @@ export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `quer
 export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
 export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
 export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
+/** An HTTP/1.1 request without Host (RFC 9112 §3.2). */
+export const HOST_REQUIRED: ErrorBody = { statusCode: 400, statusMessage: 'bad request: HTTP/1.1 requests must carry a Host header' };
+/** Past MAX_UNSENT_MB of answers not yet taken by their clients (src/server/backpressure.ts). */
+export const SERVER_BUSY: ErrorBody = { statusCode: 503, statusMessage: 'server busy: too many answers wait for their clients to read them; retry after 1 s' };
 
 const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
 const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
@@ -54,6 +60,8 @@ const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
 const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
 const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
 const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
+const HOST_REQUIRED_BYTES = Buffer.from(JSON.stringify(HOST_REQUIRED));
+const SERVER_BUSY_BYTES = Buffer.from(JSON.stringify(SERVER_BUSY));
 const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
 /** Route patterns for logs: a log line names the route, never the request target (it can carry keys or payloads). */
 const ROUTE_NAMES: Record<RouteFamily, string> = {
@@ -115,6 +123,8 @@ export interface AppOptions {
   authenticate?: (req: IncomingMessage) => KeyCheck;
   /** The budget of requests with a valid API key, counted per key (absent: the base limiter's). */
   keyLimiter?: RateLimiter | null;
+  /** Unsent answer bytes (src/server/backpressure.ts): a request on a connection past its bound closes it, past the process bound gets a 503. */
+  ledger?: UnsentLedger;
 }
 
 /**
@@ -142,12 +152,15 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return false;
 }
 
-/** Answers POST /mcp; `extra` are the request's rate-limit headers. */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null) => Promise<void>;
+/**
+ * Answers POST /mcp; `extra` are the request's rate-limit headers, `charge` counts one more call
+ * against the same budget (null when requests are not counted).
+ */
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null) => Promise<void>;
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp } = options;
+  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp, ledger } = options;
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
   const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
 
@@ -210,7 +223,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   function preflight(req: IncomingMessage, res: ServerResponse): void {
     const requested = req.headers['access-control-request-headers'];
     const echo = typeof requested === 'string' && requested.length <= 1024 && HEADER_LIST.test(requested.trim());
-    const methods = isMcp(req.url) ? MCP_METHODS : ALLOWED_METHODS;
+    const target = normalizeTarget(req.url);
+    const methods = target.ok && target.pathname === paths.mcp ? MCP_METHODS : ALLOWED_METHODS;
     const headers = [
       'Access-Control-Allow-Origin', '*',
       'Access-Control-Allow-Methods', methods,
@@ -229,14 +243,14 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
    * Serves a normalised path once the rate limiter has let it through; `hit` is the static file
    * already found in memory for it, if any.
    */
-  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined): void {
+  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null): void {
     if (hit !== undefined) return sendStatic(req, res, hit, extra);
     if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
     if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
     if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
     if (pathname === '/mcp') {
-      if (req.method !== 'POST' || mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', MCP_METHODS]);
-      mcp(req, res, extra).catch((err: unknown) => fail(req, res, err));
+      if (mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', MCP_METHODS]);
+      mcp(req, res, extra, charge).catch((err: unknown) => fail(req, res, err));
       return;
     }
     statics.load(pathname).then(
@@ -255,39 +269,67 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     send(req, res, 429, JSON_ERROR_HEADERS, body, decision.headers.concat('Retry-After', String(decision.retryAfter)));
   }
 
+  /** The client's key for the address budget. */
+  const addressKey = (req: IncomingMessage) => limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
+
+  /**
+   * Counts a request refused before routing against the client's address budget, then sends the
+   * refusal (or the 429 once the budget is spent), with the rate-limit headers.
+   */
+  function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer, headers: string[] | null): void {
+    if (limiter === null) return send(req, res, status, JSON_ERROR_HEADERS, body, headers);
+    const answer = (d: RateLimitDecision) => (d.allowed ? send(req, res, status, JSON_ERROR_HEADERS, body, headers === null ? d.headers : d.headers.concat(headers)) : limited(req, res, d));
+    const decision = limiter.hit(addressKey(req));
+    if (decision instanceof Promise) decision.then(answer).catch((err: unknown) => fail(req, res, err));
+    else answer(decision);
+  }
+
   return (req, res) => {
     try {
+      if (ledger !== undefined) {
+        const admission = ledger.admit(req.socket);
+        // Requests already read from a connection past its bound: it is closed, they go unanswered.
+        if (admission === 'close') return void req.socket.destroy();
+        if (admission === 'shed') return send(req, res, 503, JSON_ERROR_HEADERS, SERVER_BUSY_BYTES, ['Retry-After', '1']);
+      }
       const method = req.method;
       if (method === 'OPTIONS') return preflight(req, res);
-      if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && isMcp(req.url))) {
-        return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', ALLOWED_METHODS]);
-      }
       const url = req.url ?? '';
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1) return send(req, res, 400, JSON_ERROR_HEADERS, HOST_REQUIRED_BYTES, ['Connection', 'close']);
       const tooLong = targetTooLong(url);
       if (tooLong !== null) return send(req, res, 414, JSON_ERROR_HEADERS, tooLong, null);
       const target = normalizeTarget(url);
-      if (!target.ok) return notFound(req, res, target.rawPath, null);
+      // The path decides the methods, whatever the form of the target (absolute form included).
+      const isPost = target.ok && target.pathname === paths.mcp;
+      if (isPost ? method !== 'POST' : method !== 'GET' && method !== 'HEAD') {
+        return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', isPost ? MCP_METHODS : ALLOWED_METHODS]);
+      }
+      if (!target.ok) {
+        if (!target.rawPath.startsWith('/api/')) return notFound(req, res, target.rawPath, null);
+        return refuse(req, res, 404, target.rawPath.startsWith('/api/rtp/') ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, null);
+      }
       const { pathname, search } = target;
       // A presented key must be valid on every route: an unknown, revoked or malformed key gets 401, never a silent downgrade.
       const check: KeyCheck = authenticate === undefined || !(hasHeader(req, 'authorization') || hasHeader(req, 'x-api-key')) ? NO_KEY : authenticate(req);
-      if (check.status === 'invalid') return send(req, res, 401, JSON_ERROR_HEADERS, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
+      if (check.status === 'invalid') return refuse(req, res, 401, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
       const budget = check.status === 'valid' ? keyLimiter : limiter;
       // A file served from memory knows its route family, sparing the classification. The cache
       // never holds a dynamic route's path: route() answers those before any file is read.
       const hit = statics.cached(pathname);
-      if (budget === null || !POLICIES[hit !== undefined ? hit.family : classify(pathname)].rateLimited) return route(req, res, pathname, search, null, hit);
+      if (budget === null || !POLICIES[hit !== undefined ? hit.family : classify(pathname)].rateLimited) return route(req, res, pathname, search, null, hit, null);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
-      const key = check.status === 'valid' ? `key:${check.id}` : limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
+      const key = check.status === 'valid' ? `key:${check.id}` : addressKey(req);
+      const charge = isPost ? () => budget.hit(key) : null;
       const decision = budget.hit(key);
       if (decision instanceof Promise) {
         // One catch after the callback: a throw while routing must become a 500, never an unhandled rejection.
         decision
-          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers, hit) : limited(req, res, d)))
+          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers, hit, charge) : limited(req, res, d)))
           .catch((err: unknown) => fail(req, res, err));
         return;
       }
       if (!decision.allowed) return limited(req, res, decision);
-      return route(req, res, pathname, search, decision.headers, hit);
+      return route(req, res, pathname, search, decision.headers, hit, charge);
     } catch (err) {
       fail(req, res, err);
     }

@@ -2,7 +2,10 @@
 // the operator trusts the proxies in front (TRUST_PROXY: a hop count, or a list of proxy addresses
 // and CIDR blocks, docs/security.md). IPv6 clients are keyed by their /64: one host owns a whole
 // /64 (RFC 4291 §2.5.4, RFC 7421), so per-address keys would let it pick a fresh key per request.
+// Every spelling of one address is one client: ipaddr.js parses them, and IPv4-mapped and
+// IPv4-compatible IPv6 addresses stand for their IPv4 address.
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Which proxies' X-Forwarded-For entries are believed. */
 export interface TrustProxy {
@@ -64,9 +67,26 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
   return { active: true, hops: 0, list, text };
 }
 
-/** `::ffff:203.0.113.9` and `203.0.113.9` are one client. */
+/**
+ * One spelling per address: IPv4 dotted; IPv6 as RFC 5952 writes it (lowercase, zeros compressed,
+ * no zone); an IPv4-mapped (`::ffff:9.9.9.1`, `::FFFF:909:901`, `0:0:0:0:0:ffff:9.9.9.1`) or
+ * IPv4-compatible (`::9.9.9.1`) address as its IPv4 address. Text that is not an address (Node's
+ * isIP, which refuses the octal and hex forms) is returned as it is.
+ */
 export function normalizeIp(address: string): string {
-  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const type = isIP(address);
+  // A dotted IPv4 address as Node's isIP accepts it is canonical already (most requests).
+  if (type === 4) return address;
+  if (type !== 6) return address;
+  // The kernel's own spelling of an IPv4 client on a dual-stack socket, the common case.
+  if (address.startsWith('::ffff:') && isIP(address.slice(7)) === 4) return address.slice(7);
+  const zone = address.indexOf('%');
+  const v6 = ipaddr.IPv6.parse(zone < 0 ? address : address.slice(0, zone));
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  const p = v6.parts;
+  // IPv4-compatible (RFC 4291 §2.5.5.1): 96 zero bits, then an IPv4 address (:: and ::1 excluded).
+  if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0 && p[6] !== 0) return `${p[6]! >> 8}.${p[6]! & 255}.${p[7]! >> 8}.${p[7]! & 255}`;
+  return v6.toRFC5952String();
 }
 
 function trusted(list: BlockList, address: string): boolean {
@@ -109,31 +129,11 @@ export function clientIp(socketAddress: string | undefined, forwardedFor: string
   return client;
 }
 
-/** The eight 16-bit groups of an IPv6 address, or null. */
-function ipv6Groups(address: string): number[] | null {
-  let text = address;
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  const last = text.lastIndexOf(':');
-  const tail = text.slice(last + 1);
-  if (tail.includes('.')) {
-    // An embedded IPv4 tail (RFC 4291 §2.2 form 3) is two groups.
-    const v4 = tail.split('.').map(Number);
-    text = `${text.slice(0, last + 1)}${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
-  }
-  const halves = text.split('::');
-  const head = halves[0] === '' ? [] : halves[0]!.split(':');
-  const rest = halves.length > 1 ? (halves[1] === '' ? [] : halves[1]!.split(':')) : [];
-  const missing = 8 - head.length - rest.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
-  return [...head, ...new Array<string>(missing).fill('0'), ...rest].map((g) => Number.parseInt(g, 16));
-}
-
-/** The rate limiter's key for a client address: an IPv6 address stands for its /64. */
+/** The rate limiter's key for a client address (normalised): an IPv6 address stands for its /64. */
 export function limiterKey(address: string): string {
   // Every IPv6 address has a colon; IPv4 addresses (most requests) skip the parse.
   if (!address.includes(':') || isIP(address) !== 6) return address;
-  const groups = ipv6Groups(address);
-  if (groups === null) return address;
+  const zone = address.indexOf('%');
+  const groups = ipaddr.IPv6.parse(zone < 0 ? address : address.slice(0, zone)).parts;
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }

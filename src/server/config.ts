@@ -27,6 +27,11 @@ export interface ServerConfig {
   /** SEARCH_CACHE_MB in bytes; null when unset: scaled to the registry (defaultSearchCacheBytes). */
   searchCacheBytes: number | null;
   shutdownTimeoutMs: number;
+  /** How long a request body (POST /mcp) may take to arrive once its head has. */
+  bodyTimeoutMs: number;
+  /** Answer bytes not yet taken by clients: per connection (past it a new request closes it) and in the process (past it, 503). */
+  maxUnsentPerConnection: number;
+  maxUnsent: number;
 }
 
 /** Reads an integer setting in [min, max]; a bad value is added to `problems` and the fallback used. */
@@ -44,7 +49,8 @@ export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
 /**
  * Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY,
  * STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, SHUTDOWN_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
- * REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS.
+ * REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, BODY_TIMEOUT_MS,
+ * MAX_UNSENT_KB_PER_CONNECTION, MAX_UNSENT_MB.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const problems: string[] = [];
@@ -65,6 +71,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     listCacheBytes: int(env, 'LIST_CACHE_MB', 8, 0, 65536, problems) * 1024 * 1024,
     searchCacheBytes: env.SEARCH_CACHE_MB === undefined || env.SEARCH_CACHE_MB === '' ? null : int(env, 'SEARCH_CACHE_MB', 0, 0, 65536, problems) * 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 10_000, 100, 600_000, problems),
+    maxUnsentPerConnection: int(env, 'MAX_UNSENT_KB_PER_CONNECTION', 1024, 64, 1024 * 1024, problems) * 1024,
+    maxUnsent: int(env, 'MAX_UNSENT_MB', 64, 1, 65536, problems) * 1024 * 1024,
   };
   if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);
   return config;

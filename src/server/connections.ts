@@ -1,7 +1,7 @@
 // Limits against slow and greedy clients on a node:http server: the head, request and keep-alive
 // timeouts, a cap on open connections in all and per client address, and the answer to requests
 // Node's parser refuses (docs/security.md lists the values and their variables).
-import type { Server, ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -32,6 +32,8 @@ export function serverOptions(limits: ConnectionLimits): ServerOptions {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    // Node would answer a missing Host with a bare 400; the app answers it as JSON (src/server/app.ts).
+    requireHostHeader: false,
   };
 }
 
@@ -64,6 +66,16 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   });
 }
 
+/** The JSON 417 for an `Expect` other than 100-continue (Node's own answer is a bare status line). */
+export const EXPECTATION_FAILED = { statusCode: 417, statusMessage: 'expectation failed: the only Expect this server meets is 100-continue' };
+const EXPECTATION_FAILED_BYTES = Buffer.from(JSON.stringify(EXPECTATION_FAILED));
+
+/** The server's `checkExpectation` listener: a JSON 417, and the connection closed (the body is not read). */
+export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(417, ['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(EXPECTATION_FAILED_BYTES.length), 'Connection', 'close']);
+  res.end(EXPECTATION_FAILED_BYTES);
+}
+
 /** What a socket holds while Node writes a response on it (Node's own clientError handler reads it too). */
 type SocketWithResponse = Duplex & { _httpMessage?: ServerResponse | null };
 
@@ -78,6 +90,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     return;
   }
   const inFlight = (socket as SocketWithResponse)._httpMessage;
+  // The request in flight ends mid-body (the client closed or sent junk after a partial body): it
+  // can never be whole, so nothing waits for its answer.
+  if (inFlight !== undefined && inFlight !== null && !inFlight.req.complete) {
+    socket.destroy();
+    return;
+  }
   if (inFlight !== undefined && inFlight !== null) {
     inFlight.shouldKeepAlive = false;
     if (inFlight.writableFinished) closeAfter(socket, '');

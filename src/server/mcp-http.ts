@@ -1,68 +1,168 @@
-// POST /mcp: the MCP server (src/mcp/server.ts) over streamable HTTP, stateless (one server and
-// transport per request, JSON answers, no sessions or SSE streams), read-only. The body is bounded
-// by bytes (MCP_BODY_BYTES) and parsed here; the request timeout of the server bounds its time.
+// POST /mcp: the MCP server (src/mcp/server.ts) over streamable HTTP, stateless (no sessions, no SSE
+// streams: every answer is JSON), read-only. The HTTP side is this module's: the media types, the
+// body bounded by bytes and by time, MCP work in flight bounded per connection and in the process;
+// the JSON-RPC side (batches, params, answer caps, one budget hit per call) is src/mcp/rpc.ts.
+// Every answer carries the JSON error headers of the API, nosniff included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Socket } from 'node:net';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RegistryServices } from '../list/service.ts';
+import { MCP_MESSAGE_BYTES, parseMessage, rpcError, RpcDispatcher, RPC, type Meter, type RpcErrorMessage } from '../mcp/rpc.ts';
 import { createMcpServer } from '../mcp/server.ts';
+import { JSON_TYPE } from '../routes/routes.ts';
+import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import type { McpHandler } from './app.ts';
+import type { RateLimitDecision } from './rate-limit.ts';
 
-/** Largest JSON-RPC request body accepted (a tool call is a few hundred bytes). */
-export const MCP_BODY_BYTES = 64 * 1024;
+/** Largest JSON-RPC request body accepted. */
+export const MCP_BODY_BYTES = MCP_MESSAGE_BYTES;
+/** MCP requests being answered at once: in the process, and on one connection. */
+export const MCP_IN_FLIGHT = 16;
+export const MCP_IN_FLIGHT_PER_CONNECTION = 1;
+/** How long a request body may take to arrive once its head has (BODY_TIMEOUT_MS), by default. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-/** A JSON-RPC error answer (JSON-RPC 2.0 §5.1 codes) with the status the MCP transport spec gives it. */
-function rpcError(res: ServerResponse, status: number, code: number, message: string, extra: string[] | null): void {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-  res.writeHead(status, ['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff', ...(extra ?? []), 'Content-Length', String(body.length)]);
-  res.end(body);
+const BASE_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', 'no-store', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
+
+function write(res: ServerResponse, status: number, body: string | null, extra: readonly string[] | null, close = false): void {
+  const bytes = body === null ? null : Buffer.from(body);
+  const headers = BASE_HEADERS.concat(extra ?? [], 'Content-Length', String(bytes?.length ?? 0));
+  if (close) {
+    headers.push('Connection', 'close');
+    // The unread rest of the body is not waited for.
+    res.once('finish', () => res.req.socket.destroy());
+  }
+  res.writeHead(status, headers);
+  res.end(bytes ?? undefined);
 }
 
-/** Reads the request body up to `limit` bytes; null when it is larger (the rest is not read). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return resolve(null);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve(null);
-      } else chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
+/** An error answer of the transport (no JSON-RPC id is known yet). */
+function refuse(res: ServerResponse, status: number, answer: RpcErrorMessage, extra: readonly string[] | null, close = true): void {
+  write(res, status, JSON.stringify(answer), extra, close);
+}
+
+/** Whether a Content-Type names JSON (its media type, parameters aside). */
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** Whether an Accept header allows a JSON answer (absent: anything goes). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return true;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === 'application/json' || type === 'application/*' || type === '*/*';
   });
 }
 
-/** The POST /mcp handler over one release's services; `extra` are the rate-limit headers of the request. */
-export function createMcpHandler(services: RegistryServices, site: string): McpHandler {
-  return async (req, res, extra) => {
-    const body = await readBody(req, MCP_BODY_BYTES);
-    if (body === null) {
-      rpcError(res, 413, -32600, `request body larger than ${MCP_BODY_BYTES} bytes`, extra);
-      // The unread rest of the body is not waited for.
-      res.once('finish', () => req.destroy());
-      return;
+type Body = { ok: true; text: string } | { ok: false; reason: 'large' | 'slow' | 'aborted' };
+
+/** Reads the request body up to `limit` bytes and for at most `timeoutMs`. */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Body> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return resolve({ ok: false, reason: 'large' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (body: Body) => {
+      clearTimeout(timer);
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('aborted', onAborted);
+      if (!body.ok) req.pause();
+      resolve(body);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish({ ok: false, reason: 'large' });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    const onAborted = () => finish({ ok: false, reason: 'aborted' });
+    const timer = setTimeout(() => finish({ ok: false, reason: 'slow' }), timeoutMs);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('aborted', onAborted);
+  });
+}
+
+/** The JSON-RPC error of a call past the budget: the same figures as the 429 body and headers. */
+function rateLimited(d: RateLimitDecision): RpcErrorMessage['error'] {
+  return {
+    code: RPC.RATE_LIMITED,
+    message: `${RATE_LIMITED_MESSAGE}: ${d.limit} calls per window, each call of a batch counted; retry after ${d.retryAfter} s`,
+    data: { code: 'ERR_MCP_RATE_LIMITED', limit: d.limit, remaining: 0, reset: d.reset, retry_after: d.retryAfter },
+  };
+}
+
+/**
+ * A meter over `charge`: the first call is the one the request itself was counted as; each other
+ * call is one more hit on the budget. `headers()` are the rate-limit headers of the last hit.
+ */
+function meterOf(charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null, extra: string[] | null): { meter: Meter | undefined; headers: () => string[] | null } {
+  let latest = extra;
+  if (charge === null) return { meter: undefined, headers: () => latest };
+  let paid = 1;
+  const meter: Meter = async () => {
+    if (paid > 0) {
+      paid--;
+      return null;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.toString('utf8'));
-    } catch {
-      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON', extra);
+    const d = await charge();
+    latest = d.headers;
+    return d.allowed ? null : rateLimited(d);
+  };
+  return { meter, headers: () => latest };
+}
+
+export interface McpHttpOptions {
+  /** BODY_TIMEOUT_MS: how long a body may take to arrive. */
+  bodyTimeoutMs?: number;
+}
+
+/** The POST /mcp handler over one release's services. */
+export function createMcpHandler(services: RegistryServices, site: string, options: McpHttpOptions = {}): McpHandler {
+  const dispatcher = new RpcDispatcher(createMcpServer(services, site));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  let inFlight = 0;
+  const perConnection = new WeakMap<Socket, number>();
+
+  return async (req, res, extra, charge) => {
+    const socket = req.socket;
+    const onSocket = perConnection.get(socket) ?? 0;
+    if (inFlight >= MCP_IN_FLIGHT || onSocket >= MCP_IN_FLIGHT_PER_CONNECTION) {
+      const rule = onSocket >= MCP_IN_FLIGHT_PER_CONNECTION ? `${MCP_IN_FLIGHT_PER_CONNECTION} MCP request at a time on one connection` : `${MCP_IN_FLIGHT} MCP requests in flight`;
+      return refuse(res, 503, rpcError(null, RPC.BUSY, `server busy: at most ${rule}; retry after 1 s`, { code: 'ERR_MCP_BUSY', retry_after: 1 }), (extra ?? []).concat('Retry-After', '1'));
     }
-    const server = createMcpServer(services, site);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Held until the answer has left (or the client has): an unread answer keeps its place.
+    inFlight++;
+    perConnection.set(socket, onSocket + 1);
     res.once('close', () => {
-      void transport.close();
-      void server.close();
+      inFlight--;
+      const left = (perConnection.get(socket) ?? 1) - 1;
+      if (left <= 0) perConnection.delete(socket);
+      else perConnection.set(socket, left);
     });
-    for (let k = 0; extra !== null && k + 1 < extra.length; k += 2) res.setHeader(extra[k]!, extra[k + 1]!);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
+
+    if (!isJson(req.headers['content-type'])) return refuse(res, 415, rpcError(null, RPC.INVALID_REQUEST, 'Unsupported Media Type: Content-Type must be application/json'), extra);
+    if (!acceptsJson(req.headers.accept)) return refuse(res, 406, rpcError(null, RPC.INVALID_REQUEST, 'Not Acceptable: Accept must allow application/json'), extra);
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) {
+      return refuse(res, 400, rpcError(null, RPC.INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`), extra);
+    }
+    const body = await readBody(req, MCP_BODY_BYTES, bodyTimeoutMs);
+    if (!body.ok) {
+      if (body.reason === 'aborted') return;
+      if (body.reason === 'large') return refuse(res, 413, rpcError(null, RPC.INVALID_REQUEST, `request body larger than ${MCP_BODY_BYTES} bytes`), extra);
+      return refuse(res, 408, rpcError(null, RPC.INVALID_REQUEST, `request body not received within ${bodyTimeoutMs} ms`), extra);
+    }
+    const parsed = parseMessage(body.text);
+    if (!parsed.ok) return write(res, 400, parsed.answer, extra);
+    const metered = meterOf(charge, extra);
+    const answer = await dispatcher.answer(parsed.value, metered.meter);
+    if (res.destroyed) return;
+    // Only notifications or responses: accepted, nothing to answer (MCP streamable HTTP).
+    if (answer === null) return write(res, 202, null, metered.headers());
+    write(res, answer.refused ? 400 : 200, answer.text, metered.headers());
   };
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
 import { loadServices, readBuildInfo, type RegistryServices } from '../list/service.ts';
 import { createApp, describeRoute, type McpHandler } from './app.ts';
-import { answerClientError, limitConnections, serverOptions } from './connections.ts';
+import { answerClientError, answerExpectation, limitConnections, serverOptions } from './connections.ts';
+import { countedResponse, UnsentLedger } from './backpressure.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
 import { MemoryRateLimitStore } from './rate-limit-memory.ts';
@@ -47,11 +48,11 @@ function siteOf(buildInfo: string | null): string | null {
  * POST /mcp, with the MCP SDK loaded on the first request: it is a third of the server's module
  * loading, which every start would otherwise pay before its first answer.
  */
-function lazyMcp(services: RegistryServices, site: string): McpHandler {
+function lazyMcp(services: RegistryServices, site: string, bodyTimeoutMs: number): McpHandler {
   let handler: Promise<McpHandler> | undefined;
-  return async (req, res, extra) => {
-    handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site));
-    return (await handler)(req, res, extra);
+  return async (req, res, extra, charge) => {
+    handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site, { bodyTimeoutMs }));
+    return (await handler)(req, res, extra, charge);
   };
 }
 
@@ -63,6 +64,7 @@ function urlOf(address: AddressInfo): string {
 async function main(): Promise<void> {
   const config = readConfig();
   const production = readProductionSettings();
+  const ledger = new UnsentLedger({ connectionBytes: config.maxUnsentPerConnection, processBytes: config.maxUnsent });
   const keys = await KeyAuth.open({ file: production.keysFile, pollMs: production.keysPollMs });
 
   // One store for both budgets: per client address, and per API key at KEY_BUDGET_FACTOR times the limit.
@@ -117,7 +119,8 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       notFoundHtml,
       pageHeaders: headers,
-      mcp: lazyMcp(services, (await siteRead) ?? DEFAULT_SITE),
+      mcp: lazyMcp(services, (await siteRead) ?? DEFAULT_SITE, config.bodyTimeoutMs),
+      ledger,
       // The route and the error, never the request target: it can carry keys or attack payloads.
       onError: (err, req) => console.error(`error answering ${describeRoute(req)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
@@ -137,10 +140,11 @@ async function main(): Promise<void> {
     void keys.reload();
   });
 
-  const server = http.createServer(serverOptions(config));
+  const server = http.createServer({ ...serverOptions(config), ServerResponse: countedResponse(ledger) });
   limitConnections(server, config);
   // Malformed requests and oversized heads get a JSON error too (Node's default is a bare status line).
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectation);
   // Every request's errors are caught where they happen; anything that still escapes is logged
   // (without request data) and the server keeps serving: its state is read-only after start.
   process.on('unhandledRejection', (reason) => logEscaped('unhandled rejection', reason));

@@ -1,6 +1,7 @@
 // API keys over HTTP (the Pro tier preview): a valid key (Authorization: Bearer or X-API-Key) gets
 // 10x the base budget counted per key; unknown, revoked or malformed keys get 401 JSON on every
-// route; keys issued or revoked while the server runs take effect; logs never hold a key.
+// route, counted against the client's address (guessing keys spends its budget); keys issued or
+// revoked while the server runs take effect; logs never hold a key.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,8 @@ let tmp: string;
 let keysFile: string;
 let accessLog: string;
 let server: Server;
+/** A second server on the same keys file, with a budget the 401 checks do not spend. */
+let roomy: Server;
 let key: string;
 let other: string;
 
@@ -31,10 +34,12 @@ beforeAll(async () => {
   accessLog = path.join(tmp, 'access.jsonl');
   key = await issue('Example Casino Reviews');
   server = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '5', ACCESS_LOG: accessLog, ACCESS_LOG_SALT: 'test-salt' });
+  roomy = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '1000' });
 });
 
 afterAll(async () => {
   await server?.stop();
+  await roomy?.stop();
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -69,17 +74,26 @@ describe('API keys', () => {
     ['a malformed bearer token', { authorization: 'Bearer not-a-key' }],
     ['an empty X-API-Key', { 'x-api-key': '' }],
     ['two different keys', { authorization: 'Bearer rtp_live_00000000000000000000000000000000', 'x-api-key': 'rtp_live_11111111111111111111111111111111' }],
-  ])('%s gets 401 JSON on every route family, never a silent downgrade', async (_name, headers) => {
+  ])('%s gets 401 JSON on every route family, never a silent downgrade, counted against the address', async (_name, headers) => {
+    let remaining = Number((await request(roomy.url + SLOT)).headers.get('x-ratelimit-remaining'));
     for (const url of [SLOT, '/api/rtp/list?q=book', '/api/rtp/provider/playngo', '/api/rtp/history', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/rtp/book-of-dead', '/']) {
-      const r = await request(server.url + url, { headers });
+      const r = await request(roomy.url + url, { headers });
       expect(r.status, url).toBe(401);
       expect(r.text).toBe('{"statusCode":401,"statusMessage":"invalid API key"}');
       expect(ErrorBodySchema.parse(JSON.parse(r.text)).statusCode).toBe(401);
       expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(r.headers.get('www-authenticate')).toBe('Bearer realm="rtp-registry", error="invalid_token"');
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
-      expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(Number(r.headers.get('x-ratelimit-remaining'))).toBe(--remaining);
     }
+  });
+
+  it('once the address budget is spent, a guessed key gets 429, not another try', async () => {
+    // The first test spent this address's budget of 5.
+    const r = await request(server.url + SLOT, { headers: { authorization: 'Bearer rtp_live_22222222222222222222222222222222' } });
+    expect(r.status).toBe(429);
+    expect(JSON.parse(r.text)).toMatchObject({ statusCode: 429, limit: 5, remaining: 0 });
   });
 
   it('an Authorization header of another scheme is ignored: no key, the anonymous budget', async () => {
@@ -99,10 +113,10 @@ describe('API keys', () => {
 
   it('a key issued while the server runs is accepted; a revoked one gets 401', async () => {
     other = await issue('Second Site');
-    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(other))).status).toBe(200), { timeout: 5000, interval: 100 });
+    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(200), { timeout: 5000, interval: 100 });
     const r = await keysCli('revoke', other.slice(9, 17));
     expect(r.code, r.stderr).toBe(0);
-    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(other))).status).toBe(401), { timeout: 5000, interval: 100 });
+    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(401), { timeout: 5000, interval: 100 });
   });
 
   it('SIGHUP reloads the keys file at once', async () => {
@@ -120,7 +134,8 @@ describe('API keys', () => {
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(50);
     expect(lines.some((l) => l.client === `key:${key.slice(9, 17)}` && l.auth === 'key')).toBe(true);
-    expect(lines.some((l) => l.auth === 'invalid' && l.status === 401)).toBe(true);
+    // Guessed keys on this server, once its address budget was spent, were refused as 429s.
+    expect(lines.some((l) => l.auth === 'invalid' && l.status === 429)).toBe(true);
     for (const secret of [key, key.slice(17), other, '127.0.0.1', 'private', 'api_key', 'Bearer', 'dXNlcjpwYXNz']) expect(text).not.toContain(secret);
     expect(server.output()).not.toContain(key);
     expect(await readFile(keysFile, 'utf8')).not.toContain(key);

@@ -69,21 +69,25 @@ describe('createApp with API keys', () => {
     expect(store.size).toBe(2); // "key:<id>" and the address
   });
 
-  it('answers 401 for a bad key before counting, also on exempt routes and unknown paths', async () => {
-    const before = store.size;
+  it('answers 401 for a bad key, counted against the address; once it is spent, 429 on every route', async () => {
+    // The key with its last character changed (to one it does not already have).
+    const guess = { 'x-api-key': `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}` };
+    // The test before left one request of the address budget of 2.
+    const first = await fetch(`${base}/nowhere`, { headers: guess });
+    expect(first.status).toBe(401);
+    expect(await first.json()).toEqual({ statusCode: 401, statusMessage: 'invalid API key' });
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
     for (const url of ['/api/rtp/book-of-aurora', '/api/rtp/history', '/api/rtp/list', '/nowhere']) {
-      // The key with its last character changed (to one it does not already have).
-      const r = await fetch(base + url, { headers: { 'x-api-key': `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}` } });
-      expect(r.status, url).toBe(401);
-      expect(await r.json()).toEqual({ statusCode: 401, statusMessage: 'invalid API key' });
+      const r = await fetch(base + url, { headers: guess });
+      expect(r.status, url).toBe(429);
+      expect((await r.json()) as unknown).toMatchObject({ statusCode: 429, limit: 2, remaining: 0 });
     }
-    expect(store.size).toBe(before);
   });
 
-  it('HEAD gets the 401 headers without a body', async () => {
+  it('HEAD gets the refusal headers without a body', async () => {
     const r = await fetch(`${base}/api/rtp/list`, { method: 'HEAD', headers: { authorization: 'Bearer nope' } });
-    expect(r.status).toBe(401);
-    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="rtp-registry", error="invalid_token"');
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).not.toBeNull();
     expect(await r.text()).toBe('');
   });
 });

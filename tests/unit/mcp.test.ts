@@ -55,7 +55,7 @@ describe('MCP tools', () => {
     expect(data.record).toEqual(bundle.records.find((x) => x.canonical_slug === 'book-of-dead'));
     expect(data.data_version).toBe(bundle.meta.data_version);
     const missing = await call('get_game', { slug: 'no-such-game' });
-    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no game with slug "no-such-game" in the registry' }] });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no game with this slug in the registry: search_games finds slugs' }] });
   });
 
   it('identify_build names the build of an observed figure, with its sources', async () => {

@@ -108,3 +108,38 @@ describe('limiterKey', () => {
     expect(limiterKey('unknown')).toBe('unknown');
   });
 });
+
+describe('every spelling of one address is one client', () => {
+  it.each([
+    ['9.9.9.1', '9.9.9.1'],
+    ['::ffff:9.9.9.1', '9.9.9.1'],
+    ['::FFFF:9.9.9.1', '9.9.9.1'],
+    ['0:0:0:0:0:ffff:9.9.9.1', '9.9.9.1'],
+    ['0000:0000:0000:0000:0000:FFFF:0909:0901', '9.9.9.1'],
+    ['::ffff:909:901', '9.9.9.1'],
+    ['::9.9.9.1', '9.9.9.1'],
+    ['::909:901', '9.9.9.1'],
+    ['::1.2.3.4', '1.2.3.4'],
+    ['2001:DB8::1', '2001:db8::1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+    ['fe80::1%eth0', 'fe80::1'],
+    ['::1', '::1'],
+    ['::', '::'],
+  ])('%s is keyed as %s', (spelling, key) => {
+    expect(limiterKey(normalizeIp(spelling))).toBe(limiterKey(key));
+    expect(normalizeIp(spelling)).toBe(key);
+  });
+
+  it('a forwarded spelling counts as the same client as the socket address', () => {
+    const trust = parseTrustProxy('loopback', []);
+    for (const spelling of ['::FFFF:9.9.9.1', '0:0:0:0:0:ffff:9.9.9.1', '::ffff:909:901', '::9.9.9.1']) {
+      expect(clientIp('127.0.0.1', spelling, trust)).toBe('9.9.9.1');
+    }
+  });
+
+  it('text that is not an address (octal, hex, junk) is not read as one', () => {
+    expect(normalizeIp('011.9.9.1')).toBe('011.9.9.1');
+    expect(normalizeIp('0x9.9.9.1')).toBe('0x9.9.9.1');
+    expect(clientIp('127.0.0.1', '011.9.9.1', parseTrustProxy('loopback', []))).toBe('127.0.0.1');
+  });
+});

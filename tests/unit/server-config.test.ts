@@ -12,14 +12,16 @@ describe('readConfig', () => {
       host: '127.0.0.1', port: 4321, outDir: path.resolve('dist'), rateLimit: 1000, rateLimitWindowMs: 86_400_000, rateLimitMaxKeys: 100_000,
       trustProxy: NO_PROXY, staticCacheBytes: 12 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: null, shutdownTimeoutMs: 10_000,
       headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 4096, maxConnectionsPerAddress: 64,
+      bodyTimeoutMs: 10_000, maxUnsentPerConnection: 1024 * 1024, maxUnsent: 64 * 1024 * 1024,
     });
   });
 
   it('reads every setting', () => {
-    expect(readConfig({ HOST: '0.0.0.0', PORT: '0', RTP_OUT_DIR: '/tmp/x', RATE_LIMIT: '0', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_MAX_KEYS: '10', TRUST_PROXY: '2', STATIC_CACHE_MB: '1', LIST_CACHE_MB: '2', SEARCH_CACHE_MB: '3', SHUTDOWN_TIMEOUT_MS: '5', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000', KEEP_ALIVE_TIMEOUT_MS: '0', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '7' })).toEqual({
+    expect(readConfig({ HOST: '0.0.0.0', PORT: '0', RTP_OUT_DIR: '/tmp/x', RATE_LIMIT: '0', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_MAX_KEYS: '10', TRUST_PROXY: '2', STATIC_CACHE_MB: '1', LIST_CACHE_MB: '2', SEARCH_CACHE_MB: '3', SHUTDOWN_TIMEOUT_MS: '5', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000', KEEP_ALIVE_TIMEOUT_MS: '0', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '7', BODY_TIMEOUT_MS: '500', MAX_UNSENT_KB_PER_CONNECTION: '256', MAX_UNSENT_MB: '16' })).toEqual({
       host: '0.0.0.0', port: 0, outDir: '/tmp/x', rateLimit: 0, rateLimitWindowMs: 60_000, rateLimitMaxKeys: 10, trustProxy: { active: true, hops: 2, list: null, text: '2 hop(s)' },
       staticCacheBytes: 1024 * 1024, listCacheBytes: 2 * 1024 * 1024, searchCacheBytes: 3 * 1024 * 1024, shutdownTimeoutMs: 5,
       headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 0, maxConnections: 100, maxConnectionsPerAddress: 7,
+      bodyTimeoutMs: 500, maxUnsentPerConnection: 256 * 1024, maxUnsent: 16 * 1024 * 1024,
     });
   });
 

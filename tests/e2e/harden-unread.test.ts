@@ -1,0 +1,174 @@
+// Clients that never read their answers, against the real server with the flags of `npm run serve`
+// (docs/security.md, Backpressure): an unread connection stops being parsed and resumes once read;
+// a connection past its bound of unsent bytes is closed; past the process bound new requests get a
+// 503; and through unread pipelines the server stays up, small and quick for everyone else.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startServer, type Server } from '../helpers/production.ts';
+import { testOutDir } from '../helpers/server.ts';
+import { get } from '../helpers/load.ts';
+
+const portOf = (server: Server) => Number(new URL(server.url).port);
+
+/** A raw connection that reads nothing until told to. */
+function unread(server: Server, localAddress: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress }, () => resolve(socket));
+    socket.pause();
+    socket.on('error', () => undefined);
+    socket.once('error', reject);
+  });
+}
+
+const closed = (socket: net.Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+
+/** Counts the status lines of answers read from `socket` (a line may straddle two chunks). */
+function countAnswers(socket: net.Socket, onCount: (n: number) => void): void {
+  let count = 0;
+  let tail = '';
+  socket.on('data', (chunk: Buffer) => {
+    const text = tail + chunk.toString('latin1');
+    count += text.split('HTTP/1.1 200 OK\r\n').length - 1;
+    tail = text.slice(-20);
+    onCount(count);
+  });
+  socket.resume();
+}
+
+describe('backpressure', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: '60000' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('an unread connection stops being parsed, and every answer comes once it reads', async () => {
+    const socket = await unread(server, '127.0.3.1');
+    // 12,000 requests padded to 1 KiB: more than the kernel's buffers take (12 MB), and their
+    // answers (42 MB) more again.
+    const pad = 'p'.repeat(1000);
+    const total = 12_000;
+    let requests = '';
+    for (let k = 0; k < total; k++) requests += `GET /api/rtp/book-of-dead?n=${k} HTTP/1.1\r\nHost: x\r\nX-Pad: ${pad}\r\n\r\n`;
+    socket.write(requests);
+    // The server stops reading: the client's requests stay unsent, and stay so.
+    let last = -1;
+    await vi.waitFor(() => {
+      const sent = socket.bytesWritten - socket.writableLength;
+      const still = sent === last;
+      last = sent;
+      expect(socket.writableLength).toBeGreaterThan(0);
+      expect(still).toBe(true);
+    }, { timeout: 20_000, interval: 500 });
+    expect(socket.destroyed).toBe(false);
+    // Reading resumes the server: all 12,000 answered, in order, on the same connection.
+    const done = new Promise<number>((resolve) => countAnswers(socket, (n) => n === total && resolve(n)));
+    expect(await done).toBe(total);
+    expect(socket.destroyed).toBe(false);
+    socket.destroy();
+  }, 60_000);
+
+  it('three unread pipelines of 2,000 list requests: closed, RSS under 300 MB, others answered within 1 s', async () => {
+    const sockets = await Promise.all([1, 2, 3].map((k) => unread(server, `127.0.4.${k}`)));
+    for (const socket of sockets) {
+      let requests = '';
+      for (let k = 0; k < 2000; k++) requests += `GET /api/rtp/list?limit=200&offset=${k} HTTP/1.1\r\nHost: x\r\n\r\n`;
+      // A large last request keeps the client writing: a connection the server closes ends its write.
+      socket.write(requests + `GET /api/rtp/list HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(8000)}\r\n\r\n`.repeat(800));
+    }
+    const started = performance.now();
+    const served: number[] = [];
+    let peak = 0;
+    const all = Promise.all(sockets.map(closed));
+    let finished = false;
+    void all.then(() => (finished = true));
+    while (!finished) {
+      const r = await get(`${server.url}/api/rtp/list?q=book&limit=5`);
+      expect(r.status).toBe(200);
+      served.push(r.ms);
+      peak = Math.max(peak, server.rssKiB());
+      await new Promise((resolve) => setTimeout(resolve, 50)); // pacing of the normal client, not a wait for an event
+    }
+    await all;
+    // Closed by the bound on unsent bytes (1 MiB each), long before the 60 s idle timeout.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(served.length).toBeGreaterThan(0);
+    expect(Math.max(...served)).toBeLessThan(1000);
+    expect(peak).toBeLessThan(300 * 1024);
+    expect(server.rssKiB()).toBeLessThan(300 * 1024);
+    const after = await get(`${server.url}/api/rtp/list?q=book&limit=5`);
+    expect(after.status).toBe(200);
+    expect(after.ms).toBeLessThan(1000);
+    expect(server.output()).not.toContain('FATAL');
+  }, 120_000);
+});
+
+describe('the bounds on unsent bytes', () => {
+  let server: Server;
+  beforeAll(async () => {
+    // An idle connection lives 60 s: a close within the test is the bound's doing.
+    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: '60000', MAX_UNSENT_KB_PER_CONNECTION: '1024', MAX_UNSENT_MB: '1024' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('a connection past its bound of 1 MiB is closed, its other requests unanswered', async () => {
+    const socket = await unread(server, '127.0.5.1');
+    let requests = '';
+    for (let k = 0; k < 2000; k++) requests += `GET /api/rtp/list?limit=200&offset=${k} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const started = performance.now();
+    socket.write(requests + `GET /api/rtp/list HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(8000)}\r\n\r\n`.repeat(800));
+    await closed(socket);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const r = await get(`${server.url}/api/rtp/list?limit=1`);
+    expect(r.status).toBe(200);
+  }, 60_000);
+});
+
+describe('the bound on unsent bytes in the process', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', MAX_UNSENT_KB_PER_CONNECTION: '65536', MAX_UNSENT_MB: '2' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('past it new requests get a JSON 503 with Retry-After, and are served again once the answers leave', async () => {
+    // Twenty connections pipeline 100 answers of 200 KB each before reading any: the first answers
+    // pass the bound of 2 MiB at once, the requests after them are shed.
+    const sockets = await Promise.all(Array.from({ length: 20 }, (_, k) => unread(server, `127.0.6.${k + 1}`)));
+    for (const socket of sockets) {
+      let requests = '';
+      for (let k = 0; k < 100; k++) requests += `GET /api/rtp/list?limit=200&offset=${k} HTTP/1.1\r\nHost: x\r\n\r\n`;
+      socket.write(requests);
+    }
+    // Each client then reads all it is owed: 100 answers, 200s then 503s.
+    const read = sockets.map((socket) => new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      let count = 0;
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        count += (chunk.toString('latin1').match(/HTTP\/1\.1 \d{3} /g) ?? []).length;
+        if (count >= 100) resolve(Buffer.concat(chunks).toString('latin1'));
+      });
+      socket.resume();
+    }));
+    const texts = await Promise.all(read);
+    const shed = texts.map((t) => t.split('HTTP/1.1 503 ').length - 1).reduce((a, b) => a + b, 0);
+    const served = texts.map((t) => t.split('HTTP/1.1 200 ').length - 1).reduce((a, b) => a + b, 0);
+    expect(shed).toBeGreaterThan(0);
+    expect(served).toBeGreaterThan(0);
+    expect(shed + served).toBe(2000);
+    const one = texts.find((t) => t.includes('HTTP/1.1 503 '))!;
+    const answer = one.slice(one.indexOf('HTTP/1.1 503 '));
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
+    expect(head).toContain('Retry-After: 1');
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    expect(head).toContain('X-Content-Type-Options: nosniff');
+    const length = Number(/Content-Length: (\d+)/.exec(head)![1]);
+    const body = answer.slice(head.length + 4, head.length + 4 + length);
+    expect(JSON.parse(body)).toEqual({ statusCode: 503, statusMessage: 'server busy: too many answers wait for their clients to read them; retry after 1 s' });
+    for (const socket of sockets) socket.destroy();
+    // Every answer has left: new work is served.
+    const r = await get(`${server.url}/api/rtp/list?limit=1`);
+    expect(r.status).toBe(200);
+  }, 60_000);
+});
