@@ -27,6 +27,7 @@ import {
 } from './format.ts';
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
+import { correctionUrl } from './corrections.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
 export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', main: '@@RTP_MAIN@@' } as const;
@@ -179,6 +180,8 @@ export interface GamePageContext {
   /** Base URL for absolute links in the embed code (RTP_SITE). */
   site: string;
   history: SlotHistoryEntry[];
+  /** The CORRECTIONS_URL template (src/site/corrections.ts); no correction link when absent or null. */
+  corrections?: string | null;
 }
 
 /** The `<title>` text of a game page. */
@@ -223,8 +226,11 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +
-    `<section><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
-    `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p></section>`
+    `<section data-cite><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
+    `<p>Data version <data data-data-version value="${e(ctx.meta.data_version)}">${e(ctx.meta.data_version)}</data>, frozen <time datetime="${e(ctx.meta.frozen_at)}">${e(formatDate(ctx.meta.frozen_at))}</time>: name it when you quote these figures.</p>` +
+    `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p>` +
+    (ctx.corrections ? `<p><a href="${e(correctionUrl(ctx.corrections, r, pageUrl, ctx.meta.data_version))}" rel="nofollow noopener" data-correction>Report a correction</a></p>` : '') +
+    `</section>`
   );
 }
 
