@@ -56,3 +56,8 @@ export function widgetUrl(site: string, slug: string): string {
 export function pageUrl(site: string, slug: string): string {
   return `${site}${paths.gamePage(slug)}`;
 }
+
+/** The oEmbed discovery URL of a registry page or widget URL (`<link rel="alternate" type="application/json+oembed">`). */
+export function oembedUrl(site: string, url: string): string {
+  return `${site}${paths.oembed}?url=${encodeURIComponent(url)}&format=json`;
+}

@@ -28,9 +28,10 @@ import {
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
 import { correctionUrl } from './corrections.ts';
+import { oembedUrl } from '../routes/urls.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
-export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', main: '@@RTP_MAIN@@' } as const;
+export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', head: '@@RTP_HEAD@@', main: '@@RTP_MAIN@@' } as const;
 
 type MarkerName = keyof typeof MARKERS;
 
@@ -195,6 +196,23 @@ export function gameDescription(r: GameRecord): string {
   return `${r.canonical_name} (${r.provider_display}): stated RTP ${formatRtp(r.stated_rtp)}${range}.`;
 }
 
+/**
+ * The game page's link-preview tags (Open Graph, Twitter card), its canonical URL and its oEmbed
+ * discovery link: the title names the game, its stated RTP (two decimals) and provider.
+ */
+export function gameHead(r: GameRecord, site: string): string {
+  const url = `${site}${gamePath(r.canonical_slug)}`;
+  const title = e(`${r.canonical_name} RTP ${formatRtp(r.stated_rtp)} (${r.provider_display})`);
+  const description = e(gameDescription(r));
+  return (
+    `<link rel="canonical" href="${e(url)}">` +
+    `<meta property="og:type" content="website"><meta property="og:site_name" content="${SITE_NAME}">` +
+    `<meta property="og:title" content="${title}"><meta property="og:description" content="${description}"><meta property="og:url" content="${e(url)}">` +
+    `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">` +
+    `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(site, url))}" title="${title}">`
+  );
+}
+
 /** The `<main>` content of a game page (all data escaped). */
 export function gameMain(r: GameRecord, ctx: GamePageContext): string {
   const slug = r.canonical_slug;
@@ -236,5 +254,5 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
 
 /** The complete HTML of a game page. */
 export function renderGamePage(shell: Shell, r: GameRecord, ctx: GamePageContext): string {
-  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), main: gameMain(r, ctx) });
+  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), head: gameHead(r, ctx.site), main: gameMain(r, ctx) });
 }

@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * oEmbed: the widget for a game page or widget URL
+         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe, 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
+         */
+        get: operations["getOembed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rtp/dump/registry.json": {
         parameters: {
             query?: never;
@@ -1284,6 +1304,36 @@ export interface components {
             /** @description Unix time in seconds at which the window resets. */
             reset: number;
         };
+        OembedResponse: {
+            /**
+             * @description The oEmbed version: `1.0`.
+             * @constant
+             */
+            version: "1.0";
+            /**
+             * @description Always `rich`: the answer is HTML (the widget iframe).
+             * @constant
+             */
+            type: "rich";
+            /** @description The game, its provider-stated RTP (two decimals) and its provider. */
+            title: string;
+            /** @description The game's provider. */
+            author_name: string;
+            /** @description The provider's registry page. */
+            author_url: string;
+            /** @description The registry: `RTP Registry`. */
+            provider_name: string;
+            /** @description The registry's home page. */
+            provider_url: string;
+            /** @description Seconds the answer may be kept (3600). */
+            cache_age: number;
+            /** @description The widget iframe to embed (its `src` the widget URL, with the widget options of a widget URL). */
+            html: string;
+            /** @description Width of the iframe in pixels: 480, or `maxwidth` when narrower. */
+            width: number;
+            /** @description Height of the iframe in pixels (220). */
+            height: number;
+        };
     };
     responses: {
         /** @description The `If-None-Match` validator matches: no body. */
@@ -1794,6 +1844,102 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    getOembed: {
+        parameters: {
+            query: {
+                /**
+                 * @description The URL of a game page or widget of this registry.
+                 * @example http://127.0.0.1:4321/rtp/book-of-dead
+                 */
+                url: string;
+                /**
+                 * @description Only `json` (the default) is implemented; anything else is a 501.
+                 * @example json
+                 */
+                format?: string;
+                /**
+                 * @description Widest the consumer can show, in pixels.
+                 * @example 400
+                 */
+                maxwidth?: number;
+                /**
+                 * @description Highest the consumer can show, in pixels.
+                 * @example 300
+                 */
+                maxheight?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The oEmbed answer. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OembedResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description `url` is missing, or a size is not a whole number of pixels. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "statusMessage": "invalid query parameters",
+                     *       "errors": [
+                     *         {
+                     *           "param": "url",
+                     *           "message": "is required: the URL of a game page or widget of this registry"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The URL is no game page or widget of this registry, or the widget cannot fit the size asked for. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "no embeddable registry page at this url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A format other than json. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 501,
+                     *       "statusMessage": "format not implemented: only json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getRegistryDump: {
