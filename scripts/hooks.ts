@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { deliverAll, deliverySettings } from '../src/hooks/deliver.ts';
-import { addSubscriber, formatSubscriberList, hooksDir, readSubscribers, removeSubscriber, watching, withSubscribersLock, writeSubscribers } from '../src/hooks/subscribers.ts';
+import { addSubscriber, formatSubscriberList, SubscriberInputError, hooksDir, readSubscribers, removeSubscriber, watching, withSubscribersLock, writeSubscribers } from '../src/hooks/subscribers.ts';
 
 const USAGE = [
   'usage: npm run hooks -- add <url> [--provider <provider>[,<provider>…]] [--games <slug>[,<slug>…]]',
@@ -37,8 +37,7 @@ async function add(dir: string, argv: string[]): Promise<void> {
       return result;
     });
   } catch (err) {
-    if ((err as Error).message.startsWith('the URL') || (err as Error).message.startsWith('--')) throw new UsageError((err as Error).message);
-    throw err;
+    throw err instanceof SubscriberInputError ? new UsageError(err.message) : err;
   }
   const { secret, record } = added;
   process.stderr.write(

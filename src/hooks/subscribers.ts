@@ -63,6 +63,14 @@ export async function withSubscribersLock<T>(dir: string, fn: () => Promise<T>):
   }
 }
 
+/** A subscriber the operator asked for that cannot be added: a bad URL, provider or slug (named in the message). */
+export class SubscriberInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubscriberInputError';
+  }
+}
+
 export interface AddRequest {
   url: string;
   providers: string[];
@@ -86,7 +94,7 @@ export function addSubscriber(data: SubscribersFile, request: AddRequest, now: D
       if (!slug.success) problems.push(`${flag} ${JSON.stringify(v)} ${slug.error.issues[0]!.message}`);
     }
   }
-  if (problems.length > 0) throw new Error(problems.join('; '));
+  if (problems.length > 0) throw new SubscriberInputError(problems.join('; '));
   const secret = generateSecret(random);
   const parsed = SubscriberSchema.safeParse({ id, url: request.url, key_hash: hashSecret(secret), providers: [...new Set(request.providers)].sort(), games: [...new Set(request.games)].sort(), created_at: now.toISOString() });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
