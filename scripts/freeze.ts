@@ -7,6 +7,8 @@ import { appendHistory, frozenJson, planFreeze } from '../src/registry/freeze.ts
 import { dataDir, FROZEN_FILE, HISTORY_FILE, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
 import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 import { formatProblems } from '../src/registry/problems.ts';
+import { citationCff } from '../src/site/dataset.ts';
+import { CITATION_FILE, CITED_DATA } from './citation.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 
@@ -47,6 +49,8 @@ try {
 await writeFileAtomic(path.join(dir, HISTORY_FILE), appendHistory(existing, entries));
 await writeFileAtomic(path.join(dir, FROZEN_FILE), frozenJson(frozen));
 await writeFileAtomic(path.join(dir, REGISTRY_FILE), toDataJson(meta));
+// CITATION.cff names the repository's data version: renewed with it.
+if (path.resolve(dir) === CITED_DATA) await writeFileAtomic(CITATION_FILE, citationCff(meta));
 
 const previous = loaded.registry.meta.data_version;
 console.log(

@@ -1,6 +1,7 @@
 // `npm run release [-- --keep N]`: builds the data (RTP_DATA_DIR) into a new release folder under
 // RELEASES_DIR (default ./releases), runs dist-check on it, writes its manifest and purge list, and
-// switches `current` atomically. `npm run release -- --rollback` switches back (docs/production.md).
+// switches `current` atomically, then queues the change notifications (docs/notifications.md).
+// `npm run release -- --rollback` switches back (docs/production.md).
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { dataDir } from '../src/registry/load.ts';
 import { ReleaseError, runRelease, runRollback, type ReleasePoint } from '../src/release/release.ts';
 import { DEFAULT_KEEP, releasesDir } from '../src/release/store.ts';
+import { notifyRelease } from './lib/release-hooks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ASTRO = path.join(ROOT, 'node_modules/astro/bin/astro.mjs');
@@ -97,6 +99,8 @@ async function main(): Promise<number> {
     `release: ${outcome.switched ? 'now serving' : 'unchanged'} ${outcome.name} (data ${outcome.dataVersion}; was ${outcome.previous ?? 'none'}); ` +
       `${m.counts.changed} changed, ${m.counts.added} added, ${m.counts.removed} removed paths; purge list ${path.join(dir, outcome.name, 'purge.txt')}`,
   );
+  // Subscribers and the WebSub hub hear of it once it serves, without holding the release up.
+  if (outcome.switched) for (const line of await notifyRelease(dir, outcome.name, outcome.previous)) console.log(`release: ${line}`);
   return 0;
 }
 

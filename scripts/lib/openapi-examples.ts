@@ -49,7 +49,8 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   if (record === undefined) throw new Error('the registry has no games to take examples from');
   const slug = record.canonical_slug;
   const ctx = makeContext(bundle, DEFAULT_SITE);
-  const services = servicesFor(bundle);
+  const services = servicesFor(bundle, { site: DEFAULT_SITE });
+  const oembedQuery = `url=${encodeURIComponent(`${DEFAULT_SITE}${paths.gamePage(slug)}`)}&maxwidth=400`;
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
   const historyQuery = `slug=${slug}&limit=2`;
@@ -69,6 +70,9 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
     { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
     { request: `/api/rtp/identify?${identifyQuery}`, status: 200, contentType: 'application/json', body: parse(services.identify(identifyQuery).body), path: '/api/rtp/identify', schema: 'IdentifyResponse' },
+    { request: `/api/oembed?${oembedQuery}`, status: 200, contentType: 'application/json', body: parse(services.oembed(oembedQuery).body), path: '/api/oembed', schema: 'OembedResponse' },
+    { request: '/api/oembed?url=https%3A%2F%2Fexample.org%2Fgame&format=json', status: 404, contentType: 'application/json', body: parse(services.oembed('url=https%3A%2F%2Fexample.org%2Fgame&format=json').body), path: '/api/oembed', schema: 'ErrorBody' },
+    { request: `/api/oembed?${oembedQuery}&format=xml`, status: 501, contentType: 'application/json', body: parse(services.oembed(`${oembedQuery}&format=xml`).body), path: '/api/oembed', schema: 'ErrorBody' },
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
     { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
     { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },

@@ -4,11 +4,12 @@
 //   api/feeds/provider/{provider}.atom   the newest 100 of one provider's games
 //   api/feeds/game/{slug}.atom           every change of one game
 //
-// Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures.
+// Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures. With
+// WEBSUB_HUB set every feed names that hub (`<link rel="hub">`); `npm run release` pings it.
 import { percent } from '../lib/percent.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { paths } from '../routes/routes.ts';
-import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
+import { pageUrl, REGISTRY_NAME, websubHub } from '../routes/urls.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 // The pages' escaping serves XML as well (XML 1.0 §2.4: &, < and quotes; &#39; is a character reference).
@@ -88,7 +89,7 @@ function entry(c: FeedChange, record: GameRecord | undefined, site: string): str
 }
 
 /** One feed document. */
-function feed(opts: { self: string; alternate: string; title: string; subtitle: string; updated: string; entries: string[]; site: string; rights: string }): string {
+function feed(opts: { self: string; alternate: string; title: string; subtitle: string; updated: string; entries: string[]; site: string; rights: string; hub: string | null }): string {
   return (
     '<?xml version="1.0" encoding="utf-8"?>\n' +
     '<feed xmlns="http://www.w3.org/2005/Atom">' +
@@ -98,6 +99,7 @@ function feed(opts: { self: string; alternate: string; title: string; subtitle: 
     `<updated>${xml(opts.updated)}</updated>` +
     `<author><name>${xml(REGISTRY_NAME)}</name><uri>${xml(`${opts.site}/`)}</uri></author>` +
     `<link rel="self" type="application/atom+xml" href="${xml(opts.self)}"/>` +
+    (opts.hub === null ? '' : `<link rel="hub" href="${xml(opts.hub)}"/>`) +
     `<link rel="alternate" type="text/html" href="${xml(opts.alternate)}"/>` +
     `<rights type="text">${xml(opts.rights)}</rights>` +
     opts.entries.join('') +
@@ -108,6 +110,8 @@ function feed(opts: { self: string; alternate: string; title: string; subtitle: 
 /** The history grouped for the feeds, made once per build; each feed is rendered from it on demand. */
 export interface FeedIndex {
   site: string;
+  /** The WebSub hub the feeds name (WEBSUB_HUB), or null. */
+  hub: string | null;
   rights: string;
   frozenAt: string;
   records: ReadonlyMap<string, GameRecord>;
@@ -116,7 +120,8 @@ export interface FeedIndex {
   byGame: ReadonlyMap<string, FeedChange[]>;
 }
 
-export function feedIndex(bundle: RegistryBundle, site: string): FeedIndex {
+/** Groups the history for the feeds; `hub` is the WebSub hub they name (default: WEBSUB_HUB). */
+export function feedIndex(bundle: RegistryBundle, site: string, hub: string | null = websubHub()): FeedIndex {
   const changes = feedChanges(bundle.history);
   const byProvider = new Map<string, FeedChange[]>();
   const byGame = new Map<string, FeedChange[]>();
@@ -124,12 +129,12 @@ export function feedIndex(bundle: RegistryBundle, site: string): FeedIndex {
     (byProvider.get(c.provider) ?? byProvider.set(c.provider, []).get(c.provider)!).push(c);
     (byGame.get(c.slug) ?? byGame.set(c.slug, []).get(c.slug)!).push(c);
   }
-  return { site, rights: bundle.meta.attribution, frozenAt: bundle.meta.frozen_at, records: new Map(bundle.records.map((r) => [r.canonical_slug, r])), changes, byProvider, byGame };
+  return { site, hub, rights: bundle.meta.attribution, frozenAt: bundle.meta.frozen_at, records: new Map(bundle.records.map((r) => [r.canonical_slug, r])), changes, byProvider, byGame };
 }
 
 /** A feed of `cs` (newest first); its `updated` is the newest entry's, or the registry's freeze when empty. */
 function feedOf(ix: FeedIndex, cs: readonly FeedChange[], o: { self: string; alternate: string; title: string; subtitle: string }): string {
-  return feed({ ...o, updated: cs[0]?.frozen_at ?? ix.frozenAt, entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site)), site: ix.site, rights: ix.rights });
+  return feed({ ...o, updated: cs[0]?.frozen_at ?? ix.frozenAt, entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site)), site: ix.site, rights: ix.rights, hub: ix.hub });
 }
 
 /** /api/feeds/rtp.atom: the newest FEED_ENTRIES changes across the registry. */

@@ -7,6 +7,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseShell, renderGamePage } from '../site/game-page.ts';
 import { siteData, type SiteData } from '../site/registry.ts';
+import { correctionsTemplate } from '../site/corrections.ts';
 
 /** Output file of the shell page (src/pages/rtp-game-shell.astro with build.format 'file'). */
 export const SHELL_FILE = 'rtp-game-shell.html';
@@ -17,8 +18,9 @@ export async function writeGamePages(clientDir: string, shellHtml: string, data:
   await mkdir(outDir, { recursive: true });
   const { site } = data;
   const meta = data.bundle.meta;
+  const corrections = correctionsTemplate();
   for (const r of data.bundle.records) {
-    const html = renderGamePage(shell, r, { meta, site, history: data.historyBySlug.get(r.canonical_slug) ?? [] });
+    const html = renderGamePage(shell, r, { meta, site, history: data.historyBySlug.get(r.canonical_slug) ?? [], corrections });
     writeFileSync(path.join(outDir, `${r.canonical_slug}.html`), html);
   }
   return data.bundle.records.length;

@@ -15,7 +15,8 @@ import { compileListBundleInWorker } from './workers.ts';
 import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBuild } from './emit.ts';
 import { startStagedWrite, type StagedWrite } from './staging.ts';
 import { emitGamePages } from './game-pages.ts';
-import { siteUrl } from '../routes/urls.ts';
+import { siteUrl, websubHub } from '../routes/urls.ts';
+import { correctionsTemplate } from '../site/corrections.ts';
 import { bundleServer } from './server-bundle.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
@@ -40,6 +41,9 @@ export default function rtpRegistry(): AstroIntegration {
         let registry;
         try {
           registry = await loadRegistryOrThrow(dir);
+          // Build-time settings fail here, before anything is written, naming the fix.
+          websubHub();
+          correctionsTemplate();
           prepared = prepareBuild(registry, siteUrl());
           assertValidBuild(prepared);
           // The list bundle is compiled in a worker thread while Astro builds; written in astro:build:done.

@@ -5,6 +5,8 @@ import type { WidgetData } from '../schemas/widget.ts';
 import { escapeHtml, safeHref } from '../lib/html.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
 import { WIDGET_LABELS } from '../routes/widget-i18n.ts';
+import { paths } from '../routes/routes.ts';
+import { oembedUrl } from '../routes/urls.ts';
 import { percent } from '../lib/percent.ts';
 
 /** Lower end of the ladder's axis: a multiple of 5 at least 1 point under the lowest variant, at most 90. */
@@ -64,6 +66,7 @@ export function renderWidget(d: WidgetData): string {
     `<meta http-equiv="Content-Security-Policy" content="${WIDGET_CSP}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">` +
     `<title>${name} RTP ${percent(d.stated_rtp)} · ${escapeHtml(d.attribution.text)}</title>` +
+    `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembedUrl(d.widget_url.slice(0, -paths.widget(d.slug).length), d.widget_url))}" title="${name} RTP">` +
     `<style>${WIDGET_CSS}</style><script>${WIDGET_SCRIPT}</script></head>` +
     // Named by its game: a page embedding it has two main landmarks, and each needs its own label (WAI-ARIA Authoring Practices, Landmark Regions).
     `<body><main class="c" aria-labelledby="g">` +

@@ -10,6 +10,8 @@ import { createHistoryHandler, type HistoryHandler } from './history.ts';
 import { createIdentifyHandler, type IdentifyHandler } from './identify.ts';
 import { createListHandler, type ListHandler, type ListHandlerOptions } from './list.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
+import { createOembedHandler, type OembedHandler } from './oembed.ts';
+import { siteUrl } from '../routes/urls.ts';
 
 /** The dynamic routes over one list bundle. */
 export interface RegistryServices {
@@ -22,9 +24,12 @@ export interface RegistryServices {
   list: ListHandler;
   history: HistoryHandler;
   identify: IdentifyHandler;
+  /** GET /api/oembed (src/list/oembed.ts). */
+  oembed: OembedHandler;
 }
 
-export type ServiceOptions = MemoryEngineOptions & ListHandlerOptions;
+/** `site`: the registry's base URL the build was made for (build-info.json; default RTP_SITE), which oEmbed answers for. */
+export type ServiceOptions = MemoryEngineOptions & ListHandlerOptions & { site?: string };
 
 /** The engine and both handlers over a list bundle's bytes (views into `bytes`, no copies). */
 export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): RegistryServices {
@@ -39,6 +44,7 @@ export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): R
     list: createListHandler(engine, options, bundle.history),
     history: createHistoryHandler(bundle.meta, bundle.history),
     identify: createIdentifyHandler(engine),
+    oembed: createOembedHandler(engine, options.site ?? siteUrl()),
   };
 }
 
@@ -74,7 +80,7 @@ export async function loadServices(serverDir: string, options: ServiceOptions = 
     throw rebuild(file, `cannot be read (${(err as Error).message})`);
   }
   if (infoText === null) throw rebuild(file, `has no ${BUILD_INFO_FILE} beside it`);
-  let info: { data_version?: unknown; frozen_at?: unknown; games?: unknown };
+  let info: { data_version?: unknown; frozen_at?: unknown; games?: unknown; site?: unknown };
   try {
     info = JSON.parse(infoText) as typeof info;
   } catch {
@@ -86,5 +92,5 @@ export async function loadServices(serverDir: string, options: ServiceOptions = 
   if (bundleStat === null || bundleStat.size !== bundle.source.bytes) {
     throw rebuild(file, `was compiled from another ${BUNDLE_FILE} (${bundle.source.bytes} bytes, found ${bundleStat === null ? 'none' : `${bundleStat.size} bytes`})`);
   }
-  return openServices(bytes, options);
+  return openServices(bytes, typeof info.site === 'string' ? { ...options, site: info.site } : options);
 }

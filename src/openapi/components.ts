@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { BatchResponseSchema } from '../schemas/batch.ts';
 import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
 import { IdentifyResponseSchema, KnownFigureSchema } from '../schemas/identify.ts';
+import { OembedResponseSchema } from '../schemas/oembed.ts';
 import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
@@ -52,6 +53,7 @@ export const COMPONENT_SCHEMAS = {
   RemovedResponse: RemovedResponseSchema,
   DataPackage: DataPackageSchema,
   RateLimitedBody: RateLimitedBodySchema,
+  OembedResponse: OembedResponseSchema,
 } as const;
 
 export type ComponentName = keyof typeof COMPONENT_SCHEMAS;

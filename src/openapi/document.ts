@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the public API, generated from the public zod schemas (zod 4's
 // JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
 //
-// Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/rtp/{slug}, /api/rtp/provider/{provider},
+// Describes: GET /api/rtp/list, /api/rtp/history, /api/rtp/identify, /api/oembed, /api/rtp/{slug}, /api/rtp/provider/{provider},
 // /api/widget/rtp/{slug}, /widget/rtp/{slug}, /api/badge/rtp/{slug}.svg, /api/openapi.json (served as /api/openapi.json),
 // /api/rtp/dump/{registry.json,registry.csv,registry.ndjson,datapackage.json}, /api/rtp/dump/changes/{data_version}.json,
 // POST /mcp, /api/rtp/removed, /llms.txt, /api/feeds/rtp.atom, /api/feeds/provider/{provider}.atom, /api/feeds/game/{slug}.atom.
@@ -11,6 +11,7 @@ import { HistoryQuerySchema } from '../schemas/history.ts';
 import { ListQuerySchema } from '../schemas/list.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { IDENTIFY_TOLERANCE } from '../schemas/identify.ts';
+import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBED_WIDTH } from '../schemas/oembed.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import { componentSchemas, paramSchema, type ComponentName, type Json } from './components.ts';
 
@@ -18,7 +19,7 @@ import { componentSchemas, paramSchema, type ComponentName, type Json } from './
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.3.0';
+export const API_VERSION = '1.4.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -311,6 +312,27 @@ export function openApiDocument(): Json {
           '200': jsonOk('The game, the verdict, the matching figure and the nearest ones.', 'IdentifyResponse', true),
           '400': jsonError('A parameter is missing or invalid.', { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'rtp', message: 'must be a percentage above 0 and at most 100, such as 96.21' }] }),
           '404': jsonError('No such slug, or no game matches the name.', SLOT_NOT_FOUND),
+        },
+      }),
+      '/api/oembed': operation({
+        id: 'getOembed',
+        summary: 'oEmbed: the widget for a game page or widget URL',
+        description:
+          'An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe, ' +
+          `${OEMBED_WIDTH} px wide (or \`maxwidth\`, at least ${OEMBED_MIN_WIDTH}) and ${OEMBED_HEIGHT} px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a \`<link rel="alternate" type="application/json+oembed">\`. Not rate limited; cached 1 hour.`,
+        tags: ['widget'],
+        limited: false,
+        parameters: [
+          { ...queryParam('url', 'The URL of a game page or widget of this registry.', { type: 'string', maxLength: 1024 }, 'http://127.0.0.1:4321/rtp/book-of-dead'), required: true },
+          queryParam('format', 'Only `json` (the default) is implemented; anything else is a 501.', { type: 'string', default: 'json' }, 'json'),
+          queryParam('maxwidth', 'Widest the consumer can show, in pixels.', { type: 'integer', minimum: 1, maximum: 100000 }, 400),
+          queryParam('maxheight', 'Highest the consumer can show, in pixels.', { type: 'integer', minimum: 1, maximum: 100000 }, 300),
+        ],
+        responses: {
+          '200': jsonOk('The oEmbed answer.', 'OembedResponse', false),
+          '400': jsonError('`url` is missing, or a size is not a whole number of pixels.', { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'url', message: 'is required: the URL of a game page or widget of this registry' }] }),
+          '404': jsonError('The URL is no game page or widget of this registry, or the widget cannot fit the size asked for.', OEMBED_NOT_FOUND),
+          '501': jsonError('A format other than json.', OEMBED_FORMAT),
         },
       }),
       ...dumpOperations(),

@@ -4,6 +4,7 @@
 //   GET /api/rtp/list                  dynamic (Node), JSON, edge 5 min, rate limited
 //   GET /api/rtp/history               dynamic (Node), JSON, edge 1 h, exempt
 //   GET /api/rtp/identify              dynamic (Node), JSON, edge 5 min, rate limited
+//   GET /api/oembed                   dynamic (Node), oEmbed 1.0 JSON for a game page or widget URL, 1 h, exempt
 //   POST /mcp                          dynamic (Node), MCP over streamable HTTP (JSON-RPC), never cached, rate limited
 //   GET /api/rtp/{slug}                static api/rtp/{slug}, JSON, 1 h, rate limited
 //   GET /api/rtp/provider/{provider}   static api/rtp/provider/{provider}, JSON, 1 h, exempt
@@ -23,7 +24,7 @@
 //   anything else under dist/client    static pages, rate limited
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -75,6 +76,8 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // Which build an observed figure is: answered like the list route (same headers, same budget).
   identify: { family: 'identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
+  oembed: { family: 'oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: tool calls answer like the list route, so they count like it.
   mcp: { family: 'mcp', contentType: JSON_TYPE, cacheControl: 'no-store', rateLimited: true, headers: NOSNIFF },
   history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
@@ -166,6 +169,7 @@ const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/list', 'list'],
   ['/api/rtp/history', 'history'],
   ['/api/rtp/identify', 'identify'],
+  ['/api/oembed', 'oembed'],
   ['/mcp', 'mcp'],
   ['/api/openapi.json', 'openapi'],
   ...[...EXACT_DATA.keys()].map((p): [string, RouteFamily] => [p, 'dump']),
@@ -207,6 +211,7 @@ export const paths = {
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   identify: '/api/rtp/identify',
+  oembed: '/api/oembed',
   mcp: '/mcp',
   openapi: '/api/openapi.json',
   removed: '/api/rtp/removed',

@@ -28,6 +28,25 @@ export function siteUrl(env: NodeJS.ProcessEnv = process.env): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/**
+ * The WebSub hub the Atom feeds name (`<link rel="hub">`) and `npm run release` pings: env
+ * `WEBSUB_HUB`, an absolute http(s) URL; null when unset or empty (the feeds name no hub).
+ */
+export function websubHub(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env.WEBSUB_HUB?.trim() ?? '';
+  if (raw === '') return null;
+  let url: URL | null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+    throw new Error(`WEBSUB_HUB must be an absolute http(s) URL of a WebSub hub such as https://pubsubhubbub.appspot.com/ (got "${raw}"), or unset for feeds without a hub`);
+  }
+  return url.href;
+}
+
 /** Absolute URL of a game's widget page. */
 export function widgetUrl(site: string, slug: string): string {
   return `${site}${paths.widget(slug)}`;
@@ -36,4 +55,9 @@ export function widgetUrl(site: string, slug: string): string {
 /** Absolute URL of the registry's page for a game. */
 export function pageUrl(site: string, slug: string): string {
   return `${site}${paths.gamePage(slug)}`;
+}
+
+/** The oEmbed discovery URL of a registry page or widget URL (`<link rel="alternate" type="application/json+oembed">`). */
+export function oembedUrl(site: string, url: string): string {
+  return `${site}${paths.oembed}?url=${encodeURIComponent(url)}&format=json`;
 }

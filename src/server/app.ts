@@ -5,6 +5,7 @@
 // client's budget like any other; so does each call of an MCP batch (src/server/mcp-http.ts).
 //
 //   GET /api/rtp/list, /api/rtp/history      answered by src/list handlers (same as the Astro endpoints)
+//   GET /api/rtp/identify, /api/oembed       answered by src/list handlers too (oEmbed: src/list/oembed.ts)
 //   GET /api/rtp/{slug}, /api/rtp/provider/{key}, /api/widget/rtp/{slug}, /widget/rtp/{slug}, pages, /_astro/*
 //                                            dist/client files (src/server/static.ts)
 //   unknown /api/rtp/*                       404 {"statusCode":404,"statusMessage":"slot not found in registry"}
@@ -68,6 +69,7 @@ const ROUTE_NAMES: Record<RouteFamily, string> = {
   list: '/api/rtp/list',
   history: '/api/rtp/history',
   identify: '/api/rtp/identify',
+  oembed: '/api/oembed',
   mcp: 'POST /mcp',
   slot: '/api/rtp/{slug}',
   provider: '/api/rtp/provider/{provider}',
@@ -248,6 +250,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
     if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
     if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
+    if (pathname === '/api/oembed') return sendResult(req, res, services.oembed(search), extra);
     if (pathname === '/mcp') {
       if (mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', MCP_METHODS]);
       mcp(req, res, extra, charge).catch((err: unknown) => fail(req, res, err));

@@ -27,9 +27,11 @@ import {
 } from './format.ts';
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
+import { correctionUrl } from './corrections.ts';
+import { oembedUrl } from '../routes/urls.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
-export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', main: '@@RTP_MAIN@@' } as const;
+export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', head: '@@RTP_HEAD@@', main: '@@RTP_MAIN@@' } as const;
 
 type MarkerName = keyof typeof MARKERS;
 
@@ -179,6 +181,8 @@ export interface GamePageContext {
   /** Base URL for absolute links in the embed code (RTP_SITE). */
   site: string;
   history: SlotHistoryEntry[];
+  /** The CORRECTIONS_URL template (src/site/corrections.ts); no correction link when absent or null. */
+  corrections?: string | null;
 }
 
 /** The `<title>` text of a game page. */
@@ -190,6 +194,23 @@ export function gameTitle(r: GameRecord): string {
 export function gameDescription(r: GameRecord): string {
   const range = r.variants_count > 1 ? `, ${r.variants_count} variants ${formatRange(r.rtp_min, r.rtp_max)}` : '';
   return `${r.canonical_name} (${r.provider_display}): stated RTP ${formatRtp(r.stated_rtp)}${range}.`;
+}
+
+/**
+ * The game page's link-preview tags (Open Graph, Twitter card), its canonical URL and its oEmbed
+ * discovery link: the title names the game, its stated RTP (two decimals) and provider.
+ */
+export function gameHead(r: GameRecord, site: string): string {
+  const url = `${site}${gamePath(r.canonical_slug)}`;
+  const title = e(`${r.canonical_name} RTP ${formatRtp(r.stated_rtp)} (${r.provider_display})`);
+  const description = e(gameDescription(r));
+  return (
+    `<link rel="canonical" href="${e(url)}">` +
+    `<meta property="og:type" content="website"><meta property="og:site_name" content="${SITE_NAME}">` +
+    `<meta property="og:title" content="${title}"><meta property="og:description" content="${description}"><meta property="og:url" content="${e(url)}">` +
+    `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">` +
+    `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(site, url))}" title="${title}">`
+  );
 }
 
 /** The `<main>` content of a game page (all data escaped). */
@@ -223,12 +244,15 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +
-    `<section><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
-    `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p></section>`
+    `<section data-cite><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
+    `<p>Data version <data data-data-version value="${e(ctx.meta.data_version)}">${e(ctx.meta.data_version)}</data>, frozen <time datetime="${e(ctx.meta.frozen_at)}">${e(formatDate(ctx.meta.frozen_at))}</time>: name it when you quote these figures.</p>` +
+    `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p>` +
+    (ctx.corrections ? `<p><a href="${e(correctionUrl(ctx.corrections, r, pageUrl, ctx.meta.data_version))}" rel="nofollow noopener" data-correction>Report a correction</a></p>` : '') +
+    `</section>`
   );
 }
 
 /** The complete HTML of a game page. */
 export function renderGamePage(shell: Shell, r: GameRecord, ctx: GamePageContext): string {
-  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), main: gameMain(r, ctx) });
+  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), head: gameHead(r, ctx.site), main: gameMain(r, ctx) });
 }

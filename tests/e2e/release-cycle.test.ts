@@ -29,7 +29,8 @@ const GAMES_B: Array<GameFile | Record<string, unknown>> = [
 ];
 const STABLE = ['deep-sea-bass', 'blackjack-classic', 'fire-keno', 'lucky-scratch', CHANGED];
 
-const release = (data: string, env: NodeJS.ProcessEnv = {}, args: string[] = []) => runScript('scripts/release.ts', args, { RELEASES_DIR: releases, RTP_DATA_DIR: data, ...env });
+// Notifications go to an empty hooks folder of the test's own (none are sent), never the repository's var/hooks.
+const release = (data: string, env: NodeJS.ProcessEnv = {}, args: string[] = []) => runScript('scripts/release.ts', args, { RELEASES_DIR: releases, RTP_DATA_DIR: data, RTP_HOOKS_DIR: path.join(tmp, 'hooks'), ...env });
 const current = () => readlink(path.join(releases, 'current'));
 const version = async (base: string) => (JSON.parse((await request(`${base}/api/rtp/list?limit=1`)).text) as { meta: { data_version: string } }).meta.data_version;
 

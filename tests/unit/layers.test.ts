@@ -21,6 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   list: ['schemas', 'routes', 'lib'],
   keys: ['schemas', 'lib'],
   release: ['schemas', 'routes', 'registry', 'lib'],
+  hooks: ['schemas', 'routes', 'release', 'lib'],
   mcp: ['schemas', 'routes', 'list'],
   server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'lib'],
   // Astro's pages and layout: the glue of `astro build` and `astro dev`.

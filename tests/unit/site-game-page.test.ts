@@ -14,7 +14,7 @@ import { fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../
 import { indexBundle } from '../../src/site/registry.ts';
 
 const SITE = 'https://rtp.example.org';
-const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"><link rel="alternate" type="application/atom+xml" title="Feed" href="${MARKERS.feed}"></head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
+const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"><link rel="alternate" type="application/atom+xml" title="Feed" href="${MARKERS.feed}">${MARKERS.head}</head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
 
 let xss: RegistryBundle;
 let real: RegistryBundle;
@@ -50,18 +50,18 @@ function eventAttributes(html: string): string[] {
 }
 
 describe('shell', () => {
-  it('splits at the four markers and fills them in one pass', () => {
+  it('splits at the five markers and fills them in one pass', () => {
     const shell = parseShell(SHELL);
-    expect(shell.order).toEqual(['title', 'description', 'feed', 'main']);
+    expect(shell.order).toEqual(['title', 'description', 'feed', 'head', 'main']);
     // A value holding another marker is not filled again.
-    const html = fillShell(shell, { title: MARKERS.main, description: 'd', feed: '/f.atom', main: 'M' });
+    const html = fillShell(shell, { title: MARKERS.main, description: 'd', feed: '/f.atom', head: '', main: 'M' });
     expect(html).toContain('href="/f.atom"');
     expect(html).toContain(`<title>${MARKERS.main}</title>`);
     expect(html).toContain('<main>M</main>');
   });
 
   it('refuses a shell with a missing or repeated marker, naming it', () => {
-    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.feed} is missing; marker ${MARKERS.main} is missing`);
+    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.feed} is missing; marker ${MARKERS.head} is missing; marker ${MARKERS.main} is missing`);
     expect(() => parseShell(SHELL + MARKERS.main)).toThrow(`marker ${MARKERS.main} occurs more than once`);
   });
 });

@@ -93,7 +93,9 @@ describe('widget page', () => {
   });
 
   it('loads nothing from outside and carries a CSP that allows exactly its inline style and script', () => {
-    expect(html).not.toMatch(/<(img|link|iframe|object|embed|form)\b/);
+    // The one link is the oEmbed discovery link, which loads nothing.
+    expect(html).not.toMatch(/<(img|iframe|object|embed|form)\b/);
+    expect(html.match(/<link\b[^>]*>/g)).toEqual([expect.stringMatching(/^<link rel="alternate" type="application\/json\+oembed" href="[^"]+\/api\/oembed\?url=[^"]+&amp;format=json" title="[^"]*">$/)]);
     expect(html).not.toMatch(/\ssrc=|\sstyle=|url\(|@import/);
     expect(html.match(/<script>/g)).toHaveLength(1);
     const style = html.match(/<style>([\s\S]*?)<\/style>/)![1]!;

@@ -1,0 +1,8 @@
+// GET /api/oembed for `astro dev`; the Node server (src/server) answers it in production with the same handler.
+import type { APIRoute } from 'astro';
+import { devServices } from './rtp/_services.ts';
+import { toResponse } from '../../list/http.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = async ({ url }) => toResponse((await devServices()).oembed(url.searchParams));
