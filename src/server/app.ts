@@ -24,7 +24,7 @@ import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
-import { MAX_PATH_LENGTH, normalizeTarget } from './paths.ts';
+import { normalizeTarget, targetTooLong } from './paths.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
 import type { UnsentLedger } from './backpressure.ts';
@@ -39,16 +39,6 @@ export const PREFLIGHT_MAX_AGE = '86400';
 export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };
 export const METHOD_NOT_ALLOWED: ErrorBody = { statusCode: 405, statusMessage: 'method not allowed' };
 export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'internal server error' };
-/** Longest query string answered (bytes as received, escapes included); longer ones get 414. */
-export const MAX_QUERY_LENGTH = 2048;
-export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_QUERY_LENGTH} bytes` };
-/**
- * A batch lookup's query (`/api/rtp/list?slugs=…`, up to 200 slugs) may be longer: 200 slugs of the
- * registry average 3.6 KB. 14 KiB leaves room for the headers within the server's 16 KiB head.
- */
-export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
-export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
-export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
 /** An HTTP/1.1 request without Host (RFC 9112 §3.2). */
 export const HOST_REQUIRED: ErrorBody = { statusCode: 400, statusMessage: 'bad request: HTTP/1.1 requests must carry a Host header' };
 /** Past MAX_UNSENT_MB of answers not yet taken by their clients (src/server/backpressure.ts). */
@@ -58,9 +48,6 @@ const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
 const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
 const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED));
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
-const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
-const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
-const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
 const HOST_REQUIRED_BYTES = Buffer.from(JSON.stringify(HOST_REQUIRED));
 const SERVER_BUSY_BYTES = Buffer.from(JSON.stringify(SERVER_BUSY));
 const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
@@ -92,17 +79,6 @@ export function describeRoute(req: IncomingMessage): string {
   return `${method} ${ROUTE_NAMES[classify(q < 0 ? url : url.slice(0, q))]}`;
 }
 
-/** The 414 body for a request target past the bounds, or null when it is within them. */
-export function targetTooLong(url: string): Buffer | null {
-  if (url.length <= MAX_PATH_LENGTH) return null;
-  const q = url.indexOf('?');
-  if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
-  const length = q < 0 ? 0 : url.length - q - 1;
-  if (length <= MAX_QUERY_LENGTH) return null;
-  const batch = url.startsWith('/api/rtp/list?') && /(?:^|[?&])slugs=/.test(url.slice(q));
-  if (!batch) return QUERY_TOO_LONG_BYTES;
-  return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
-}
 const NO_KEY: KeyCheck = { status: 'none' };
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
