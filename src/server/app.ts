@@ -263,12 +263,14 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     else answer(decision);
   }
 
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, resumed = false): void => {
     try {
       if (ledger !== undefined) {
-        const admission = ledger.admit(req.socket);
-        // Requests already read from a connection past its bound: it is closed, they go unanswered.
+        const admission = ledger.admit(req.socket, resumed);
         if (admission === 'close') return void req.socket.destroy();
+        // A connection past its bound of unsent bytes: the request waits for its client to read;
+        // a connection with too many waiting is closed, they go unanswered.
+        if (admission === 'wait') return void (ledger.wait(req.socket, () => handle(req, res, true)) || req.socket.destroy());
         if (admission === 'shed') return send(req, res, 503, JSON_ERROR_HEADERS, SERVER_BUSY_BYTES, ['Retry-After', '1']);
       }
       const method = req.method;
@@ -313,4 +315,5 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       fail(req, res, err);
     }
   };
+  return handle;
 }
