@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/build/headers.ts';
 import { EDGE_UNAVAILABLE, renderNginxConf } from '../../src/build/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
+import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
 import { classify, DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, keyedFile, pageHeaders, paths, POLICIES, type RouteFamily } from '../../src/routes/routes.ts';
 
@@ -60,35 +61,19 @@ function served(urlPath: string): { proxied: boolean; file: string | null; heade
   return { proxied: line('proxy_pass ') !== undefined, file, headers, defaultType: dt === undefined ? null : /"(.*)"/.exec(dt)![1]!, types: line('types') ?? null };
 }
 
-/** One URL of each family, as a table: a family added to the route table without one fails the first test. */
-const SAMPLES: Record<RouteFamily, string[]> = {
-  list: [paths.list],
-  history: [paths.history],
-  identify: [paths.identify],
-  mcp: [paths.mcp],
-  slot: [paths.slot('book-of-dead')],
-  provider: [paths.provider('netent')],
-  widget_data: [paths.widgetData('book-of-dead')],
-  widget: [paths.widget('book-of-dead')],
-  badge: [paths.badge('book-of-dead')],
-  provider_feed: [paths.providerFeed('netent')],
-  game_feed: [paths.gameFeed('book-of-dead')],
-  openapi: [paths.openapi],
-  dump: [paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('1.2.3'), paths.removed, paths.llms, paths.feed],
-  page: [paths.gamePage('book-of-dead'), '/', '/about', '/providers/netent', '/favicon.svg'],
-  asset: ['/_astro/site.abc.css'],
-};
+const SAMPLES = familySamples({ slug: 'book-of-dead', provider: 'netent', version: '1.2.3', asset: '/_astro/site.abc.css' });
+SAMPLES.page.push('/favicon.svg');
 
 describe('nginx.conf from the route table', () => {
   it('has a sample URL for every route family, each classified as that family', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual(Object.keys(POLICIES).sort());
     expect(LOCATIONS.length).toBeGreaterThan(SERVED.length + 8);
-    for (const [family, urls] of Object.entries(SAMPLES)) for (const url of urls) expect(classify(url), url).toBe(family);
+    for (const [family, urls] of Object.entries(SAMPLES)) for (const url of urls) expect(classify(url.split('?')[0]!), url).toBe(family);
   });
 
   it('passes the dynamic routes, and only them, to the instances', () => {
     for (const [family, urls] of Object.entries(SAMPLES) as Array<[RouteFamily, string[]]>) {
-      for (const url of urls) expect(served(url).proxied, url).toBe(DYNAMIC_FAMILIES.has(family));
+      for (const url of urls) expect(served(url.split('?')[0]!).proxied, url).toBe(DYNAMIC_FAMILIES.has(family));
     }
   });
 
