@@ -2,7 +2,8 @@
 // in front running the build's dist/edge/nginx.conf, N server instances (default 2) and one
 // redis-server, on HOST:PORT as `npm start` reads them. Builds first when needed, as `npm start`
 // does; installs Debian's nginx and redis-server with apt when missing and running as root.
-// Writes EDGE_DIR/state.json (default .edge/); SIGTERM or SIGINT stops everything it started.
+// Writes EDGE_DIR/state.json (default .edge/); SIGTERM or SIGINT stops everything it started. With
+// RTP_OUT_DIR=releases/current it follows the link (every RELEASE_POLL_MS, default 1000, and on SIGHUP).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDGE_DIR, NGINX_CONF_FILE } from '../src/build/nginx.ts';
@@ -31,6 +32,8 @@ try {
 const host = process.env.HOST || '127.0.0.1';
 const portText = process.env.PORT || '4321';
 const port = /^[0-9]{1,5}$/.test(portText) && Number(portText) <= 65535 ? Number(portText) : fail(`PORT=${JSON.stringify(portText)}: must be an integer from 0 to 65535`);
+const pollText = process.env.RELEASE_POLL_MS || '1000';
+const releasePollMs = /^[0-9]{1,7}$/.test(pollText) ? Number(pollText) : fail(`RELEASE_POLL_MS=${JSON.stringify(pollText)}: must be an integer from 0 to 9999999`);
 
 if (!provisionTools(['nginx', 'redis-server'], '`npm run edge`', 'edge')) process.exit(1);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
@@ -50,6 +53,7 @@ try {
     nodeArgs: serveFlags(path.resolve(import.meta.dirname, '..')),
     log,
     output: process.stdout,
+    releasePollMs,
   });
 } catch (err) {
   log((err as Error).message);
@@ -59,6 +63,8 @@ const running = edge;
 const stop = (code: number) => void running.stop().then(() => process.exit(code));
 process.once('SIGTERM', () => stop(0));
 process.once('SIGINT', () => stop(0));
+// A release link moved: switch now rather than at the next poll.
+process.on('SIGHUP', () => void running.switchRelease());
 // Without nginx there is no edge: stop the rest.
 void running.nginxExited.then(() => {
   log('edge: nginx exited; stopping the instances and Redis');

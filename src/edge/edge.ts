@@ -1,14 +1,14 @@
 // The production shape on one machine (`npm run edge`): one redis-server, N server instances
 // counting on it, and nginx in front running the build's dist/edge/nginx.conf (src/build/nginx.ts)
 // with the per-run parts written beside it. Every part is a child process; stop() ends them all.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, UPSTREAM_SERVERS_FILE } from '../build/nginx.ts';
+import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../build/nginx.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
 import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';
+import { freePort, hostPort, startPart, stopPart, waitForListener, writeWhole, type Part } from './parts.ts';
 
 export interface EdgeOptions {
   /** The build served (holds client/, server/ and edge/): dist/ or a release link. */
@@ -29,6 +29,8 @@ export interface EdgeOptions {
   output: NodeJS.WritableStream;
   /** How long a part may take to get ready. */
   readyTimeoutMs?: number;
+  /** How often a release link (`outDir`) is checked for a new target (ms; 0: only on `switchRelease()`). */
+  releasePollMs?: number;
 }
 
 export interface Edge {
@@ -38,170 +40,183 @@ export interface Edge {
   stop(): Promise<void>;
   /** Resolves when nginx exits on its own (the edge is down then). */
   nginxExited: Promise<number | null>;
+  /** Serves the release `outDir` points to now, when it is another one (SIGHUP); resolves true on a switch. */
+  switchRelease(): Promise<boolean>;
 }
 
-interface Part {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
+/** Replaces `link` with a symbolic link to `target`, atomically (a new link renamed over it). */
+function relink(target: string, link: string): void {
+  rmSync(`${link}.tmp`, { force: true });
+  symlinkSync(target, `${link}.tmp`);
+  renameSync(`${link}.tmp`, link);
 }
 
-/** A port nobody listens on right now (bound and released). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a part; resolves with it and the first match of `ready` in its output. */
-function startPart(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, ready: RegExp, options: EdgeOptions): Promise<{ part: Part; match: RegExpExecArray }> {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish(new Error(`edge: ${name} did not get ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${seen.slice(-4000)}`));
-    }, options.readyTimeoutMs ?? 30_000);
-    const finish = (err: Error | null, match?: RegExpExecArray) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      if (err !== null) reject(err);
-      else resolve({ part: { name, child, exited }, match: match! });
-    };
-    const onData = (chunk: Buffer) => {
-      if (done) return void options.output.write(chunk);
-      seen += chunk.toString('utf8');
-      options.output.write(chunk);
-      const m = ready.exec(seen);
-      if (m !== null) finish(null, m);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('error', (err) => finish(new Error(`edge: cannot run ${name} (${command}): ${err.message}`)));
-    void exited.then((code) => finish(new Error(`edge: ${name} exited (${code ?? child.signalCode}) before getting ready:\n${seen.slice(-4000)}`)));
-  });
-}
-
-/** Resolves once something accepts connections on host:port (nginx prints nothing when it is ready). */
-function waitForListener(host: string, port: number, part: Part, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      if (part.child.exitCode !== null || part.child.signalCode !== null) return reject(new Error(`edge: ${part.name} exited before listening on ${host}:${port}`));
-      const socket = net.connect({ host, port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`edge: ${part.name} did not listen on ${host}:${port} within ${timeoutMs} ms`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
-async function stopPart(part: Part, graceMs = 10_000): Promise<void> {
-  const { child } = part;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  child.kill('SIGTERM');
-  await part.exited;
-  clearTimeout(kill);
-}
-
-const hostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
-
-/** Writes `file` whole or not at all (a temporary file renamed over it). */
-function writeWhole(file: string, text: string): void {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
-}
-
-/** Starts Redis, the instances and nginx, in that order; anything started is stopped again on a failure. */
+/**
+ * Starts Redis, the instances and nginx, in that order; anything started is stopped again on a
+ * failure. The instances and nginx serve the real folder `outDir` resolves to. When `outDir` is a
+ * release link that moves, the edge starts the other pool of instances on the new release, then
+ * moves one link, `serving`, through which nginx reads both the files it serves and the pool it
+ * passes requests to, and stops the old pool. nginx is never reloaded (a reload would close its
+ * clients' idle connections, failing a request sent on one as it closes), and every request after
+ * the move gets the new release, static or dynamic: none gets an older answer after a newer one.
+ */
 export async function startEdge(options: EdgeOptions): Promise<Edge> {
   const dir = path.resolve(options.stateDir);
   mkdirSync(path.join(dir, 'temp'), { recursive: true });
   const unlock = await acquirePidLock(path.join(dir, 'edge.lock'), (pid) => `edge: another edge (pid ${pid}) runs in ${dir}: stop it first`, options.log);
-  const parts: Part[] = [];
+  const timeout = options.readyTimeoutMs ?? 30_000;
+  let redis: Part | null = null;
+  let nginx: Part | null = null;
+  let instances: Array<{ part: Part; port: number }> = [];
+  const retired = new Set<Part>();
+  let stopping = false;
   const stopAll = async () => {
+    stopping = true;
     // nginx first (no new requests reach the instances), then the instances, then Redis.
-    for (const part of [...parts].reverse()) await stopPart(part);
+    for (const part of [nginx, ...instances.map((i) => i.part), redis]) if (part !== null) await stopPart(part);
     rmSync(path.join(dir, EDGE_STATE_FILE), { force: true });
     await unlock();
   };
-  try {
-    const timeout = options.readyTimeoutMs ?? 30_000;
-    const redisPort = await freePort('127.0.0.1');
-    const redis = await startPart('redis-server', options.programs.redisServer, ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], process.env, /Ready to accept connections/, options);
-    parts.push(redis.part);
+  const watch = (part: Part) => {
+    void part.exited.then((code) => {
+      if (!stopping && !retired.has(part)) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
+    });
+  };
 
-    const instanceEnv: NodeJS.ProcessEnv = {
-      ...options.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RTP_OUT_DIR: options.outDir,
-      RATE_LIMIT_STORE: 'redis',
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      // Only nginx connects to the instances, from 127.0.0.1, and it sets X-Forwarded-For to the client's own address.
-      TRUST_PROXY: '127.0.0.1',
+  try {
+    const redisPort = await freePort('127.0.0.1');
+    redis = (await startPart('redis-server', options.programs.redisServer, ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], process.env, /Ready to accept connections/, options)).part;
+    watch(redis);
+
+    // Each pool has its ports for good: nginx's upstream groups name them once.
+    const ports = {} as Record<Pool, number[]>;
+    for (const pool of POOLS) {
+      ports[pool] = [];
+      for (let k = 0; k < options.instances; k++) ports[pool].push(await freePort('127.0.0.1'));
+      writeWhole(path.join(dir, poolServersFile(pool)), ports[pool].map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(''));
+      mkdirSync(path.join(dir, 'pools', pool), { recursive: true });
+      // The marker edge-site.conf tests for through the `serving` link.
+      writeWhole(path.join(dir, 'pools', pool, pool), `${pool}\n`);
+    }
+
+    /** The pool's instances, serving the release folder `release`. */
+    const startPool = async (pool: Pool, release: string) => {
+      const env: NodeJS.ProcessEnv = {
+        ...options.env,
+        HOST: '127.0.0.1',
+        RTP_OUT_DIR: release,
+        // The edge moves the instances to a new release (another pool), never they themselves.
+        RELEASE_POLL_MS: '0',
+        RATE_LIMIT_STORE: 'redis',
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        // Only nginx connects to the instances, from 127.0.0.1, and it sets X-Forwarded-For to the client's own address.
+        TRUST_PROXY: '127.0.0.1',
+      };
+      const entry = path.join(release, 'server', SERVER_ENTRY_FILE);
+      const settled = await Promise.allSettled(
+        ports[pool].map((port, k) => startPart(`instance ${k + 1} (${pool})`, options.programs.node, [...options.nodeArgs, entry], { ...env, PORT: String(port) }, /listening on http:\/\//, options).then((s) => ({ part: s.part, port }))),
+      );
+      const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) {
+        for (const s of started) await stopPart(s.part);
+        throw failed.reason;
+      }
+      for (const s of started) watch(s.part);
+      return started;
     };
-    const entry = path.join(options.outDir, 'server', SERVER_ENTRY_FILE);
-    const started = await Promise.all(
-      Array.from({ length: options.instances }, (_, k) => startPart(`instance ${k + 1}`, options.programs.node, [...options.nodeArgs, entry], instanceEnv, /listening on http:\/\/[^\s,]*:(\d+)/, options)),
-    );
-    for (const s of started) parts.push(s.part);
-    const instancePorts = started.map((s) => Number(s.match[1]));
+
+    let release = realpathSync(options.outDir);
+    let pool: Pool = 'blue';
+    const conf = path.join(release, EDGE_DIR, NGINX_CONF_FILE);
+    if (!existsSync(conf)) throw new Error(`edge: ${conf} is missing: rebuild with \`npm run build\` (or make a new release)`);
+    relink(release, path.join(dir, 'pools', pool, 'release'));
+    relink(path.join('pools', pool), path.join(dir, 'serving'));
+    instances = await startPool(pool, release);
 
     const port = options.port === 0 ? await freePort(options.host) : options.port;
-    writeWhole(path.join(dir, UPSTREAM_SERVERS_FILE), instancePorts.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(''));
-    writeWhole(path.join(dir, EDGE_SITE_FILE), `listen ${hostPort(options.host, port)};\nroot ${JSON.stringify(path.join(path.resolve(options.outDir), 'client'))};\n`);
-    const link = path.join(dir, NGINX_CONF_FILE);
-    rmSync(link, { force: true });
+    const serving = path.join(dir, 'serving');
+    writeWhole(
+      path.join(dir, EDGE_SITE_FILE),
+      [
+        `listen ${hostPort(options.host, port)};`,
+        `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`,
+        `set $rtp_pool ${poolUpstream('blue')};`,
+        `if (-f ${JSON.stringify(path.join(serving, 'green'))}) {`,
+        `  set $rtp_pool ${poolUpstream('green')};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
     // A link, not a copy: nginx reads the build's file, and includes the files above from the link's folder.
-    symlinkSync(path.join(path.resolve(options.outDir), EDGE_DIR, NGINX_CONF_FILE), link);
+    const link = path.join(dir, NGINX_CONF_FILE);
+    relink(conf, link);
     const args = ['-p', `${dir}/`, '-c', link, '-e', 'stderr'];
     // As root, nginx would run its workers as nobody, who cannot read a private checkout or temp folder.
     if (process.getuid?.() === 0) args.push('-g', 'user root;');
     const nginxChild = spawn(options.programs.nginx, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     nginxChild.stdout!.pipe(options.output, { end: false });
     nginxChild.stderr!.pipe(options.output, { end: false });
-    const nginx: Part = { name: 'nginx', child: nginxChild, exited: new Promise((resolve) => nginxChild.once('exit', (code) => resolve(code))) };
+    nginx = { name: 'nginx', child: nginxChild, exited: new Promise((resolve) => nginxChild.once('exit', (code) => resolve(code))) };
     nginxChild.once('error', (err) => options.log(`edge: cannot run nginx (${options.programs.nginx}): ${err.message}`));
-    parts.push(nginx);
+    watch(nginx);
     await waitForListener(options.host, port, nginx, timeout);
 
-    const state = EdgeStateSchema.parse({
-      nginx: { pid: nginxChild.pid, port },
-      redis: { pid: redis.part.child.pid, port: redisPort },
-      instances: started.map((s, k) => ({ pid: s.part.child.pid, port: instancePorts[k] })),
-    });
-    writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
-    let stopping = false;
-    let stopped: Promise<void> | undefined;
-    for (const part of parts) {
-      void part.exited.then((code) => {
-        if (!stopping) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
+    const state = (): EdgeState =>
+      EdgeStateSchema.parse({
+        nginx: { pid: nginxChild.pid, port },
+        redis: { pid: redis!.child.pid, port: redisPort },
+        instances: instances.map((i) => ({ pid: i.part.child.pid, port: i.port })),
       });
-    }
+    const writeState = () => writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state(), null, 2)}\n`);
+    writeState();
+
+    let switching: Promise<boolean> | null = null;
+    const switchTo = async (): Promise<boolean> => {
+      const target = realpathSync(options.outDir);
+      if (target === release || stopping) return false;
+      const next: Pool = pool === 'blue' ? 'green' : 'blue';
+      options.log(`edge: ${options.outDir} now points to ${target}: starting the ${next} pool of ${options.instances} instance(s) on it`);
+      relink(target, path.join(dir, 'pools', next, 'release'));
+      const started = await startPool(next, target);
+      const old = instances;
+      // The switch: from here on nginx reads the new release's files and passes requests to the new pool.
+      relink(path.join('pools', next), serving);
+      instances = started;
+      pool = next;
+      release = target;
+      writeState();
+      // Requests already passed to the old pool finish there (a graceful stop).
+      for (const i of old) retired.add(i.part);
+      await Promise.all(old.map((i) => stopPart(i.part)));
+      options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
+      return true;
+    };
+    const switchRelease = (): Promise<boolean> => {
+      switching ??= switchTo()
+        .catch((err: unknown) => {
+          options.log(`edge: keeping ${release}: ${err instanceof Error ? err.message : String(err)}`);
+          return false;
+        })
+        .finally(() => {
+          switching = null;
+        });
+      return switching;
+    };
+    const pollMs = options.releasePollMs ?? 1000;
+    const timer = lstatSync(options.outDir).isSymbolicLink() && pollMs > 0 ? setInterval(() => void switchRelease(), pollMs) : null;
+
+    let stopped: Promise<void> | undefined;
     return {
       url: `http://${hostPort(options.host, port)}`,
-      state,
+      get state() {
+        return state();
+      },
       nginxExited: nginx.exited,
+      switchRelease,
       stop: () => {
-        stopping = true;
-        stopped ??= stopAll();
+        if (timer !== null) clearInterval(timer);
+        stopped ??= (switching ?? Promise.resolve()).then(stopAll);
         return stopped;
       },
     };

@@ -111,7 +111,7 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const before = new Map<string, Seen>();
     for (const family of STATIC) for (const url of SAMPLES[family]) before.set(url, await fetchOne(edge.url, family, url));
     for (const instance of edge.state.instances) process.kill(instance.pid, 'SIGKILL');
-    for (const instance of edge.state.instances) await edge.waitFor(new RegExp(`instance \\d \\(pid ${instance.pid}\\) exited`));
+    for (const instance of edge.state.instances) await edge.waitFor(new RegExp(`\\(pid ${instance.pid}\\) exited`));
     for (const family of STATIC) {
       for (const url of SAMPLES[family]) {
         const now = await fetchOne(edge.url, family, url);

@@ -10,7 +10,8 @@ import { REPO_ROOT, testOutDir } from './server.ts';
 
 export interface RunningEdge {
   url: string;
-  state: EdgeState;
+  /** state.json as it is now (the instances change when a release switches). */
+  readonly state: EdgeState;
   dir: string;
   /** Everything the edge and its parts printed so far. */
   output(): string;
@@ -60,11 +61,22 @@ export function startEdge(dir: string, instances: number, env: NodeJS.ProcessEnv
     void exited.then(onExit);
     waitFor(ready, 120_000).then(
       () => {
-        const state = EdgeStateSchema.parse(JSON.parse(readFileSync(path.join(dir, EDGE_STATE_FILE), 'utf8')));
-        const pids = [state.nginx.pid, state.redis.pid, ...state.instances.map((i) => i.pid)];
+        const read = () => EdgeStateSchema.parse(JSON.parse(readFileSync(path.join(dir, EDGE_STATE_FILE), 'utf8')));
+        const first = read();
+        // Every part it ever ran: none may outlive the edge.
+        const pids = new Set([first.nginx.pid, first.redis.pid, ...first.instances.map((i) => i.pid)]);
+        let last = first;
         resolve({
           url: ready.exec(out)![1]!,
-          state,
+          get state() {
+            try {
+              last = read();
+              for (const i of last.instances) pids.add(i.pid);
+            } catch {
+              // Removed once the edge has stopped: the last one read.
+            }
+            return last;
+          },
           dir,
           output: () => out,
           waitFor,
@@ -72,7 +84,7 @@ export function startEdge(dir: string, instances: number, env: NodeJS.ProcessEnv
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;
           },
-          running: () => pids.filter(alive),
+          running: () => [...pids].filter(alive),
         });
       },
       (err: Error) => {

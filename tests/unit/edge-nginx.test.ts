@@ -3,7 +3,7 @@
 // `/`), which serves the file the server would, with the server's headers, or passes it to Node.
 import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/build/headers.ts';
-import { EDGE_UNAVAILABLE, renderNginxConf } from '../../src/build/nginx.ts';
+import { EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/build/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
@@ -114,6 +114,8 @@ describe('nginx.conf from the route table', () => {
     expect(conf).toContain('proxy_next_upstream error timeout;');
     expect(conf).not.toContain('non_idempotent');
     expect(served(paths.list).proxied && pick(paths.list).loc.match).toBe(paths.list);
+    expect(conf).toContain('proxy_pass http://$rtp_pool;');
+    for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    include ${poolServersFile(pool)};`);
   });
 
   it('is the same text for the same build, and refuses a value nginx would read as a variable', () => {
