@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createClient } from '@redis/client';
 import { startEdge } from '../../src/edge/edge.ts';
 import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
+import { DEFAULT_REDIS_PREFIX, WINDOW_SCRIPT } from '../../src/server/rate-limit-redis.ts';
 import { requireTool } from '../../tests/helpers/system-tools.ts';
 import { serveFlags } from '../node.mjs';
 import { BENCH_RATE_LIMIT } from './list.ts';
@@ -93,11 +94,22 @@ try {
     const run = await runLoad({ baseUrl: base, connections: 10, durationS: DURATION_S, next });
     const after = { instance: cpu(instances.map((x) => x.pid)), nginx: cpu(workers), redis: cpu([redisPart.pid]), commands: await commands() };
     const per = (a: number, b: number) => ((a - b) / run.requests).toFixed(1);
-    console.log(`| ${name} | ${Math.round(run.reqPerSec)} | ${per(after.instance, before.instance)} | ${per(after.nginx, before.nginx)} | ${per(after.redis, before.redis)} | ${delta(after.commands, before.commands, run.requests)} | ${run.non2xx + run.errors + run.timeouts} |`);
+    console.log(`| ${name} | ${Math.round(run.reqPerSec)} | ${per(after.instance, before.instance)} | ${per(after.nginx, before.nginx)} | ${per(after.redis, before.redis)} | ${delta(after.commands, before.commands, run.requests)} | ${run.non2xx + run.errors + run.timeouts === 0 ? 0 : `${run.non2xx + run.errors + run.timeouts}: ${JSON.stringify({ statuses: run.statusCodes, errors: run.errors, timeouts: run.timeouts })}`} |`);
   }
+  // Redis memory per client: the limiter's key of each of CLIENTS IPv4 clients, set by its own script.
+  const CLIENTS = 100_000;
+  const memory = async () => Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))![1]);
+  const empty = await memory();
+  for (let k = 0; k < CLIENTS; k += 1000) {
+    await Promise.all(Array.from({ length: 1000 }, (_, j) => redis.sendCommand(['EVAL', WINDOW_SCRIPT, '1', `${DEFAULT_REDIS_PREFIX}10.${(k + j) >> 16}.${((k + j) >> 8) & 255}.${(k + j) & 255}`, '86400000'])));
+  }
+  console.log(`\nRedis memory per client key (${CLIENTS.toLocaleString('en')} IPv4 clients, one window each): ${((await memory()) - empty) / CLIENTS} bytes`);
 } finally {
   await redis.quit();
   await edge.stop();
   log.end();
+  // nginx's and the instance's own lines (errors, warnings), for a run that had failures.
+  const lines = readFileSync(path.join(dir, 'output.log'), 'utf8').split('\n').filter((l) => /\[(error|warn|crit)\]|WARNING|error/i.test(l));
+  for (const line of lines.slice(-20)) console.error(line);
   rmSync(dir, { recursive: true, force: true });
 }
