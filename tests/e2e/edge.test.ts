@@ -90,6 +90,21 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     }
   });
 
+  it('leaves to the instances what no file answers: the same 404s, dot files and CDN files never served', async () => {
+    const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
+    for (const url of ['/.env', '/_headers', '/404', '/index', '/about.html', '/api/rtp/no-such-game', '/api/nothing', '/rtp/no-such-game', '/_astro/missing.js']) {
+      const [direct, viaEdge] = [await fetchOne(node, 'page', url), await fetchOne(edge.url, 'page', url)];
+      expect(direct.status, url).toBe(404);
+      expect(viaEdge.status, url).toBe(404);
+      expect(viaEdge.body.equals(direct.body), url).toBe(true);
+      expect(viaEdge.headers.get('content-type'), url).toBe(direct.headers.get('content-type'));
+    }
+    // The preflight, which nginx's static files refuse, is the server's.
+    const preflight = await fetch(`${edge.url}${SAMPLES.slot[0]}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
+  });
+
   it('counts each client by its own address: an X-Forwarded-For it sends buys no fresh budget', async () => {
     const url = `${edge.url}${SAMPLES.list[0]}`;
     const remaining: string[] = [];
