@@ -169,11 +169,7 @@ export function writeFamiliesSync(prep: PreparedBuild, clientDir: string): numbe
   return writeAll(clientDir, renderAll(prep));
 }
 
-/**
- * Writes the dumps, the registry bundle (`bundleText`: its serialised form, if already made),
- * build-info, and, from the files then in `clientDir` (the pages), `_headers` and the edge's
- * nginx.conf (beside `serverDir`: dist/edge); returns how many files.
- */
+/** Writes the dumps, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
 export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText: string = serialise(prep.bundle)): Promise<number> {
   mkdirSync(serverDir, { recursive: true });
   const dumps = renderDumps(prep.bundle, prep.site);
@@ -183,15 +179,24 @@ export async function writeExtras(prep: PreparedBuild, clientDir: string, server
   }
   await writeFile(path.join(serverDir, BUNDLE_FILE), bundleText);
   await writeFile(path.join(serverDir, BUILD_INFO_FILE), serialise(buildInfo(prep)));
+  return 2 + dumps.length;
+}
+
+/**
+ * Writes `_headers` and the edge's nginx.conf (beside `serverDir`: dist/edge) for the files in
+ * `clientDir`: call it once every page is written. Returns how many files (2).
+ */
+export async function writeRouteFiles(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
   const served = servedFiles(clientDir);
   await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile(pageRules(served), new URL(prep.site).origin));
   const edgeDir = path.join(path.dirname(serverDir), EDGE_DIR);
   mkdirSync(edgeDir, { recursive: true });
   await writeFile(path.join(edgeDir, NGINX_CONF_FILE), renderNginxConf(served, prep.site));
-  return 4 + dumps.length;
+  return 2;
 }
 
-/** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */
+/** Writes every emitted file, `_headers`, nginx.conf, the registry bundle and build-info; returns the number of files written. */
 export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText?: string): Promise<number> {
-  return writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
+  const count = writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
+  return count + (await writeRouteFiles(prep, clientDir, serverDir));
 }

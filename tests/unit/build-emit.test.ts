@@ -185,7 +185,7 @@ describe('staged write (worker thread, then moved into dist/client)', () => {
     expect(await write.done).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
     write.moveInto(path.join(out, 'client'));
     expect(existsSync(stagingDirFor(out))).toBe(false);
-    // The dumps are written with _headers after Astro (writeExtras), not by the staged writer.
+    // The dumps are written after Astro (writeExtras), not by the staged writer.
     const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}` || f === `client/${dumpFiles.llms}`;
     const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => !isDump(f) && topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
     expect(families(tree(out))).toEqual(families(tree(direct)));
