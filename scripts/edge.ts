@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDGE_DIR, NGINX_CONF_FILE } from '../src/build/nginx.ts';
 import { startEdge } from '../src/edge/edge.ts';
-import { provisionTools, requireTool } from '../tests/helpers/system-tools.ts';
+import { provisionTools, requireTool } from './lib/system-tools.ts';
 import { buildFirst } from './lib/build-first.ts';
 import { serveFlags } from './node.mjs';
 
@@ -40,6 +40,13 @@ const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
 if (!(await buildFirst(outDir, 'edge', [path.join(EDGE_DIR, NGINX_CONF_FILE)])).ok) process.exit(1);
 
 const log = (line: string) => console.error(line);
+// A stop asked for while the parts start is carried out once they have (startEdge stops what it
+// started itself when it fails), so no part is left running without the edge.
+let stopAsked: number | null = null;
+let stopNow: ((code: number) => void) | null = null;
+const ask = (code: number) => (stopNow !== null ? stopNow(code) : void (stopAsked ??= code));
+process.once('SIGTERM', () => ask(0));
+process.once('SIGINT', () => ask(0));
 let edge;
 try {
   edge = await startEdge({
@@ -60,15 +67,16 @@ try {
   process.exit(1);
 }
 const running = edge;
-const stop = (code: number) => void running.stop().then(() => process.exit(code));
-process.once('SIGTERM', () => stop(0));
-process.once('SIGINT', () => stop(0));
+stopNow = (code: number) => void running.stop().then(() => process.exit(code));
 // A release link moved: switch now rather than at the next poll.
 process.on('SIGHUP', () => void running.switchRelease());
 // Without nginx there is no edge: stop the rest.
 void running.nginxExited.then(() => {
   log('edge: nginx exited; stopping the instances and Redis');
-  stop(1);
+  stopNow!(1);
 });
-const { state } = running;
-console.log(`edge ready on ${running.url} (nginx pid ${state.nginx.pid}; ${state.instances.length} instance(s) on ports ${state.instances.map((i) => i.port).join(', ')}; redis-server on port ${state.redis.port})`);
+if (stopAsked !== null) stopNow(stopAsked);
+else {
+  const { state } = running;
+  console.log(`edge ready on ${running.url} (nginx pid ${state.nginx.pid}; ${state.instances.length} instance(s) on ports ${state.instances.map((i) => i.port).join(', ')}; redis-server on port ${state.redis.port})`);
+}

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { provisionTools, TOOLS, type ToolName } from '../tests/helpers/system-tools.ts';
+import { provisionTools, TOOLS, type ToolName } from './lib/system-tools.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -13,7 +13,7 @@ import { createClient } from '@redis/client';
 import { startEdge } from '../../src/edge/edge.ts';
 import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
 import { DEFAULT_REDIS_PREFIX, WINDOW_SCRIPT } from '../../src/server/rate-limit-redis.ts';
-import { requireTool } from '../../tests/helpers/system-tools.ts';
+import { requireTool } from '../lib/system-tools.ts';
 import { serveFlags } from '../node.mjs';
 import { BENCH_RATE_LIMIT } from './list.ts';
 import { runLoad } from './load.ts';

@@ -14,6 +14,7 @@ import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, ty
 import { get } from '../helpers/load.ts';
 import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
 import { removeTemp, tempDir } from '../helpers/browser.ts';
+import { runScript } from '../helpers/production.ts';
 import { testDataDir, testOutDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());
@@ -63,6 +64,21 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     expect(edge.url).toBe(`http://127.0.0.1:${edge.state.nginx.port}`);
     expect(edge.running()).toHaveLength(4);
     expect(new Set([edge.state.nginx.port, edge.state.redis.port, ...edge.state.instances.map((i) => i.port)]).size).toBe(4);
+  });
+
+  it('refuses a second edge in the same folder, and bad settings, naming the fix', async () => {
+    const second = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, PORT: '0', HOST: '127.0.0.1', RTP_OUT_DIR: testOutDir() }, 60_000);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`edge: another edge (pid `);
+    expect(second.stderr).toContain(`runs in ${dir}: stop it first`);
+    const bad = await runScript('scripts/edge.ts', ['--instances', '0'], { EDGE_DIR: dir }, 60_000);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('edge: --instances "0": must be a whole number from 1 to 32');
+    const port = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, PORT: 'eighty' }, 60_000);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('edge: PORT="eighty": must be an integer from 0 to 65535');
+    // The running edge is untouched.
+    expect(edge.running()).toHaveLength(4);
   });
 
   it('answers every route family with the headers the Node server sends (table-driven from the route table)', async () => {
