@@ -128,6 +128,8 @@ ${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join
   tcp_nopush on;
   # Whole-body answers only, as the instances give them.
   max_ranges 0;
+  # As the instances: no symbolic link inside the served folder is followed (the folder itself may be reached through links).
+  disable_symlinks on from=$document_root;
   # The instances' limits (docs/security.md): a 16 KiB request head (batch lookups), 10 s to send it.
   large_client_header_buffers 4 16k;
   client_header_timeout 10s;

@@ -2,7 +2,7 @@
 // ports, state in a temp folder): the state file and a clean stop, header parity with the Node
 // server for every route family, the client's own address behind nginx, failover under load, and
 // the static half served with every instance killed.
-import { readdirSync } from 'node:fs';
+import { readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,18 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       expect(viaEdge.status, url).toBe(404);
       expect(viaEdge.body.equals(direct.body), url).toBe(true);
       expect(viaEdge.headers.get('content-type'), url).toBe(direct.headers.get('content-type'));
+    }
+    // A symbolic link planted in the served folder is not followed (as by the instances).
+    const secret = path.join(dir, 'secret.txt');
+    writeFileSync(secret, 'not for the web');
+    const link = path.join(testOutDir(), 'client/_astro', `edge-link-${process.pid}.txt`);
+    symlinkSync(secret, link);
+    try {
+      const leaked = await fetchOne(edge.url, 'asset', `/_astro/${path.basename(link)}`);
+      expect(leaked.status).toBe(404);
+      expect(leaked.body.toString()).not.toContain('not for the web');
+    } finally {
+      unlinkSync(link);
     }
     // The preflight, which nginx's static files refuse, is the server's.
     const preflight = await fetch(`${edge.url}${SAMPLES.slot[0]}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
