@@ -62,6 +62,15 @@ function location(match: string, body: readonly string[]): string {
   return `    location ${match} {\n${body.map((line) => `      ${line}\n`).join('')}    }\n`;
 }
 
+/**
+ * A location serving files: as the instances, it follows no symbolic link inside the served folder
+ * (the folder itself is reached through links). Only here: the server-level test for the pool
+ * serving (edge-site.conf) reads through a link outside it.
+ */
+function fileLocation(match: string, body: readonly string[]): string {
+  return location(match, [...body, 'disable_symlinks on from=$document_root;']);
+}
+
 /** The families whose Content-Type follows the file's extension (src/routes/content-types.ts). */
 const BY_EXTENSION: ReadonlySet<RouteFamily> = new Set(['page', 'asset']);
 
@@ -78,23 +87,23 @@ export function renderNginxConf(served: readonly ServedFile[], site: string): st
   // The dynamic routes: only the instances answer them.
   for (const [urlPath, family] of EXACT_ROUTES) if (DYNAMIC_FAMILIES.has(family)) locations.push(location(`= ${quote(urlPath)}`, [`proxy_pass http://${UPSTREAM};`]));
   // Static data at exact paths.
-  for (const [urlPath, data] of EXACT_DATA_ROUTES) locations.push(location(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
+  for (const [urlPath, data] of EXACT_DATA_ROUTES) locations.push(fileLocation(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
   // Files found by URL path: pages, openapi.json; assets share one prefix location below.
   const exact = new Set(EXACT_DATA_ROUTES.keys());
   for (const f of served) {
     if (exact.has(f.path) || f.path.startsWith(ASSET_PREFIX)) continue;
     const family = classify(f.path);
-    locations.push(location(`= ${quote(f.path)}`, [...headerDirectives(family, BY_EXTENSION.has(family) ? null : POLICIES[family].contentType, page), `try_files ${quote(`/${f.file}`)} @node;`]));
+    locations.push(fileLocation(`= ${quote(f.path)}`, [...headerDirectives(family, BY_EXTENSION.has(family) ? null : POLICIES[family].contentType, page), `try_files ${quote(`/${f.file}`)} @node;`]));
   }
-  locations.push(location(`^~ ${ASSET_PREFIX}`, [...headerDirectives('asset', null, page), 'try_files $uri @node;']));
+  locations.push(fileLocation(`^~ ${ASSET_PREFIX}`, [...headerDirectives('asset', null, page), 'try_files $uri @node;']));
   // The dumps: the type follows the extension (DUMP_TYPES).
   const dumpTypes = Object.entries(DUMP_TYPES).map(([ext, type]) => `${quote(type)} ${ext.slice(1)};`);
   const dumpHeaders = headerDirectives('dump', JSON_TYPE, page).filter((d) => !d.startsWith('types') && !d.startsWith('default_type'));
-  locations.push(location(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [`types { ${dumpTypes.join(' ')} }`, `default_type ${quote(JSON_TYPE)};`, ...dumpHeaders, `try_files /${DUMP_ROUTE.dir}/$1 @node;`]));
+  locations.push(fileLocation(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [`types { ${dumpTypes.join(' ')} }`, `default_type ${quote(JSON_TYPE)};`, ...dumpHeaders, `try_files /${DUMP_ROUTE.dir}/$1 @node;`]));
   // The keyed families, in the table's order (regular expression locations are tried in order).
   for (const r of KEYED_ROUTES) {
     const re = `^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`;
-    locations.push(location(`~ ${quoteRegex(re)}`, [...headerDirectives(r.family, POLICIES[r.family].contentType, page), `try_files /${r.dir}/$1${r.ext} @node;`]));
+    locations.push(fileLocation(`~ ${quoteRegex(re)}`, [...headerDirectives(r.family, POLICIES[r.family].contentType, page), `try_files /${r.dir}/$1${r.ext} @node;`]));
   }
 
   const unavailable = JSON.stringify(EDGE_UNAVAILABLE);
@@ -128,8 +137,6 @@ ${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join
   tcp_nopush on;
   # Whole-body answers only, as the instances give them.
   max_ranges 0;
-  # As the instances: no symbolic link inside the served folder is followed (the folder itself may be reached through links).
-  disable_symlinks on from=$document_root;
   # The instances' limits (docs/security.md): a 16 KiB request head (batch lookups), 10 s to send it.
   large_client_header_buffers 4 16k;
   client_header_timeout 10s;

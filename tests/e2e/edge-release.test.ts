@@ -97,8 +97,9 @@ describe('a release under load through the edge', () => {
     stop = true;
     await Promise.all(running);
 
-    expect(errors).toEqual([]);
-    expect(stale).toEqual([]);
+    const detail = `the edge's output:\n${edge.output().split('\n').filter((l) => /edge:|\[(error|warn|crit)\]/.test(l)).slice(-30).join('\n')}`;
+    expect(errors, detail).toEqual([]);
+    expect(stale, detail).toEqual([]);
     expect([...seen].sort()).toEqual(order);
     expect(requests).toBeGreaterThan(300);
     // The new release through nginx, static and dynamic; the first instances are gone.

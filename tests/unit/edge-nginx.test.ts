@@ -84,6 +84,7 @@ describe('nginx.conf from the route table', () => {
       if (DYNAMIC_FAMILIES.has(family)) continue;
       for (const url of urls) {
         const got = served(url);
+        expect(pick(url).loc.body, url).toContain('disable_symlinks on from=$document_root;');
         const dump = dumpFile(url);
         const want = dump?.file ?? keyedFile(url)?.file ?? index.get(url);
         expect(got.file, url).toBe(want);
@@ -115,6 +116,8 @@ describe('nginx.conf from the route table', () => {
     expect(conf).not.toContain('non_idempotent');
     expect(served(paths.list).proxied && pick(paths.list).loc.match).toBe(paths.list);
     expect(conf).toContain('proxy_pass http://$rtp_pool;');
+    // Symbolic links are refused in the file locations only: the pool serving is read through a link (edge-site.conf).
+    expect(conf.split('\n').filter((l) => l.includes('disable_symlinks')).every((l) => l.startsWith('      disable_symlinks'))).toBe(true);
     for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    include ${poolServersFile(pool)};`);
   });
 
