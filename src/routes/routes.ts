@@ -71,6 +71,11 @@ export const CACHE_HOUR = 'public, max-age=3600, s-maxage=3600';
 export const CACHE_PAGE = 'public, max-age=300, s-maxage=3600';
 /** Fingerprinted build assets never change. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Never stored: errors and the MCP route. */
+export const CACHE_NO_STORE = 'no-store';
+
+/** The families answered by the Node server alone: no file under dist/client holds them. */
+export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(['list', 'history', 'identify', 'mcp']);
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
@@ -79,7 +84,7 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
   oembed: { family: 'oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: tool calls answer like the list route, so they count like it.
-  mcp: { family: 'mcp', contentType: JSON_TYPE, cacheControl: 'no-store', rateLimited: true, headers: NOSNIFF },
+  mcp: { family: 'mcp', contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
   history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
   slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
@@ -101,7 +106,7 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
 };
 
 /** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
-interface KeyedRoute {
+export interface KeyedRoute {
   family: RouteFamily;
   /** URL path = prefix + key + suffix. */
   prefix: string;
@@ -125,6 +130,9 @@ const KEYED: readonly KeyedRoute[] = [
   // The registry's page of each game (src/build/game-pages.ts).
   { family: 'page', prefix: '/rtp/', suffix: '', dir: 'rtp', ext: '.html' },
 ];
+/** The keyed families (most specific prefix first) and the pattern of their key: what the edge's nginx locations are made from. */
+export const KEYED_ROUTES: readonly KeyedRoute[] = KEYED;
+export const KEY_SEGMENT = SEGMENT;
 const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}${r.suffix.replace('.', '\\.')}$`) }));
 const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
@@ -164,8 +172,15 @@ const EXACT_DATA: ReadonlyMap<string, { file: string; contentType: string }> = n
   ['/api/feeds/rtp.atom', { file: dumpFiles.feed, contentType: ATOM_TYPE }],
 ]);
 
+/** The dump files' folder under dist/client and the URL pattern of its files (group 1: the file under the folder). */
+export const DUMP_ROUTE = { dir: DUMP_DIR, url: DUMP_URL } as const;
+/** The static data files at exact URL paths (their file and Content-Type). */
+export const EXACT_DATA_ROUTES = EXACT_DATA;
+/** Prefix of the fingerprinted build assets. */
+export const ASSET_PREFIX = '/_astro/';
+
 /** The exact paths of the other families. */
-const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
+export const EXACT_ROUTES: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/list', 'list'],
   ['/api/rtp/history', 'history'],
   ['/api/rtp/identify', 'identify'],
@@ -272,11 +287,11 @@ export function urlOfFile(rel: string): { path: string; keyed: boolean } | null 
 
 /** Classifies a decoded URL path (no query string) into its route family; unmatched paths are pages or assets. */
 export function classify(pathname: string): RouteFamily {
-  const exact = EXACT.get(pathname);
+  const exact = EXACT_ROUTES.get(pathname);
   if (exact !== undefined) return exact;
   if (pathname.startsWith(`/${DUMP_DIR}/`)) return 'dump';
   for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
-  if (pathname.startsWith('/_astro/')) return 'asset';
+  if (pathname.startsWith(ASSET_PREFIX)) return 'asset';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
   if (pathname.startsWith('/widget/')) return 'widget';
   return 'page';

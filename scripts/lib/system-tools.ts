@@ -1,6 +1,8 @@
-// Finds the system programs the tests drive (Debian's `chromium` and `redis-server`): an
-// environment variable first, then PATH, then the places Debian installs them. One helper for the
-// tests and for `npm test`'s provisioning (scripts/test.ts), so both agree on what is there.
+// Finds the system programs the tests and `npm run edge` drive (Debian's `chromium`, `redis-server`
+// and `nginx`): an environment variable first, then PATH, then the places Debian installs them; and
+// installs the missing ones with apt when running as root. One helper for the tests, `npm test`'s
+// provisioning (scripts/test.ts) and `npm run edge` (scripts/edge.ts), so all agree on what is there.
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -18,6 +20,8 @@ export interface Tool {
 export const TOOLS = {
   chromium: { env: 'CHROMIUM_PATH', names: ['chromium', 'chromium-browser'], known: ['/usr/bin/chromium', '/usr/lib/chromium/chromium'], apt: 'chromium' },
   'redis-server': { env: 'REDIS_SERVER_PATH', names: ['redis-server'], known: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'], apt: 'redis-server' },
+  // /usr/sbin is not on every user's PATH.
+  nginx: { env: 'NGINX_PATH', names: ['nginx'], known: ['/usr/sbin/nginx', '/usr/local/sbin/nginx'], apt: 'nginx' },
 } as const satisfies Record<string, Tool>;
 
 export type ToolName = keyof typeof TOOLS;
@@ -54,4 +58,32 @@ export function requireTool(name: ToolName): string {
   const found = findTool(name);
   if (found === null) throw new Error(missingMessage(name));
   return found;
+}
+
+/**
+ * Installs the missing programs of `names` with apt (when running as root on a machine with
+ * apt-get), or says on stderr what to install; `why` names what needs them. True when all are there.
+ */
+export function provisionTools(names: readonly ToolName[], why: string, prefix: string): boolean {
+  const missing = names.filter((t) => findTool(t) === null);
+  if (missing.length === 0) return true;
+  const packages = missing.map((t) => TOOLS[t].apt);
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (!root || !apt) {
+    for (const t of missing) console.error(`${prefix}: ${missingMessage(t)}`);
+    return false;
+  }
+  console.log(`${prefix}: installing Debian's ${packages.join(' and ')} with apt-get (needed by ${why})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (r.status !== 0) {
+      console.error(`${prefix}: apt-get ${args[0]} failed (exit code ${r.status ?? r.signal})`);
+      return false;
+    }
+  }
+  const still = missing.filter((t) => findTool(t) === null);
+  for (const t of still) console.error(`${prefix}: ${missingMessage(t)}`);
+  return still.length === 0;
 }
