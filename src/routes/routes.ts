@@ -75,7 +75,7 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_NO_STORE = 'no-store';
 
 /** The families answered by the Node server alone: no file under dist/client holds them. */
-export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(['list', 'history', 'identify', 'mcp']);
+export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(['list', 'history', 'identify', 'oembed', 'mcp']);
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },

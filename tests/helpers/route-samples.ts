@@ -1,6 +1,7 @@
 // One or more URLs of every route family, as a table keyed by the route table's families: a family
 // added to src/routes/routes.ts without samples here fails the tests that iterate over it.
 import { paths, type RouteFamily } from '../../src/routes/routes.ts';
+import { DEFAULT_SITE, pageUrl } from '../../src/routes/urls.ts';
 
 export interface SampleKeys {
   slug: string;
@@ -18,6 +19,7 @@ export function familySamples(keys: SampleKeys): Record<RouteFamily, string[]> {
     list: [`${paths.list}?limit=3&sort=rtp_desc`],
     history: [`${paths.history}?limit=2`],
     identify: [`${paths.identify}?slug=${slug}&rtp=96`],
+    oembed: [`${paths.oembed}?url=${encodeURIComponent(pageUrl(DEFAULT_SITE, slug))}&format=json`],
     mcp: [paths.mcp],
     slot: [paths.slot(slug)],
     provider: [paths.provider(provider)],
