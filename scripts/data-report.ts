@@ -6,7 +6,6 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { publishedSlugs } from '../src/ingest/merge.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { BADGES } from '../src/schemas/game-record.ts';
@@ -16,7 +15,7 @@ const dir = path.resolve(values.data ?? dataDir());
 const registry = await loadRegistryOrThrow(dir);
 const bundle = makeBundle(registry);
 const records = bundle.records;
-const ingest = await ingestSources(dir, publishedSlugs(registry.games));
+const ingest = await ingestSources(dir, registry.games);
 
 const n = (x: number) => x.toLocaleString('en-US');
 const table = (header: string[], rows: Array<Array<string | number>>) =>

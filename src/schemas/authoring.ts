@@ -53,6 +53,11 @@ export type SourceTier = z.output<typeof SourceTierSchema>;
 /** One source that states a game's figures, traced to its line in the pinned file (data/sources/). */
 export const SourceEntrySchema = z.strictObject({
   kind: SourceTierSchema,
+  /**
+   * How the source reached the figure when it is not what `kind` says: a catalogue line citing the
+   * provider's page is "provider page as cited by <catalogue>, not checked here". Null or absent otherwise.
+   */
+  via: z.string().min(1).nullable().optional(),
   /** The page the source cites for its figures. */
   url: HttpUrlSchema,
   /** When the source says its figures were checked; null where it does not say. */
@@ -93,6 +98,10 @@ export const ProviderFileSchema = z.strictObject({
   display: z.string().trim().min(1, 'must not be empty'),
   /** The provider's own website; null where no source states it (never guessed). */
   website: HttpUrlSchema.nullable(),
+  /** The group the studio belongs to (display name, from data/provider-aliases.json), or null. */
+  group: z.string().trim().min(1).nullable().optional(),
+  /** Every label the sources write for the provider (from data/provider-aliases.json); search finds it by each. */
+  aliases: z.array(z.string().trim().min(1)).optional(),
 });
 export type ProviderFile = z.output<typeof ProviderFileSchema>;
 
@@ -115,6 +124,8 @@ export const HistoryEntrySchema = z.strictObject({
   field: z.enum(['stated_rtp', 'rtp_variants']),
   from: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
   to: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
+  /** Why a removed game left (on removal entries only, when data/held-back.json names it): its tombstone's reason. */
+  reason: z.string().min(1).optional(),
 });
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 
