@@ -16,7 +16,7 @@ import { gameFileOf, providerFiles } from '../src/ingest/records.ts';
 import { dataDir } from '../src/registry/load.ts';
 import { toDataJson } from '../src/lib/write.ts';
 import { GameFileSchema, ProviderFileSchema, type ProviderFile } from '../src/schemas/authoring.ts';
-import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
+import { HELD_BACK_FILE } from '../src/schemas/held-back.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -26,13 +26,7 @@ const publishedGames = await Promise.all(
   (await fg('games/*/*.json', { cwd: dir })).map(async (rel) => JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string }),
 );
 
-// Games held back earlier keep the slug they were published under (a slug is never reused for another game).
-let heldBefore: Array<{ provider: string; canonical_name: string; canonical_slug: string }> = [];
-if (existsSync(path.join(dir, HELD_BACK_FILE))) {
-  const held = HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dir, HELD_BACK_FILE), 'utf8')));
-  heldBefore = held.games.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
-}
-const result = await ingestSources(dir, [...publishedGames, ...heldBefore]);
+const result = await ingestSources(dir, publishedGames);
 const pinnedAt = new Map(result.perSource.map((s) => [`sources/${s.file}`, s.pinned_at]));
 const problems: string[] = [];
 const files = new Map<string, string>();

@@ -2,10 +2,12 @@
 // line format), runs each through its adapter in the listed order, gives each fact its provider key
 // from the alias table (data/provider-aliases.json), and merges the facts into candidate games
 // (src/ingest/merge.ts). Pure reading: writing data/ is scripts/ingest.ts's job.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TimestampSchema } from '../schemas/authoring.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
@@ -77,9 +79,15 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
   return out;
 }
 
-/** Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown. */
+/**
+ * Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown.
+ * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names).
+ */
 export async function ingestSources(dataDir: string, published: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }> = []): Promise<IngestResult> {
   const dir = path.join(dataDir, 'sources');
+  // Games held back earlier keep the slug they were published under (a slug is never reused for another game).
+  const held = existsSync(path.join(dataDir, HELD_BACK_FILE)) ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games : [];
+  const heldSlugs = held.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
   const manifestFile = path.join(dir, 'sources.json');
   const parsed = SourcesManifestSchema.safeParse(JSON.parse(await readFile(manifestFile, 'utf8')));
   if (!parsed.success) throw new Error(`${manifestFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -107,6 +115,6 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
     s.unmapped++;
   }
   const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
-  const { games, excluded } = mergeFacts(resolved, publishedSlugs(published, scopeOf), scopeOf);
+  const { games, excluded } = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf);
   return { facts: resolved, unmapped, games, excluded, perSource, labels, table, scopeOf, titles };
 }

@@ -4,6 +4,7 @@
 // becomes a variant (src/ingest/configurations.ts); defaults of one rank that no rule reconciles
 // and that lie more than CONFLICT_TOLERANCE apart hold the game back; every fact stays listed as a
 // source with its own figures. docs/data-model.md states the rules.
+import { figure } from '../lib/percent.ts';
 import type { VariantKind } from '../schemas/authoring.ts';
 import { CONFLICT_TOLERANCE, explain, inLowerRung, namedVariant, PROVIDER_LADDERS, type Explanation } from './configurations.ts';
 import { slugify, nameKey } from './normalise.ts';
@@ -53,7 +54,7 @@ export function byPrecedence(a: SourceFact, b: SourceFact): number {
   return factRank(a) - factRank(b) || b.stated_rtp - a.stated_rtp || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line;
 }
 
-const at = (f: SourceFact) => `${f.stated_rtp} (${f.file}:${f.line})`;
+const at = (f: SourceFact) => `${figure(f.stated_rtp)} (${f.file}:${f.line})`;
 
 type Decision = { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean } | { ok: false; reason: string };
 
@@ -83,7 +84,7 @@ export function decide(facts: readonly SourceFact[]): Decision {
   const ladder = PROVIDER_LADDERS[provider];
   if (ladder !== undefined && best > HAND_CHECKED_RANK && inLowerRung(provider, winner.stated_rtp)) {
     const highest = Math.max(...facts.flatMap((f) => f.variants.map((v) => v.rtp)));
-    if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${highest} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a]) => `${a}.x`).join(', ')}), and no source states the default` };
+    if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a]) => `${a}.x`).join(', ')}), and no source states the default` };
   }
   const configurations = new Map<number, VariantKind>();
   const explained = (f: SourceFact): Explanation | null => (f.stated_rtp === winner.stated_rtp ? null : explain(provider, f.stated_rtp, winner.stated_rtp, facts.filter((g) => g !== f)));

@@ -91,6 +91,7 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     rtp_min: 'Lowest known variant.',
     rtp_max: 'Highest known variant.',
     rtp_variants: 'Every known variant, ascending.',
+    confidence: 'How much evidence stands behind the stated RTP (`verified`, `corroborated`, `single_source`); the widget says it in words.',
     last_verified: 'ISO 8601 timestamp of the last check.',
     source_url: 'URL to cite.',
     page_url: "Registry's page for the game.",
@@ -146,6 +147,7 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     game_type: 'Game type filter, or null.',
     has_variants: 'True when only games with more than one variant are returned.',
     badge: 'Badge filter, or null.',
+    confidence: 'Confidence filter (`verified`, `corroborated`, `single_source`), or null.',
     sort: 'Order applied (`relevance` without `q` becomes `name`).',
     limit: 'Page size.',
     offset: 'Records skipped.',
@@ -153,6 +155,11 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ListFacets: {
     providers: 'Matches per provider. Each facet counts the records matching every other filter, ignoring its own, so a client can offer alternatives.',
     game_types: 'Matches per game type, counted the same way.',
+    confidence: 'Matches per confidence level, counted the same way.',
+  },
+  ConfidenceFacet: {
+    confidence: 'Confidence level (`verified`, `corroborated`, `single_source`).',
+    count: 'Matching records of this level.',
   },
   ProviderFacet: {
     provider: 'Provider key.',

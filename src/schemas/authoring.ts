@@ -68,6 +68,13 @@ export const SourceEntrySchema = z.strictObject({
   /** The pinned file (`sources/<file>`) and 1-based line the figures were read from. */
   file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
   line: z.int().min(1),
+  /** For a provider page read here: `sha256:` and the hex SHA-256 of the page as it was read. */
+  page_sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lowercase hex digits').optional(),
+}).superRefine((s, ctx) => {
+  // `provider` is reserved for a page this project read itself: it says when, and what it read.
+  if (s.kind !== 'provider') return;
+  if (s.checked_at === null) ctx.addIssue({ code: 'custom', path: ['checked_at'], message: 'a provider page read here needs the date it was read' });
+  if (s.page_sha256 === undefined) ctx.addIssue({ code: 'custom', path: ['page_sha256'], message: 'a provider page read here needs the hash of the page as read' });
 });
 export type SourceEntry = z.output<typeof SourceEntrySchema>;
 

@@ -45,6 +45,7 @@ describe('widget data', () => {
       rtp_min: 90,
       rtp_max: 96.9,
       rtp_variants: [90, 94.01, 96.71, 96.9],
+      confidence: 'verified',
       last_verified: '2026-11-21T00:00:00Z',
       source_url: 'https://bluefin.example/games/deep-sea-bass',
       page_url: 'https://rtp.example.org/rtp/deep-sea-bass',
