@@ -152,7 +152,7 @@ export function frozenJson(frozen: FrozenFile): string {
 
 /** history.jsonl lines for `entries` (one JSON object per line, schema key order, trailing newline). */
 export function historyJsonl(entries: readonly HistoryEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to })}\n`).join('');
+  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }) })}\n`).join('');
 }
 
 /** The new history.jsonl text: the existing log (newline-terminated) followed by `entries`. */
