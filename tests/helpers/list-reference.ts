@@ -47,8 +47,11 @@ export function wordMatches(term: string, token: string): boolean {
   return levenshtein(term, token) <= Math.min(6, Math.round(term.length * 0.2));
 }
 
-function recordTokens(r: GameRecord): string[] {
-  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display)];
+/** A record, with the text of its provider's group and source labels where the caller knows them (the index searches it too). */
+export type RefRecord = GameRecord & { also?: string };
+
+function recordTokens(r: RefRecord): string[] {
+  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display), ...refTokens(r.also ?? '')];
 }
 
 /** Whether a record matches every word of q as typed. */
