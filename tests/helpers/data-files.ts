@@ -38,7 +38,7 @@ export function readDataFiles(dir: string): DataFiles {
         game_type: g.game_type,
         confidence,
         also: also.get(g.provider) ?? '',
-      } as GameRecord);
+      } as unknown as GameRecord);
     }
   }
   return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), games };
