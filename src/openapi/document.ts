@@ -18,7 +18,7 @@ import { componentSchemas, paramSchema, type ComponentName, type Json } from './
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.3.0';
+export const API_VERSION = '1.4.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 

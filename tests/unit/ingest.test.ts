@@ -9,7 +9,7 @@ import { igtSlotsAdapter } from '../../src/ingest/adapters/igt-slots.ts';
 import { ingestSources, type IngestResult } from '../../src/ingest/ingest.ts';
 import { slotcatalogAdapter } from '../../src/ingest/adapters/slotcatalog.ts';
 import { byPrecedence, decide, mergeFacts } from '../../src/ingest/merge.ts';
-import { mapVolatility, nameKey, parsePercent, slugify, withoutProviderSuffix } from '../../src/ingest/normalise.ts';
+import { mapVolatility, nameKey, parsePercent, slugify, VOLATILITY_LABELS, withoutProviderSuffix } from '../../src/ingest/normalise.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -70,6 +70,14 @@ describe('normalisation', () => {
 
   it('takes figures exactly as given, never rounding', () => {
     expect([parsePercent('96.03'), parsePercent(96.2), parsePercent('96'), parsePercent('95.299'), parsePercent('96.1254'), parsePercent('abc'), parsePercent(0), parsePercent('100.5')]).toEqual([96.03, 96.2, 96, 95.299, null, null, null, null]);
+  });
+
+  it('documents the volatility label table as the code has it (docs/data-model.md)', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/data-model.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- volatility-table: start -->'), doc.indexOf('<!-- volatility-table: end -->'));
+    const documented: Record<string, string> = {};
+    for (const [, labels, grade] of table.matchAll(/^\| (`[^|]+`) \| `([a-z-]+)` \|$/gm)) for (const [, l] of labels!.matchAll(/`([^`]+)`/g)) documented[l!] = grade!;
+    expect(documented).toEqual({ ...VOLATILITY_LABELS });
   });
 
   it('maps volatility labels through the one table, and leaves what it cannot place null', () => {
