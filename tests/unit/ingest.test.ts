@@ -8,6 +8,8 @@ import { catalogueAdapter, citationUrl } from '../../src/ingest/adapters/catalog
 import { igtSlotsAdapter } from '../../src/ingest/adapters/igt-slots.ts';
 import { ingestSources, type IngestResult } from '../../src/ingest/ingest.ts';
 import { slotcatalogAdapter } from '../../src/ingest/adapters/slotcatalog.ts';
+import { providerTable } from '../../src/ingest/providers.ts';
+import { ProviderAliasesFileSchema } from '../../src/schemas/provider-aliases.ts';
 import { byPrecedence, decide, mergeFacts } from '../../src/ingest/merge.ts';
 import { mapVolatility, nameKey, parsePercent, slugify, VOLATILITY_LABELS, withoutProviderSuffix } from '../../src/ingest/normalise.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
@@ -235,6 +237,23 @@ describe('the real sources', () => {
     expect(groups).toEqual({ netent: 'evolution', 'red-tiger': 'evolution', 'big-time-gaming': 'evolution', 'nolimit-city': 'evolution', microgaming: 'games-global', 'games-global': 'games-global', barcrest: 'light-and-wonder', 'sg-digital': 'light-and-wonder', 'nyx-gaming-group': 'light-and-wonder', greentube: 'novomatic' });
     // Every key a game is published under is a key of the table.
     for (const g of result.games) expect(result.table.row(g.provider), g.provider).toBeDefined();
+  });
+
+  it('the alias table refuses a label under two keys, an unknown group and a refused label that is also a key\'s; a label it lacks maps no line', () => {
+    const row = (provider: string, labels: string[], group: string | null = null) => ({ provider, display: provider, group, labels });
+    const bad = ProviderAliasesFileSchema.safeParse({ format: 1, groups: { g: 'G' }, providers: [row('a', ['A', 'Same']), row('b', ['Same'], 'nope')], refused: [{ label: 'A', reason: 'x' }] });
+    expect(bad.success).toBe(false);
+    if (!bad.success) {
+      expect(bad.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+        'providers.1.group: nope is not a key of groups',
+        'providers.1.labels: "Same" is also a label of a',
+        'refused.0.label: "A" is also a label of a',
+      ]);
+    }
+    const table = providerTable({ format: 1, groups: {}, providers: [row('a', ['A'])], refused: [{ label: 'Others', reason: 'catch-all' }] });
+    expect([table.resolve(' A '), table.resolve('Others'), table.resolve('Alchecmy')]).toEqual([{ provider: 'a', group: null }, { refused: 'catch-all' }, undefined]);
+    // On the real sources every label is in the table: no line is left out for a missing one.
+    expect(result.unmapped.filter((u) => u.reason.includes('is not in data/provider-aliases.json'))).toEqual([]);
   });
 
   it('Sweet Bonanza: the seed (96.48) outranks the catalogues and the aggregators; the figure the data API names as an operator build is a variant', () => {
