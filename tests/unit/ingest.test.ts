@@ -12,7 +12,7 @@ import { providerTable } from '../../src/ingest/providers.ts';
 import { ProviderAliasesFileSchema } from '../../src/schemas/provider-aliases.ts';
 import { byPrecedence, decide, mergeFacts } from '../../src/ingest/merge.ts';
 import { mapVolatility, nameKey, parsePercent, slugify, VOLATILITY_LABELS, withoutProviderSuffix } from '../../src/ingest/normalise.ts';
-import type { SourceFact } from '../../src/ingest/source.ts';
+import { factRank, type SourceFact } from '../../src/ingest/source.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let result: IngestResult;
@@ -302,6 +302,15 @@ describe('the real sources', () => {
     expect(gameOf('reelplay', '10,000 Wonders 10K Ways')!.slug).toBe('10-000-wonders-10k-ways');
     // Same name, two providers: the second gets its provider key.
     expect([gameOf('gameplay', 'Cleopatra')!.slug, gameOf('igt', 'Cleopatra')!.slug]).toEqual(['cleopatra', 'cleopatra-igt']);
+  });
+
+  it('publishes no default that a source of the same or a better rank contradicts by more than 0.5 beyond the configuration rules', () => {
+    const contradicted = result.games.flatMap((g) =>
+      g.facts
+        .filter((f) => factRank(f) <= factRank(g.winner) && Math.abs(f.stated_rtp - g.winner.stated_rtp) > 0.5 + 1e-9 && !g.configurations.has(f.stated_rtp))
+        .map((f) => `${g.slug}: ${f.file}:${f.line} ${f.stated_rtp}`),
+    );
+    expect(contradicted).toEqual([]);
   });
 
   it('keeps a figure given with three decimals as given', () => {
