@@ -41,8 +41,10 @@ export function inLowerRung(provider: string, x: number): boolean {
   return PROVIDER_LADDERS[provider]?.rungs.some((r) => within(x, r)) ?? false;
 }
 
+/** The configuration rules that explain a figure as another build (the range-minimum rule is the slotcatalog adapter's). */
 export type Rule = 'named_variant' | 'provider_ladder' | 'listed_figure';
 
+/** Which build a figure is, and by which rule. */
 export interface Explanation {
   kind: VariantKind;
   rule: Rule;

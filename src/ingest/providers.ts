@@ -11,6 +11,7 @@ export const ALIASES_FILE = 'provider-aliases.json';
 /** Where one label went: a provider key, or refused with the reason. */
 export type LabelResolution = { provider: string; group: string | null } | { refused: string };
 
+/** The alias table, read for lookups. */
 export interface ProviderTable {
   file: ProviderAliasesFile;
   /** Resolves a label as written (surrounding spaces ignored); undefined when the table lacks it. */
