@@ -115,6 +115,6 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
     s.unmapped++;
   }
   const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
-  const { games, excluded } = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf);
+  const { games, excluded } = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf);
   return { facts: resolved, unmapped, games, excluded, perSource, labels, table, scopeOf, titles };
 }

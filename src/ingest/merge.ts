@@ -106,18 +106,37 @@ export function decide(facts: readonly SourceFact[]): Decision {
   return { ok: true, winner, configurations, disagree };
 }
 
+/** The provider that publishes a studio's games under its own name, or null (Reel Kingdom's: Pragmatic Play). */
+export type DistributorOf = (provider: string) => string | null;
+
 /**
  * Groups `facts` into games. `publishedSlugs` maps game keys to a slug already published, which is
  * kept (a published slug is never renamed); other games get the slug of their name, with the
- * provider key appended when that slug is taken.
+ * provider key appended when that slug is taken. A game of a studio whose games a distributor
+ * publishes (`distributorOf`) that is not published yet, and that the distributor's lines also
+ * name, is the distributor's game: its facts join the distributor's.
  */
-export function mergeFacts(facts: readonly SourceFact[], publishedSlugs: ReadonlyMap<string, string> = new Map(), scopeOf: ScopeOf = ownScope): { games: MergedGame[]; excluded: Excluded[] } {
+export function mergeFacts(
+  facts: readonly SourceFact[],
+  publishedSlugs: ReadonlyMap<string, string> = new Map(),
+  scopeOf: ScopeOf = ownScope,
+  distributorOf: DistributorOf = () => null,
+): { games: MergedGame[]; excluded: Excluded[] } {
   const groups = new Map<string, SourceFact[]>();
   for (const f of facts) {
     const key = gameKey(f.provider, f.name, scopeOf);
     const list = groups.get(key);
     if (list === undefined) groups.set(key, [f]);
     else list.push(f);
+  }
+  for (const [key, list] of [...groups]) {
+    const distributor = distributorOf(list[0]!.provider);
+    if (distributor === null || publishedSlugs.has(key) || list.some((f) => distributorOf(f.provider) !== distributor)) continue;
+    const target = groups.get(gameKey(distributor, list[0]!.name, scopeOf));
+    if (target === undefined) continue;
+    // The distributor's game: its facts name the distributor as the provider (the label stays as written).
+    target.push(...list.map((f) => ({ ...f, provider: distributor })));
+    groups.delete(key);
   }
   const games: MergedGame[] = [];
   const excluded: Excluded[] = [];

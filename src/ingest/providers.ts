@@ -20,6 +20,8 @@ export interface ProviderTable {
   row(provider: string): ProviderAliasRow | undefined;
   /** The group key of a provider, or null. */
   groupOf(provider: string): string | null;
+  /** The provider that publishes this one's games under its own name, or null. */
+  distributorOf(provider: string): string | null;
 }
 
 /** The table over a parsed alias file. */
@@ -33,6 +35,7 @@ export function providerTable(file: ProviderAliasesFile): ProviderTable {
     resolve: (label) => byLabel.get(label.trim()),
     row: (provider) => rows.get(provider),
     groupOf: (provider) => rows.get(provider)?.group ?? null,
+    distributorOf: (provider) => rows.get(provider)?.distributor ?? null,
   };
 }
 

@@ -12,6 +12,8 @@ export const ProviderAliasRowSchema = z.strictObject({
   group: SlugSchema.nullable(),
   /** Every label the sources write for this provider, exactly as written. */
   labels: z.array(z.string().trim().min(1)).min(1, 'must list at least one label'),
+  /** The provider that publishes this studio's games under its own name (Reel Kingdom's: Pragmatic Play), if any. */
+  distributor: SlugSchema.optional(),
 });
 export type ProviderAliasRow = z.output<typeof ProviderAliasRowSchema>;
 
@@ -31,6 +33,7 @@ export const ProviderAliasesFileSchema = z
       if (keys.has(row.provider)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'provider'], message: `${row.provider} has two rows` });
       keys.add(row.provider);
       if (row.group !== null && !(row.group in file.groups)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'group'], message: `${row.group} is not a key of groups` });
+      if (row.distributor !== undefined && !file.providers.some((r) => r.provider === row.distributor)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'distributor'], message: `${row.distributor} has no row` });
       for (const label of row.labels) {
         const had = seen.get(label);
         if (had !== undefined) ctx.addIssue({ code: 'custom', path: ['providers', i, 'labels'], message: `${JSON.stringify(label)} is also a label of ${had}` });

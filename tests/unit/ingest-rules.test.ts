@@ -59,5 +59,15 @@ describe('configuration rules and conflicts', () => {
     const { games } = mergeFacts([fact({ provider: 'microgaming', name: 'Immortal Romance', stated_rtp: 96.86 }), fact({ provider: 'games-global', name: 'Immortal Romance', stated_rtp: 96.86, tier: 'aggregator', line: 2 })], new Map(), scope);
     expect(games.map((g) => [g.provider, g.slug, g.facts.length])).toEqual([['microgaming', 'immortal-romance', 2]]);
   });
-});
 
+  it("a distributor's lines and its studio's name one game, unless the studio's game is published already", () => {
+    const distributorOf = (p: string) => (p === 'studio' ? 'pub' : null);
+    const studio = fact({ provider: 'studio', name: 'Rock Vegas', stated_rtp: 96.64 });
+    const pub = fact({ provider: 'pub', name: 'Rock Vegas', stated_rtp: 96.64, tier: 'aggregator', line: 2 });
+    const merged = mergeFacts([studio, pub], new Map(), undefined, distributorOf).games;
+    expect(merged.map((g) => [g.provider, g.slug, g.facts.map((f) => [f.provider, f.providerName])])).toEqual([['pub', 'rock-vegas', [['pub', 'P'], ['pub', 'P']]]]);
+    // Published under the studio before: it stays the studio's game.
+    const kept = mergeFacts([studio, pub], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
+    expect(kept.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
+  });
+});

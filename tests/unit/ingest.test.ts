@@ -239,6 +239,9 @@ describe('the real sources', () => {
     expect(gameOf('novomatic', 'Book of Ra Deluxe')!.facts.map((f) => f.provider)).toEqual(['novomatic', 'greentube']);
     expect(gameOf('playngo', '3 Clown Monty II')!.facts.map((f) => f.file)).toEqual(['sources/slotfolio.jsonl', 'sources/overlay-slots.jsonl']);
     expect(gameOf('netent', 'Aliens')!.slug).toBe('aliens');
+    // Reel Kingdom's game in the overlay table is Pragmatic Play's of the data API (its distributor).
+    expect(gameOf('pragmatic-play', 'Rock Vegas')!.facts.map((f) => [f.providerName, f.file])).toEqual([['Pragmatic Play', 'sources/igt-slots.jsonl'], ['Pragmatic Play / Reel Kingdom', 'sources/overlay-slots.jsonl']]);
+    expect(gameOf('reel-kingdom', 'Rock Vegas')).toBeUndefined();
     // Two games.
     expect([gameOf('netent', "Gonzo's Quest")!.slug, gameOf('red-tiger', "Gonzo's Quest Megaways")!.slug]).toEqual(['gonzos-quest', 'gonzos-quest-megaways']);
     expect([gameOf('greentube', 'Book of Ra')!.slug, gameOf('novomatic', 'Book of Ra Deluxe')!.slug]).toEqual(['book-of-ra', 'book-of-ra-deluxe']);
