@@ -19,12 +19,13 @@ export interface PeerRecord {
   release_year: number | null;
   game_type: string;
   last_verified: string;
+  confidence: string;
   [k: string]: unknown;
 }
 
 export interface PeerBundle {
   meta: { data_version: string; frozen_at: string };
-  providers: Array<{ provider: string; display: string }>;
+  providers: Array<{ provider: string; display: string; group?: string | null | undefined; aliases?: string[] | undefined }>;
   records: PeerRecord[];
 }
 
@@ -78,13 +79,17 @@ const ORDER: Record<ListQuery['sort'], string> = {
   relevance: 'f.rank, g.slug',
 };
 
-/** One row of a facet cube: games per provider, game type and whether they have variants. */
+/** One row of a facet cube: games per provider, game type, whether they have variants, and confidence level. */
 interface CubeRow {
   provider: string;
   game_type: string;
   multi: number;
+  confidence: string;
   n: number;
 }
+
+/** Confidence levels in facet order (ties by count). */
+const LEVELS = ['verified', 'corroborated', 'single_source'];
 
 /**
  * The list semantics on SQLite, as a SQLite user would write them: an indexed table of games with
@@ -114,20 +119,22 @@ export class SqliteList {
       CREATE TABLE g (
         id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL, provider TEXT NOT NULL,
         display_key TEXT NOT NULL, game_type TEXT NOT NULL, stated_rtp REAL NOT NULL,
-        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL);
+        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL, confidence TEXT NOT NULL);
       CREATE TABLE doc (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
-      CREATE VIRTUAL TABLE f USING fts5(name, slug, provider, display, tokenize = 'unicode61');
+      CREATE VIRTUAL TABLE f USING fts5(name, slug, provider, display, also, tokenize = 'unicode61');
       CREATE TEMP TABLE m (id INTEGER PRIMARY KEY, rank REAL NOT NULL);
     `);
-    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insD = db.prepare('INSERT INTO doc VALUES (?, ?)');
-    const insF = db.prepare('INSERT INTO f (rowid, name, slug, provider, display) VALUES (?, ?, ?, ?, ?)');
+    const insF = db.prepare('INSERT INTO f (rowid, name, slug, provider, display, also) VALUES (?, ?, ?, ?, ?, ?)');
+    // A provider's group and source labels are searched too (as the route's index does).
+    const also = new Map(bundle.providers.map((p) => [p.provider, [p.group ?? '', ...(p.aliases ?? [])].join(' ')]));
     db.exec('BEGIN');
     bundle.records.forEach((r, i) => {
       const shown = this.display.get(r.provider)!;
-      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified));
+      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), r.confidence);
       insD.run(i + 1, JSON.stringify(r));
-      insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display));
+      insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display), ftsText(also.get(r.provider) ?? ''));
     });
     db.exec('COMMIT');
     db.exec(`
@@ -141,7 +148,7 @@ export class SqliteList {
       CREATE INDEX g_type ON g (game_type, variants_count);
       ANALYZE;
     `);
-    this.allCube = this.all<CubeRow>(`SELECT provider, game_type, variants_count > 1 AS multi, count(*) AS n FROM g GROUP BY 1, 2, 3`, []);
+    this.allCube = this.all<CubeRow>(`SELECT provider, game_type, variants_count > 1 AS multi, confidence, count(*) AS n FROM g GROUP BY 1, 2, 3, 4`, []);
   }
 
   private statement(sql: string): ReturnType<Db['prepare']> {
@@ -170,6 +177,10 @@ export class SqliteList {
       params.push(query.game_type);
     }
     if (query.has_variants) conds.push('g.variants_count > 1');
+    if (query.confidence !== null) {
+      conds.push('g.confidence = ?');
+      params.push(query.confidence);
+    }
     return { conds, params };
   }
 
@@ -204,26 +215,31 @@ export class SqliteList {
     let matched = false;
     if (query.q !== null) {
       matched = this.match(query.q, query.sort === 'relevance');
-      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, count(*) AS n FROM g WHERE g.id IN (SELECT id FROM m) GROUP BY 1, 2, 3', []) : [];
+      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, g.confidence AS confidence, count(*) AS n FROM g WHERE g.id IN (SELECT id FROM m) GROUP BY 1, 2, 3, 4', []) : [];
     }
     const items = query.q !== null && !matched ? [] : this.page(query, matched);
     const hv = (r: CubeRow) => !query.has_variants || r.multi === 1;
     const byProvider = new Map<string, number>();
     const byType = new Map<string, number>();
+    const byLevel = new Map<string, number>();
     let filtered = 0;
     for (const r of cube) {
       if (!hv(r)) continue;
       const providerOk = query.provider === null || r.provider === query.provider;
       const typeOk = query.game_type === null || r.game_type === query.game_type;
-      if (typeOk) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + r.n);
-      if (providerOk) byType.set(r.game_type, (byType.get(r.game_type) ?? 0) + r.n);
-      if (providerOk && typeOk) filtered += r.n;
+      const levelOk = query.confidence === null || r.confidence === query.confidence;
+      if (typeOk && levelOk) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + r.n);
+      if (providerOk && levelOk) byType.set(r.game_type, (byType.get(r.game_type) ?? 0) + r.n);
+      if (providerOk && typeOk) byLevel.set(r.confidence, (byLevel.get(r.confidence) ?? 0) + r.n);
+      if (providerOk && typeOk && levelOk) filtered += r.n;
     }
+    if (query.confidence !== null && !byLevel.has(query.confidence)) byLevel.set(query.confidence, 0);
     if (query.provider !== null && this.providerKeys.has(query.provider) && !byProvider.has(query.provider)) byProvider.set(query.provider, 0);
     if (query.game_type !== null && !byType.has(query.game_type)) byType.set(query.game_type, 0);
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const providers = [...byProvider].map(([provider, count]) => ({ provider, display: this.display.get(provider)!, count })).sort((a, b) => b.count - a.count || cmp(a.provider, b.provider));
     const gameTypes = [...byType].map(([game_type, count]) => ({ game_type, count })).sort((a, b) => b.count - a.count || cmp(a.game_type, b.game_type));
+    const confidence = [...byLevel].map(([level, count]) => ({ confidence: level, count })).sort((a, b) => b.count - a.count || LEVELS.indexOf(a.confidence) - LEVELS.indexOf(b.confidence));
     const meta = {
       data_version: this.meta.data_version,
       frozen_at: this.meta.frozen_at,
@@ -232,7 +248,7 @@ export class SqliteList {
       has_more: query.offset + items.length < filtered,
       query,
     };
-    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes })},"items":[${items.join(',')}]}`;
+    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes, confidence })},"items":[${items.join(',')}]}`;
   }
 }
 

@@ -1,8 +1,9 @@
 // The list's facet counts: a count table per query (records by provider × game type × has several
-// variants), the `filtered` total read from it, and the facets' JSON written straight into the
-// response bytes. Facets count the records matching every filter except their own, sorted by count
+// variants × confidence level), the `filtered` total read from it, and the facets' JSON written
+// straight into the response bytes. Facets count the records matching every filter except their own, sorted by count
 // descending then key; zero counts are left out except for the selected provider or type.
 import { GAME_TYPES } from '../schemas/authoring.ts';
+import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import type { ListBundle } from '../schemas/list-bundle.ts';
 import { compareStrings } from '../schemas/text.ts';
 
@@ -11,11 +12,13 @@ export const ALL = -1;
 /** A provider the registry does not have: matches nothing. */
 export const UNKNOWN = -2;
 const T = GAME_TYPES.length;
+const C = CONFIDENCE_LEVELS.length;
 
 const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 const PROVIDERS_OPEN = new Uint8Array(Buffer.from('{"providers":['));
 const TYPES_OPEN = new Uint8Array(Buffer.from('],"game_types":['));
+const CONFIDENCE_OPEN = new Uint8Array(Buffer.from('],"confidence":['));
 const FACETS_CLOSE = new Uint8Array(Buffer.from(']}'));
 
 /** Strings encoded once, each its own view (so copying one allocates nothing). */
@@ -39,10 +42,14 @@ function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array
   return { rank, atRank };
 }
 
-/** Per count table: totals by provider and by game type over all the others, without and with has_variants. */
+/**
+ * Per count table: totals by provider, by game type and by confidence level over all the others,
+ * without and with has_variants ([m]); the first two also per confidence level ([m][c], c = C for all levels).
+ */
 interface Totals {
-  byProvider: [Int32Array, Int32Array];
-  byType: [Int32Array, Int32Array];
+  byProvider: Int32Array[][];
+  byType: Int32Array[][];
+  byConfidence: [Int32Array, Int32Array];
 }
 
 /** Count tables and facet JSON over one list bundle's columns. */
@@ -51,9 +58,14 @@ export class Facets {
   readonly maxBytes: number;
   private readonly n: number;
   private readonly p: number;
-  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges'>;
+  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'confidence'>;
   private readonly providerHead: Fragments;
   private readonly typeHead: Fragments;
+  private readonly confidenceHead = fragments(CONFIDENCE_LEVELS.map((c) => `{"confidence":${JSON.stringify(c)},"count":`));
+  /** Confidence facets list levels by count, then in CONFIDENCE_LEVELS order. */
+  private readonly confidenceOrder = { rank: Int32Array.from(CONFIDENCE_LEVELS.keys()), atRank: Int32Array.from(CONFIDENCE_LEVELS.keys()) };
+  private readonly confidenceCounts = new Int32Array(C);
+  private readonly listedConfidence = new Int32Array(C);
   private readonly providerOrder: { rank: Int32Array; atRank: Int32Array };
   private readonly typeOrder = rankOf(GAME_TYPES);
   private readonly providerCounts: Int32Array;
@@ -73,55 +85,77 @@ export class Facets {
     this.providerOrder = rankOf(providerKeys);
     this.providerCounts = new Int32Array(this.p);
     this.listedProviders = new Int32Array(this.p);
-    this.sortKeys = new Float64Array(Math.max(this.p, T));
+    this.sortKeys = new Float64Array(Math.max(this.p, T, C));
     this.maxBytes =
-      PROVIDERS_OPEN.length + TYPES_OPEN.length + FACETS_CLOSE.length + fragmentBytes(this.providerHead) + fragmentBytes(this.typeHead) + (this.p + T) * (String(n).length + 2);
+      PROVIDERS_OPEN.length +
+      TYPES_OPEN.length +
+      CONFIDENCE_OPEN.length +
+      FACETS_CLOSE.length +
+      fragmentBytes(this.providerHead) +
+      fragmentBytes(this.typeHead) +
+      fragmentBytes(this.confidenceHead) +
+      (this.p + T + C) * (String(n).length + 2);
   }
 
-  private cell(prov: number, type: number, m: number): number {
-    return (prov * T + type) * 2 + m;
+  private cell(prov: number, type: number, m: number, c: number): number {
+    return ((prov * T + type) * 2 + m) * C + c;
   }
 
-  /** The count table of the records `ids` (all when null), only those with badge bit `bit` when it is not 0. */
-  count(ids: ArrayLike<number> | null, bit = 0): Int32Array {
-    const { providerOf, typeOf, multi, badges } = this.columns;
-    const cube = new Int32Array(this.p * T * 2);
-    const count = ids === null ? this.n : ids.length;
-    for (let k = 0; k < count; k++) {
-      const i = ids === null ? k : ids[k]!;
-      if (bit !== 0 && (badges[i]! & bit) === 0) continue;
-      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!)]!++;
-    }
-    return cube;
-  }
-
-  /** Records of a count table passing the provider, game type and has_variants filters. */
-  filtered(cube: Int32Array, prov: number, type: number, hv: boolean): number {
-    if (prov === UNKNOWN) return 0;
+  /** Sum of the cells of provider range, type range, has_variants and confidence selection. */
+  private sum(cube: Int32Array, prov: number, type: number, mFrom: number, conf: number): number {
     let count = 0;
     for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
       for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
-        for (let m = hv ? 1 : 0; m < 2; m++) count += cube[this.cell(pp, tt, m)]!;
+        for (let m = mFrom; m < 2; m++) {
+          for (let c = conf === ALL ? 0 : conf; c < (conf === ALL ? C : conf + 1); c++) count += cube[this.cell(pp, tt, m, c)]!;
+        }
       }
     }
     return count;
   }
 
+  /** The count table of the records `ids` (all when null), only those with badge bit `bit` when it is not 0. */
+  count(ids: ArrayLike<number> | null, bit = 0): Int32Array {
+    const { providerOf, typeOf, multi, badges, confidence } = this.columns;
+    const cube = new Int32Array(this.p * T * 2 * C);
+    const count = ids === null ? this.n : ids.length;
+    for (let k = 0; k < count; k++) {
+      const i = ids === null ? k : ids[k]!;
+      if (bit !== 0 && (badges[i]! & bit) === 0) continue;
+      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!, confidence[i]!)]!++;
+    }
+    return cube;
+  }
+
+  /** Records of a count table passing the provider, game type, has_variants and confidence filters. */
+  filtered(cube: Int32Array, prov: number, type: number, hv: boolean, conf: number = ALL): number {
+    if (prov === UNKNOWN) return 0;
+    return this.sum(cube, prov, type, hv ? 1 : 0, conf);
+  }
+
   private totals(cube: Int32Array): Totals {
     let t = this.totalsOf.get(cube);
     if (t === undefined) {
-      const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
+      const perLevel = (size: number) => [0, 1].map(() => Array.from({ length: C + 1 }, () => new Int32Array(size)));
+      const byProvider = perLevel(this.p);
+      const byType = perLevel(T);
+      const byConfidence: [Int32Array, Int32Array] = [new Int32Array(C), new Int32Array(C)];
       for (let pp = 0; pp < this.p; pp++) {
         for (let tt = 0; tt < T; tt++) {
-          const multiOnly = cube[this.cell(pp, tt, 1)]!;
-          const all = cube[this.cell(pp, tt, 0)]! + multiOnly;
-          provAll[pp]! += all;
-          provMulti[pp]! += multiOnly;
-          typeAll[tt]! += all;
-          typeMulti[tt]! += multiOnly;
+          for (let c = 0; c < C; c++) {
+            const multiOnly = cube[this.cell(pp, tt, 1, c)]!;
+            const all = cube[this.cell(pp, tt, 0, c)]! + multiOnly;
+            for (const [m, v] of [[0, all], [1, multiOnly]] as const) {
+              byProvider[m]![c]![pp]! += v;
+              byProvider[m]![C]![pp]! += v;
+              byType[m]![c]![tt]! += v;
+              byType[m]![C]![tt]! += v;
+              byConfidence[m][c]! += v;
+            }
+          }
         }
       }
-      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti] };
+      t = { byProvider, byType, byConfidence };
       this.totalsOf.set(cube, t);
     }
     return t;
@@ -148,30 +182,36 @@ export class Facets {
     return at;
   }
 
-  /** Writes `{"providers":[…],"game_types":[…]}` for a count table and filters at `at`; returns the end. */
-  write(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number): number {
+  /** Writes `{"providers":[…],"game_types":[…],"confidence":[…]}` for a count table and filters at `at`; returns the end. */
+  write(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, conf: number = ALL): number {
     const mFrom = hv ? 1 : 0;
     const sums = this.totals(cube);
+    const level = conf === ALL ? C : conf;
     let providers = 0;
     for (let pp = 0; pp < this.p; pp++) {
-      let count = 0;
-      if (type === ALL) count = sums.byProvider[mFrom]![pp]!;
-      else for (let m = mFrom; m < 2; m++) count += cube[this.cell(pp, type, m)]!;
+      const count = type === ALL ? sums.byProvider[mFrom]![level]![pp]! : this.sum(cube, pp, type, mFrom, conf);
       this.providerCounts[pp] = count;
       if (count > 0 || pp === prov) this.listedProviders[providers++] = pp;
     }
     let types = 0;
     for (let tt = 0; tt < T; tt++) {
-      let count = 0;
-      if (prov === ALL) count = sums.byType[mFrom]![tt]!;
-      else if (prov !== UNKNOWN) for (let m = mFrom; m < 2; m++) count += cube[this.cell(prov, tt, m)]!; // an unknown provider matches nothing
+      // An unknown provider matches nothing.
+      const count = prov === ALL ? sums.byType[mFrom]![level]![tt]! : prov === UNKNOWN ? 0 : this.sum(cube, prov, tt, mFrom, conf);
       this.typeCounts[tt] = count;
       if (count > 0 || tt === type) this.listedTypes[types++] = tt;
+    }
+    let levels = 0;
+    for (let c = 0; c < C; c++) {
+      const count = prov === ALL && type === ALL ? sums.byConfidence[mFrom][c]! : prov === UNKNOWN ? 0 : this.sum(cube, prov, type, mFrom, c);
+      this.confidenceCounts[c] = count;
+      if (count > 0 || c === conf) this.listedConfidence[levels++] = c;
     }
     target.set(PROVIDERS_OPEN, at);
     at = this.writeList(target, at + PROVIDERS_OPEN.length, this.listedProviders, providers, this.providerCounts, this.providerOrder, this.providerHead);
     target.set(TYPES_OPEN, at);
     at = this.writeList(target, at + TYPES_OPEN.length, this.listedTypes, types, this.typeCounts, this.typeOrder, this.typeHead);
+    target.set(CONFIDENCE_OPEN, at);
+    at = this.writeList(target, at + CONFIDENCE_OPEN.length, this.listedConfidence, levels, this.confidenceCounts, this.confidenceOrder, this.confidenceHead);
     target.set(FACETS_CLOSE, at);
     return at + FACETS_CLOSE.length;
   }

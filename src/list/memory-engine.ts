@@ -4,7 +4,7 @@
 import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
-import { badgeBit, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
+import { badgeBit, confidenceIndex, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
 import { queryTerms } from '../schemas/text.ts';
 import { ALL, Facets, UNKNOWN } from './facets.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
@@ -61,7 +61,7 @@ function weighSearch(v: CachedSearch): number {
  * Relevance order (only with q): search score descending, then slug.
  */
 export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, orders } = compiled;
+  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, orders } = compiled;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const recordBuffer = recordBytes.buffer;
@@ -109,9 +109,9 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
 
   const scratch = new Uint8Array(n);
 
-  /** Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit, or 0). */
-  function walk(order: Int32Array, prov: number, type: number, hv: boolean, bit: number, start: number, end: number): ArrayLike<number> {
-    if (prov === ALL && type === ALL && !hv && bit === 0) return order.subarray(start, end);
+  /** Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit, or 0; `conf`: a confidence index, or ALL). */
+  function walk(order: Int32Array, prov: number, type: number, hv: boolean, bit: number, conf: number, start: number, end: number): ArrayLike<number> {
+    if (prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL) return order.subarray(start, end);
     const out: number[] = [];
     let seen = 0;
     for (let k = 0; k < order.length; k++) {
@@ -120,6 +120,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       if (type !== ALL && typeOf[i] !== type) continue;
       if (hv && multi[i] === 0) continue;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
+      if (conf !== ALL && confidence[i] !== conf) continue;
       if (seen >= start) out.push(i);
       if (++seen >= end) break;
     }
@@ -153,10 +154,10 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     return out;
   }
 
-  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, bit: number, start: number, end: number): ArrayLike<number> {
+  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, bit: number, conf: number, start: number, end: number): ArrayLike<number> {
     if (start >= end) return [];
-    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, bit, start, end);
-    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, bit, start, end);
+    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, bit, conf, start, end);
+    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, bit, conf, start, end);
   }
 
   // The whole registry counted per badge, made on first use (a badge filter's facets and counts).
@@ -179,13 +180,14 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const type = query.game_type === null ? ALL : typeIndex.get(query.game_type)!;
     const hv = query.has_variants;
     const bit = query.badge === null ? 0 : badgeBit(query.badge);
+    const conf = query.confidence === null ? ALL : confidenceIndex(query.confidence);
     const found = query.q === null ? null : searchFor(query.q);
     const sort: ListSort = query.sort === 'relevance' && found === null ? 'name' : query.sort;
     const cube = cubeFor(found, bit);
-    const filtered = facets.filtered(cube, prov, type, hv);
+    const filtered = facets.filtered(cube, prov, type, hv, conf);
     const end = Math.min(filtered, query.offset + query.limit);
-    const items = page(found, sort, prov, type, hv, bit, query.offset, end);
-    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at), facets.maxBytes);
+    const items = page(found, sort, prov, type, hv, bit, conf, query.offset, end);
+    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, conf), facets.maxBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');

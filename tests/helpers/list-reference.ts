@@ -8,12 +8,14 @@ export interface RefQuery {
   game_type?: string | null;
   has_variants?: boolean;
   badge?: string | null;
+  confidence?: string | null;
   sort?: string;
 }
 
 export interface RefFacets {
   providers: Array<{ provider: string; display: string; count: number }>;
   game_types: Array<{ game_type: string; count: number }>;
+  confidence: Array<{ confidence: string; count: number }>;
 }
 
 export function refFold(s: string): string {
@@ -45,8 +47,11 @@ export function wordMatches(term: string, token: string): boolean {
   return levenshtein(term, token) <= Math.min(6, Math.round(term.length * 0.2));
 }
 
-function recordTokens(r: GameRecord): string[] {
-  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display)];
+/** A record, with the text of its provider's group and source labels where the caller knows them (the index searches it too). */
+export type RefRecord = GameRecord & { also?: string };
+
+function recordTokens(r: RefRecord): string[] {
+  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display), ...refTokens(r.also ?? '')];
 }
 
 /** Whether a record matches every word of q as typed. */
@@ -137,12 +142,13 @@ export const REF_COMPARATORS: Record<string, (a: GameRecord, b: GameRecord) => n
   },
 };
 
-function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | null): boolean {
+function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | null): boolean {
   if (q.q != null && !refMatchesQ(r, q.q)) return false;
   if (skip !== 'provider' && q.provider != null && r.provider !== q.provider) return false;
   if (skip !== 'game_type' && q.game_type != null && r.game_type !== q.game_type) return false;
   if (q.has_variants === true && !(r.variants_count > 1)) return false;
   if (q.badge != null && !r.badges.includes(q.badge as (typeof r.badges)[number])) return false;
+  if (skip !== 'confidence' && q.confidence != null && r.confidence !== q.confidence) return false;
   return true;
 }
 
@@ -163,5 +169,10 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((t) => ({ game_type: t, count: records.filter((r) => r.game_type === t && passes(r, q, 'game_type')).length }))
     .filter((f) => f.count > 0 || f.game_type === q.game_type)
     .sort((a, b) => b.count - a.count || str(a.game_type, b.game_type));
-  return { providers: providerFacet, game_types: typeFacet };
+  const levels = ['verified', 'corroborated', 'single_source'];
+  const confidenceFacet = levels
+    .map((c) => ({ confidence: c, count: records.filter((r) => r.confidence === c && passes(r, q, 'confidence')).length }))
+    .filter((f) => f.count > 0 || f.confidence === q.confidence)
+    .sort((a, b) => b.count - a.count || levels.indexOf(a.confidence) - levels.indexOf(b.confidence));
+  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet };
 }

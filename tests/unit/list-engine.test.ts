@@ -33,9 +33,15 @@ const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'gold fruit', 'cafe', 'el
 const PROVIDERS = [null, 'alpha-games', 'beta', 'empty-co', 'nope'];
 const TYPES = [null, 'slot', 'keno', 'table'];
 const BADGE_FILTERS = [null, 'verified_rtp', 'variants_tracked', 'sources_disagree'];
+/** Badge and confidence filters: each alone, and one pair. */
+const FILTERS: Array<{ badge: string | null; confidence: string | null }> = [
+  ...BADGE_FILTERS.map((badge) => ({ badge, confidence: null })),
+  ...['verified', 'corroborated', 'single_source'].map((confidence) => ({ badge: null, confidence })),
+  { badge: 'variants_tracked', confidence: 'single_source' },
+];
 
 describe('memory engine vs the reference model', () => {
-  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants, badge and sort', () => {
+  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants, badge or confidence, and sort', () => {
     let checked = 0;
     const pathsTaken = { few: 0, many: 0 };
     for (const q of QS) {
@@ -46,15 +52,16 @@ describe('memory engine vs the reference model', () => {
       for (const provider of PROVIDERS) {
         for (const gameType of TYPES) {
           for (const hv of [false, true]) {
-            for (const badge of BADGE_FILTERS) {
+            for (const { badge, confidence } of FILTERS) {
             for (const sort of SORTS) {
-              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, sort };
+              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, confidence, sort };
               const params = new URLSearchParams({ sort, limit: '200' });
               if (q !== null) params.set('q', q);
               if (provider !== null) params.set('provider', provider);
               if (gameType !== null) params.set('game_type', gameType);
               if (hv) params.set('has_variants', '1');
               if (badge !== null) params.set('badge', badge);
+              if (confidence !== null) params.set('confidence', confidence);
               const result = engine.run(parse(params.toString()));
               const expected = refFilterSort(matching, ref);
               expect(result.filtered).toBe(expected.length);
@@ -67,9 +74,10 @@ describe('memory engine vs the reference model', () => {
         }
       }
     }
-    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * BADGE_FILTERS.length * SORTS.length);
-    // The fixture holds records with and without each badge the filter is tested on.
+    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * FILTERS.length * SORTS.length);
+    // The fixture holds records with and without each badge the filter is tested on, and every confidence level.
     for (const b of ['verified_rtp', 'variants_tracked']) expect(new Set(records.map((r) => r.badges.includes(b as never))).size, b).toBe(2);
+    expect(new Set(records.map((r) => r.confidence)).size).toBe(3);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
   });
@@ -200,7 +208,7 @@ describe('engine loading and response bytes', () => {
 
   it('echoes the normalised query with defaults and the bundle meta', () => {
     const page = respond('q=++book++&sort=relevance&limit=3');
-    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, badge: null, sort: 'relevance', limit: 3, offset: 0 });
+    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'relevance', limit: 3, offset: 0 });
     expect(page.meta).toMatchObject({ data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', total: 300 });
     expect(respond('sort=relevance').meta.query.sort).toBe('name');
   });
@@ -317,9 +325,10 @@ describe('engine loading and response bytes', () => {
   it('keeps one facets entry for the pages of the same filters, and evaluates a page again when its facets have left', () => {
     const runs: string[] = [];
     const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
-    // A page of q=book&limit=2 weighs 684 bytes (with its keys and overhead), its facets 660: two pages
-    // and one facets entry fit in 2,100; two pages with a facets entry each would not.
-    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_100 });
+    // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
+    // the confidence counts) about 770: two pages and one facets entry fit in 2,400; two pages with a
+    // facets entry each would not.
+    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
     runs.length = 0;
     const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];
     const direct = pages.map((query) => listBody(engine, parse(query), engine.run(parse(query))));

@@ -19,10 +19,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '4f2918208a001763',
-  'q=book&sort=relevance&limit=7': 'bb1b463881e59eb8',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'ed1fe4deab6e7519',
-  'game_type=keno&q=xyz': 'e42ce998c0f709f0',
+  '': '5100a64bbd87974d',
+  'q=book&sort=relevance&limit=7': '970c433b80946480',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'cdab7b10d80ab939',
+  'game_type=keno&q=xyz': '45a1fc7899c18277',
 };
 
 describe('list handler', () => {

@@ -4,7 +4,7 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, sort: 'name', limit: 50, offset: 0 };
+const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0 };
 
 function errorsOf(query: string) {
   const r = parseListQuery(query);
@@ -22,13 +22,21 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset']);
   });
 
   it('reads every parameter', () => {
-    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
-      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', sort: 'rtp_desc', limit: 200, offset: 1_000_000,
+    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&confidence=corroborated&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
+      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', confidence: 'corroborated', sort: 'rtp_desc', limit: 200, offset: 1_000_000,
     });
+  });
+
+  it('rejects an unknown confidence level, naming the parameter and the levels', () => {
+    for (const bad of ['confidence=high', 'confidence=Verified', 'confidence=verified_rtp']) {
+      expect(errorsOf(bad)).toEqual([{ param: 'confidence', message: 'must be one of: verified, corroborated, single_source' }]);
+    }
+    expect(errorsOf('confidence=verified&confidence=corroborated')).toEqual([{ param: 'confidence', message: 'must be given at most once' }]);
+    for (const level of ['verified', 'corroborated', 'single_source']) expect(queryOf(`confidence=${level}`).confidence).toBe(level);
   });
 
   it('rejects an unknown badge, naming the values', () => {
@@ -47,7 +55,7 @@ describe('parseListQuery', () => {
   });
 
   it('treats empty values as absent', () => {
-    expect(queryOf('q=&provider=&game_type=&has_variants=&sort=&limit=&offset=')).toEqual(DEFAULTS);
+    expect(queryOf('q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=')).toEqual(DEFAULTS);
     expect(queryOf('q=%20%20').q).toBeNull();
   });
 

@@ -92,7 +92,7 @@ describe('OpenAPI document', () => {
     const params = Object.fromEntries((doc.paths['/api/rtp/list'].get.parameters as Json[]).map((p) => [p.name, p.schema]));
     expect(params.sort.enum).toEqual([...LIST_SORTS]);
     expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'slugs', 'updated_since']);
+    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'slugs', 'updated_since']);
     expect(params.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
   });
 
