@@ -4,10 +4,10 @@
 // and the docs (docs/routes.md, written by `npm run docs:routes`) all read it.
 import { WIDGET_CSP } from './widget-assets.ts';
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
 /** What answers a family: its file under dist/client, or one of the Node server's handlers. */
-export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'mcp';
+export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp';
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -71,6 +71,8 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   identify: { family: 'identify', methods: READ, handler: 'identify', logName: '/api/rtp/identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
   oembed: { family: 'oembed', methods: READ, handler: 'oembed', logName: '/api/oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  // A game's link-preview card (og:image), drawn by the server on first request: exempt like the badge.
+  og_image: { family: 'og_image', methods: READ, handler: 'og_image', logName: '/api/og/rtp/{slug}.png', contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: every tool call answers like the list route, so each counts like it.
   mcp: { family: 'mcp', methods: ['POST'], handler: 'mcp', logName: 'POST /mcp', contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
   history: { family: 'history', methods: READ, handler: 'history', logName: '/api/rtp/history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
@@ -172,6 +174,8 @@ const EXACT_DATA: ReadonlyMap<string, { file: string; contentType: string }> = n
 export const DUMP_ROUTE = { dir: DUMP_DIR, url: DUMP_URL } as const;
 /** The static data files at exact URL paths (their file and Content-Type). */
 export const EXACT_DATA_ROUTES = EXACT_DATA;
+/** Prefix of the link-preview cards, a family the server answers by pattern (no file). */
+export const OG_PREFIX = '/api/og/rtp/';
 /** Prefix of the fingerprinted build assets. */
 export const ASSET_PREFIX = '/_astro/';
 
@@ -223,6 +227,8 @@ export const paths = {
   history: '/api/rtp/history',
   identify: '/api/rtp/identify',
   oembed: '/api/oembed',
+  /** A game's link-preview card (GET /api/og/rtp/{slug}.png, drawn by the server). */
+  ogImage: (slug: string) => `${OG_PREFIX}${slug}.png`,
   mcp: '/mcp',
   openapi: '/api/openapi.json',
   removed: '/api/rtp/removed',
@@ -288,6 +294,7 @@ export function classify(pathname: string): RouteFamily {
   if (pathname.startsWith(`/${DUMP_DIR}/`)) return 'dump';
   for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
   if (pathname.startsWith(ASSET_PREFIX)) return 'asset';
+  if (pathname.startsWith(OG_PREFIX) && pathname.endsWith('.png')) return 'og_image';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
   if (pathname.startsWith('/widget/')) return 'widget';
   return 'page';

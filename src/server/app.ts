@@ -22,6 +22,7 @@ import { normalizeTarget, targetTooLong } from './paths.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
 import type { UnsentLedger } from './backpressure.ts';
+import type { OgImages } from './og-image.ts';
 
 /** Request headers a preflight allows when the browser's request names none we can echo. */
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
@@ -73,6 +74,8 @@ export interface AppOptions {
   authenticate?: (req: IncomingMessage) => KeyCheck;
   /** The budget of requests with a valid API key, counted per key (absent: the base limiter's). */
   keyLimiter?: RateLimiter | null;
+  /** GET /api/og/rtp/{slug}.png (src/server/og-image.ts); without it the family answers 404. */
+  ogImages?: OgImages;
   /** Unsent answer bytes (src/server/backpressure.ts): a request on a connection past its bound closes it, past the process bound gets a 503. */
   ledger?: UnsentLedger;
 }
@@ -110,7 +113,7 @@ export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: stri
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp, ledger } = options;
+  const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp, ledger, ogImages } = options;
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
   const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
 
@@ -190,7 +193,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   /** The Node server's answers to the dynamic families, by handler (POST /mcp apart). */
-  const dynamic: Record<Exclude<RouteHandler, 'static' | 'mcp'>, (search: string) => HandlerResult> = {
+  const dynamic: Record<Exclude<RouteHandler, 'static' | 'mcp' | 'og_image'>, (search: string) => HandlerResult> = {
     list: (search) => services.list(search),
     history: (search) => services.history(search),
     identify: (search) => services.identify(search),
@@ -208,6 +211,11 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       statics.load(pathname).then(
         (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
       ).catch((err: unknown) => fail(req, res, err));
+      return;
+    }
+    if (handler === 'og_image') {
+      if (ogImages === undefined) return notFound(req, res, pathname, extra);
+      ogImages(pathname).then((r) => sendResult(req, res, r, extra)).catch((err: unknown) => fail(req, res, err));
       return;
     }
     if (handler !== 'mcp') return sendResult(req, res, dynamic[handler](search), extra);

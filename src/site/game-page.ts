@@ -28,6 +28,7 @@ import {
 } from './format.ts';
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
+import { OG_HEIGHT, OG_WIDTH } from './og-card.ts';
 import { correctionUrl } from './corrections.ts';
 import { oembedUrl } from '../routes/urls.ts';
 
@@ -198,18 +199,21 @@ export function gameDescription(r: GameRecord): string {
 }
 
 /**
- * The game page's link-preview tags (Open Graph, Twitter card), its canonical URL and its oEmbed
- * discovery link: the title names the game, its stated RTP (two decimals) and provider.
+ * The game page's link-preview tags (Open Graph, Twitter card, with the game's card as the image),
+ * its canonical URL and its oEmbed discovery link: the title names the game, its stated RTP (two
+ * decimals) and provider.
  */
 export function gameHead(r: GameRecord, site: string): string {
   const url = `${site}${gamePath(r.canonical_slug)}`;
+  const image = `${site}${paths.ogImage(r.canonical_slug)}`;
   const title = e(`${r.canonical_name} RTP ${formatRtp(r.stated_rtp)} (${r.provider_display})`);
   const description = e(gameDescription(r));
   return (
     `<link rel="canonical" href="${e(url)}">` +
     `<meta property="og:type" content="website"><meta property="og:site_name" content="${SITE_NAME}">` +
     `<meta property="og:title" content="${title}"><meta property="og:description" content="${description}"><meta property="og:url" content="${e(url)}">` +
-    `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">` +
+    `<meta property="og:image" content="${e(image)}"><meta property="og:image:type" content="image/png"><meta property="og:image:width" content="${OG_WIDTH}"><meta property="og:image:height" content="${OG_HEIGHT}"><meta property="og:image:alt" content="${title}">` +
+    `<meta name="twitter:card" content="summary_large_image"><meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}"><meta name="twitter:image" content="${e(image)}">` +
     `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(site, url))}" title="${title}">`
   );
 }

@@ -20,6 +20,7 @@ export function familySamples(keys: SampleKeys): Record<RouteFamily, string[]> {
     history: [`${paths.history}?limit=2`],
     identify: [`${paths.identify}?slug=${slug}&rtp=96`],
     oembed: [`${paths.oembed}?url=${encodeURIComponent(pageUrl(DEFAULT_SITE, slug))}&format=json`],
+    og_image: [paths.ogImage(slug)],
     mcp: [paths.mcp],
     slot: [paths.slot(slug)],
     provider: [paths.provider(provider)],

@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   release: ['schemas', 'routes', 'registry', 'lib'],
   hooks: ['schemas', 'routes', 'release', 'lib'],
   mcp: ['schemas', 'routes', 'list'],
-  server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'lib'],
+  server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'site', 'lib'],
   // `npm run edge`: runs the build's nginx.conf (its file names) in front of the server instances.
   edge: ['schemas', 'build', 'lib'],
   // Astro's pages and layout: the glue of `astro build` and `astro dev`.
