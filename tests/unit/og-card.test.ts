@@ -10,7 +10,7 @@ const game = (over: Partial<Card> = {}): Card => ({
   provider_display: "Play'n GO",
   stated_rtp: 96.21,
   variants: [
-    { rtp: 96.21, kind: 'default', jurisdiction: null },
+    { rtp: 96.21, kind: 'standard', jurisdiction: null },
     { rtp: 94.25, kind: 'operator_ladder', jurisdiction: null },
   ] as Card['variants'],
   ...over,
@@ -29,11 +29,11 @@ describe('ogCardSvg', () => {
 
   it('draws the ladder of the game page for a game with variants, and none for one figure', () => {
     expect(ogCardSvg(game(), META)).toContain('94.25% · Operator ladder');
-    expect(ogCardSvg(game({ variants: [{ rtp: 96.21, kind: 'default', jurisdiction: null }] as Card['variants'] }), META)).not.toContain('class="chart"');
+    expect(ogCardSvg(game({ variants: [{ rtp: 96.21, kind: 'standard', jurisdiction: null }] as Card['variants'] }), META)).not.toContain('class="chart"');
   });
 
   it('shows a figure given with three decimals as given', () => {
-    expect(ogCardSvg(game({ stated_rtp: 95.299, variants: [{ rtp: 95.299, kind: 'default', jurisdiction: null }] as Card['variants'] }), META)).toContain('>95.299%</text>');
+    expect(ogCardSvg(game({ stated_rtp: 95.299, variants: [{ rtp: 95.299, kind: 'standard', jurisdiction: null }] as Card['variants'] }), META)).toContain('>95.299%</text>');
   });
 
   it('escapes every text and cuts long names', () => {
