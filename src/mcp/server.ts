@@ -11,7 +11,7 @@ import type { RegistryServices } from '../list/service.ts';
 import { paths } from '../routes/routes.ts';
 import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
 import { GAME_TYPES } from '../schemas/authoring.ts';
-import { BADGES, type GameRecord } from '../schemas/game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS, type GameRecord } from '../schemas/game-record.ts';
 import { LIST_SORTS } from '../schemas/list.ts';
 
 /** The server's name and version as MCP clients see them. */
@@ -33,6 +33,7 @@ export const TOOL_INPUTS = {
     game_type: z.enum(GAME_TYPES).optional(),
     has_variants: z.boolean().optional().describe('Only games with more than one known RTP.'),
     badge: z.enum(BADGES).optional(),
+    confidence: z.enum(CONFIDENCE_LEVELS).optional().describe('How much evidence stands behind the stated RTP: verified (a provider page or the hand-checked seed), corroborated (two independent sources), single_source.'),
     sort: z.enum(LIST_SORTS).optional().describe('relevance needs q.'),
     limit: z.int().min(1).max(MCP_PAGE_MAX).optional(),
     offset: z.int().min(0).max(1_000_000).optional(),
@@ -59,6 +60,7 @@ function gameOf(r: GameRecord, site: string): Json {
     max_win: r.max_win,
     game_type: r.game_type,
     badges: r.badges,
+    confidence: r.confidence,
     source_url: r.source_url,
     sources: r.sources.map((s) => s.url),
     page_url: pageUrl(site, r.canonical_slug),

@@ -49,6 +49,14 @@ describe('MCP tools', () => {
     expect(bad.content[0]!.text).toBe('invalid query parameters: q must contain at most 10 words');
   });
 
+  it('search_games filters on the evidence behind a figure, and names it per game', async () => {
+    const r = await call('search_games', { confidence: 'verified', limit: 50 });
+    const data = r.structuredContent as { filtered: number; games: Array<{ slug: string; confidence: string }> };
+    expect(data.games.length).toBeGreaterThan(0);
+    for (const g of data.games) expect(g.confidence).toBe('verified');
+    expect(data.filtered).toBe(bundle.records.filter((x) => x.confidence === 'verified').length);
+  });
+
   it('get_game gives the full record, and an error for an unknown slug', async () => {
     const r = await call('get_game', { slug: 'book-of-dead' });
     const data = r.structuredContent as { record: { canonical_slug: string; sources: unknown[] }; game: { source_url: string }; data_version: string };
