@@ -23,14 +23,19 @@ export function strongEtag(body: Uint8Array): string {
   return `"${hash('sha256', body, 'hex').slice(0, 32)}"`;
 }
 
-/** A 200 JSON answer with its ETag (by default from the body bytes) and the route's Cache-Control. */
-export function jsonOk(body: Buffer, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
+/** A 200 answer of `contentType` with its ETag (by default from the body bytes) and the route's Cache-Control. */
+export function okAnswer(body: Buffer, contentType: string, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
   return {
     status: 200,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
-    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
+    headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
+    headerList: ['Content-Type', contentType, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
     body,
   };
+}
+
+/** A 200 JSON answer with its ETag (by default from the body bytes) and the route's Cache-Control. */
+export function jsonOk(body: Buffer, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
+  return okAnswer(body, JSON_TYPE, cacheControl, etag);
 }
 
 /** A JSON error answer, never cached. */

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import pLimit from 'p-limit';
 import { byteLru } from '../lib/bounded.ts';
-import { jsonError, strongEtag, type HandlerResult } from '../list/http.ts';
+import { jsonError, okAnswer, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { CACHE_HOUR, POLICIES } from '../routes/routes.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
@@ -37,16 +37,6 @@ async function loadRenderer(): Promise<Render> {
   return async (svg) => (await renderAsync(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: OG_FONT }, fitTo: { mode: 'width', value: OG_WIDTH } })).asPng();
 }
 
-function pngOk(body: Buffer): HandlerResult {
-  const etag = strongEtag(body);
-  const { contentType } = POLICIES.og_image;
-  return {
-    status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': CACHE_HOUR, ETag: etag, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
-    headerList: ['Content-Type', contentType, 'Cache-Control', CACHE_HOUR, 'ETag', etag, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
-    body,
-  };
-}
 
 /** The card route over one release's services. */
 export function createOgImages(services: RegistryServices, cacheBytes = OG_CACHE_BYTES): OgImages {
@@ -69,7 +59,7 @@ export function createOgImages(services: RegistryServices, cacheBytes = OG_CACHE
       const record = JSON.parse(buf.toString('utf8')) as GameRecord;
       renderer ??= loadRenderer();
       const png = await (await renderer)(ogCardSvg(record, { data_version: services.dataVersion, registry: REGISTRY_NAME }));
-      const result = pngOk(png);
+      const result = okAnswer(png, POLICIES.og_image.contentType, CACHE_HOUR);
       cache.set(m![1]!, result);
       return result;
     });
