@@ -7,7 +7,7 @@
 // section at an 8-byte aligned offset (offsets in the header count from the start of the file).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { HistoryEntrySchema, RegistryFileSchema } from './authoring.ts';
+import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
 import { BADGES, type Badge } from './game-record.ts';
 import type { ListSort } from './list.ts';
 
@@ -18,6 +18,11 @@ export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_des
 /** The bit of a badge in the `badges` column (BADGES order). */
 export function badgeBit(badge: Badge): number {
   return 1 << BADGES.indexOf(badge);
+}
+
+/** The `volatilityOf` value of a volatility level, or of an unknown one (null). */
+export function volatilityIndex(level: Volatility | null): number {
+  return level === null ? VOLATILITIES.length : VOLATILITIES.indexOf(level);
 }
 
 /**
@@ -66,6 +71,14 @@ export interface ListBundle {
   multi: Uint8Array;
   /** Per record, bit k set when it carries BADGES[k] (`badgeBit`). */
   badges: Uint8Array;
+  /** Index into VOLATILITIES, or VOLATILITIES.length when unknown (`volatilityIndex`). */
+  volatilityOf: Uint8Array;
+  /** stated_rtp. */
+  rtp: Float64Array;
+  /** max_win (a multiple of the stake), NaN when unknown. */
+  maxWin: Float64Array;
+  /** release_year, 0 when unknown. */
+  year: Uint16Array;
   /** Record indexes in each order. */
   orders: Record<StaticSort, Int32Array>;
   searchIndex: PackedSearchIndex;
@@ -76,7 +89,7 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -120,6 +133,10 @@ function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
     ['typeOf', b.typeOf],
     ['multi', b.multi],
     ['badges', b.badges],
+    ['volatilityOf', b.volatilityOf],
+    ['rtp', bytesOf(b.rtp)],
+    ['maxWin', bytesOf(b.maxWin)],
+    ['year', bytesOf(b.year)],
     ...STATIC_SORTS.map((o): [SectionName, Uint8Array] => [`order_${o}`, bytesOf(b.orders[o])]),
     ['recordBytes', b.recordBytes],
     ['search_head', Buffer.from(s.head, 'utf8')],
@@ -210,6 +227,10 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
     typeOf: view('typeOf', Uint8Array, 1),
     multi: view('multi', Uint8Array, 1),
     badges: view('badges', Uint8Array, 1),
+    volatilityOf: view('volatilityOf', Uint8Array, 1),
+    rtp: view('rtp', Float64Array, 8),
+    maxWin: view('maxWin', Float64Array, 8),
+    year: view('year', Uint16Array, 2),
     orders,
     searchIndex: {
       head: file.toString('utf8', head.offset, head.offset + head.length),

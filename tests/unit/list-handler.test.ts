@@ -19,10 +19,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '4f2918208a001763',
-  'q=book&sort=relevance&limit=7': 'bb1b463881e59eb8',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'ed1fe4deab6e7519',
-  'game_type=keno&q=xyz': 'e42ce998c0f709f0',
+  '': 'a2830c38d938dc4d',
+  'q=book&sort=relevance&limit=7': '21466a1fbe43ba17',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'da73a77fb0fefcc1',
+  'game_type=keno&q=xyz': '4ff25d575609ea8d',
 };
 
 describe('list handler', () => {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../../schemas/authoring.ts';
 import type { GameRecord } from '../../schemas/game-record.ts';
-import { badgeBit, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
+import { badgeBit, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
 import type { RegistryBundle } from '../../registry/bundle.ts';
@@ -66,12 +66,18 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const typeOf = new Uint8Array(n);
   const multi = new Uint8Array(n);
   const badges = new Uint8Array(n);
+  const volatilityOf = new Uint8Array(n);
+  const maxWin = new Float64Array(n);
+  const yearOf = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const r = records[i]!;
     providerOf[i] = providerIndex.get(r.provider)!;
     typeOf[i] = typeIndex.get(r.game_type)!;
     multi[i] = r.variants_count > 1 ? 1 : 0;
     for (const b of r.badges) badges[i] = badges[i]! | badgeBit(b);
+    volatilityOf[i] = volatilityIndex(r.volatility);
+    maxWin[i] = r.max_win ?? Number.NaN;
+    yearOf[i] = r.release_year ?? 0;
   }
 
   const nameKey = records.map((r) => fold(r.canonical_name));
@@ -113,6 +119,10 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     typeOf,
     multi,
     badges,
+    volatilityOf,
+    rtp,
+    maxWin,
+    year: yearOf,
     orders,
   };
 }
