@@ -52,6 +52,12 @@ function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array
   return { rank, atRank };
 }
 
+/**
+ * A count table: Uint16 cells while no count can pass 65,535 (a registry of fewer games), which
+ * halves what a cached search holds and what each new one allocates; Int32 beyond.
+ */
+export type CountTable = Uint16Array | Int32Array;
+
 /** Per count table: totals by provider, by game type and by volatility over all the others, without and with has_variants. */
 interface Totals {
   byProvider: [Int32Array, Int32Array];
@@ -79,7 +85,7 @@ export class Facets {
   private readonly listedProviders: Int32Array;
   private readonly listedTypes = new Int32Array(T);
   private readonly sortKeys: Float64Array;
-  private readonly totalsOf = new WeakMap<Int32Array, Totals>();
+  private readonly totalsOf = new WeakMap<CountTable, Totals>();
 
   constructor(bundle: ListBundle) {
     const { total: n, providerKeys, providerDisplay } = bundle;
@@ -108,11 +114,12 @@ export class Facets {
   }
 
   /** Records of a table's cells for one provider and type, has_variants from `mFrom`, volatility in `mask`. */
-  private sum(cube: Int32Array, prov: number, type: number, mFrom: number, mask: number): number {
+  private sum(cube: CountTable, prov: number, type: number, mFrom: number, mask: number): number {
     let count = 0;
     for (let m = mFrom; m < 2; m++) {
       const at = this.cell(prov, type, m, 0);
-      for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += cube[at + v]!;
+      if (mask === ALL_LEVELS) for (let v = 0; v < V; v++) count += cube[at + v]!;
+      else for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += cube[at + v]!;
     }
     return count;
   }
@@ -121,9 +128,10 @@ export class Facets {
    * The count table of the records `ids` (all when null), only those with badge bit `bit` when it
    * is not 0, and only those `pass` accepts when given (the range filters, memory-engine.ts).
    */
-  count(ids: ArrayLike<number> | null, bit = 0, pass: ((i: number) => boolean) | null = null): Int32Array {
+  count(ids: ArrayLike<number> | null, bit = 0, pass: ((i: number) => boolean) | null = null): CountTable {
     const { providerOf, typeOf, multi, badges, volatilityOf } = this.columns;
-    const cube = new Int32Array(this.p * T * 2 * V);
+    const size = this.p * T * 2 * V;
+    const cube = this.n <= 0xffff ? new Uint16Array(size) : new Int32Array(size);
     const count = ids === null ? this.n : ids.length;
     for (let k = 0; k < count; k++) {
       const i = ids === null ? k : ids[k]!;
@@ -135,7 +143,7 @@ export class Facets {
   }
 
   /** Records of a count table passing the provider, game type, has_variants and volatility (`mask`) filters. */
-  filtered(cube: Int32Array, prov: number, type: number, hv: boolean, mask = ALL_LEVELS): number {
+  filtered(cube: CountTable, prov: number, type: number, hv: boolean, mask = ALL_LEVELS): number {
     if (prov === UNKNOWN) return 0;
     const mFrom = hv ? 1 : 0;
     if (mask === ALL_LEVELS && type === ALL) {
@@ -152,22 +160,28 @@ export class Facets {
     return count;
   }
 
-  private totals(cube: Int32Array): Totals {
+  private totals(cube: CountTable): Totals {
     let t = this.totalsOf.get(cube);
     if (t === undefined) {
       const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
       const [levelAll, levelMulti] = [new Int32Array(V), new Int32Array(V)];
+      // One pass over the table in its own order, skipping empty cells (most, for a search).
+      let at = 0;
       for (let pp = 0; pp < this.p; pp++) {
         for (let tt = 0; tt < T; tt++) {
-          for (let v = 0; v < V; v++) {
-            const multiOnly = cube[this.cell(pp, tt, 1, v)]!;
-            const all = cube[this.cell(pp, tt, 0, v)]! + multiOnly;
-            provAll[pp]! += all;
-            provMulti[pp]! += multiOnly;
-            typeAll[tt]! += all;
-            typeMulti[tt]! += multiOnly;
-            levelAll[v]! += all;
-            levelMulti[v]! += multiOnly;
+          for (let m = 0; m < 2; m++) {
+            for (let v = 0; v < V; v++, at++) {
+              const count = cube[at]!;
+              if (count === 0) continue;
+              provAll[pp]! += count;
+              typeAll[tt]! += count;
+              levelAll[v]! += count;
+              if (m === 1) {
+                provMulti[pp]! += count;
+                typeMulti[tt]! += count;
+                levelMulti[v]! += count;
+              }
+            }
           }
         }
       }
@@ -202,7 +216,7 @@ export class Facets {
    * Writes `{"providers":[…],"game_types":[…],"volatilities":[…]}` for a count table and filters
    * (`mask`: the volatility filter, levelMask) at `at`; returns the end.
    */
-  write(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, mask = ALL_LEVELS): number {
+  write(cube: CountTable, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, mask = ALL_LEVELS): number {
     const mFrom = hv ? 1 : 0;
     const sums = this.totals(cube);
     const allLevels = mask === ALL_LEVELS;
@@ -224,19 +238,26 @@ export class Facets {
       this.typeCounts[tt] = count;
       if (count > 0 || tt === type) this.listedTypes[types++] = tt;
     }
-    let levels = 0;
-    for (let v = 0; v < V - 1; v++) {
-      let count = 0;
-      if (prov === ALL && type === ALL) count = sums.byLevel[mFrom]![v]!;
-      else if (prov !== UNKNOWN) {
-        const one = 1 << v;
+    const levelCounts = this.levelCounts;
+    if (prov === ALL && type === ALL) {
+      const byLevel = sums.byLevel[mFrom]!;
+      for (let v = 0; v < V - 1; v++) levelCounts[v] = byLevel[v]!;
+    } else {
+      levelCounts.fill(0);
+      // An unknown provider matches nothing: every count stays 0.
+      if (prov !== UNKNOWN) {
         for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
-          for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) count += this.sum(cube, pp, tt, mFrom, one);
+          for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
+            for (let m = mFrom; m < 2; m++) {
+              const at = this.cell(pp, tt, m, 0);
+              for (let v = 0; v < V - 1; v++) levelCounts[v]! += cube[at + v]!;
+            }
+          }
         }
       }
-      this.levelCounts[v] = count;
-      if (count > 0 || (!allLevels && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
     }
+    let levels = 0;
+    for (let v = 0; v < V - 1; v++) if (levelCounts[v]! > 0 || (!allLevels && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
     target.set(PROVIDERS_OPEN, at);
     at = this.writeList(target, at + PROVIDERS_OPEN.length, this.listedProviders, providers, this.providerCounts, this.providerOrder, this.providerHead);
     target.set(TYPES_OPEN, at);

@@ -6,7 +6,7 @@ import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
 import { badgeBit, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
 import { queryTerms } from '../schemas/text.ts';
-import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN } from './facets.ts';
+import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './facets.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import { PostingSearch, unpackSearchIndex } from './search.ts';
@@ -38,11 +38,11 @@ interface CachedSearch {
   key: string;
   match: SearchMatch;
   /** Matching records counted by provider × game type × multi-variant (see `cell`). */
-  cube: Int32Array;
+  cube: CountTable;
   /** The matching records in each static sort's order, made on first use. */
   sorted: Partial<Record<StaticSort, Int32Array>>;
   /** Like `cube`, over the matches carrying one badge (by badge bit), made on first use. */
-  badgeCubes: Map<number, Int32Array>;
+  badgeCubes: Map<number, CountTable>;
 }
 
 /** Bytes of `q` strings (and their word keys) remembered so a repeated q is not tokenised again. */
@@ -168,9 +168,9 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const rangeTest = rangeTester(compiled);
 
   // The whole registry counted per badge, made on first use (a badge filter's facets and counts).
-  const baseBadgeCubes = new Map<number, Int32Array>();
+  const baseBadgeCubes = new Map<number, CountTable>();
   /** The count table for a query: its search's (or the registry's), restricted to a badge when one is asked for. */
-  function cubeFor(found: CachedSearch | null, bit: number): Int32Array {
+  function cubeFor(found: CachedSearch | null, bit: number): CountTable {
     if (bit === 0) return found === null ? baseCube : found.cube;
     const cache = found === null ? baseBadgeCubes : found.badgeCubes;
     let cube = cache.get(bit);
