@@ -118,6 +118,11 @@ export function componentSchemas(): Record<ComponentName, Json> {
   return result;
 }
 
+/** An optional query parameter of an operation. */
+export function queryParam(name: string, description: string, schema: Json, example?: unknown): Json {
+  return { name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) };
+}
+
 /** JSON Schema of one query parameter, from the (non-null part of the) zod schema of its echoed value. */
 export function paramSchema(schema: z.ZodType): Json {
   const inner = schema instanceof z.ZodNullable ? (schema.unwrap() as z.ZodType) : schema;
