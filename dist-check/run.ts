@@ -2,7 +2,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/build/emit.ts';
-import { HEADERS_FILE } from '../src/build/headers.ts';
+import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/build/headers.ts';
+import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/build/nginx.ts';
+import { servedFiles } from '../src/routes/served-files.ts';
 import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { loadRegistry } from '../src/registry/load.ts';
@@ -152,7 +154,16 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   }
   problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS));
 
-  problems.push(...checkHeadersFile(readText(path.join(clientDir, HEADERS_FILE))));
+  const headersText = readText(path.join(clientDir, HEADERS_FILE));
+  problems.push(...checkHeadersFile(headersText));
+  // _headers (its page rules) and the edge's nginx.conf: what the route table gives the files of this build.
+  const served = existsSync(clientDir) ? servedFiles(clientDir) : [];
+  if (headersText !== undefined && headersText !== renderHeadersFile(pageRules(served), new URL(site).origin)) {
+    problems.push({ file: `client/${HEADERS_FILE}`, problem: 'differs from what the route table gives the pages of this build' });
+  }
+  const nginxText = readText(path.join(opts.outDir, EDGE_DIR, NGINX_CONF_FILE));
+  if (nginxText === undefined) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'is missing' });
+  else if (nginxText !== renderNginxConf(served, site)) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'differs from what the route table gives the files of this build' });
 
   // The dumps: each byte-identical to what the data produces now, its JSON valid; nothing else in their folders.
   const dumps = renderDumps(prep.bundle, site);

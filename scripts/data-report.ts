@@ -1,35 +1,46 @@
 // npm run data:report [-- --data <dir>] [--out <file>]: writes docs/DATA.md, the report of what
-// the registry holds and where it comes from: games per provider and per source, badges, every
-// disagreement between sources, every game left out, every source line not mapped. Deterministic
+// the registry holds and where it comes from: games per provider (with their confidence levels) and
+// per source, badges, every provider label and where it went, every disagreement between sources,
+// every game held back, every source line not mapped. Deterministic
 // (no timestamps beyond the data's own), so it is reviewed in diffs with the data.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { publishedSlugs } from '../src/ingest/merge.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
-import { BADGES } from '../src/schemas/game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
+import { percent } from '../src/lib/percent.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string', default: 'docs/DATA.md' } } });
 const dir = path.resolve(values.data ?? dataDir());
 const registry = await loadRegistryOrThrow(dir);
 const bundle = makeBundle(registry);
 const records = bundle.records;
-const ingest = await ingestSources(dir, publishedSlugs(registry.games));
+const ingest = await ingestSources(dir, registry.games);
 
 const n = (x: number) => x.toLocaleString('en-US');
 const table = (header: string[], rows: Array<Array<string | number>>) =>
   [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => (typeof c === 'number' ? n(c) : c.replace(/\|/g, '\\|'))).join(' | ')} |`)].join('\n');
-const pct = (x: number) => `${x.toFixed(2)}%`;
+// Figures as stated: two decimals at least, a third one kept (95.299%), never rounded.
+const pct = (x: number) => percent(x);
 
 const display = new Map(registry.providers.map((p) => [p.provider, p.display]));
 const providerRows = registry.providers
   .map((p) => {
     const mine = records.filter((r) => r.provider === p.provider);
-    return [p.display, `\`${p.provider}\``, mine.length, mine.filter((r) => r.badges.includes('verified_rtp')).length, mine.filter((r) => r.badges.includes('sources_disagree')).length, p.website ?? '—'] as Array<string | number>;
+    return [
+      p.display,
+      `\`${p.provider}\``,
+      p.group ?? '—',
+      mine.length,
+      ...CONFIDENCE_LEVELS.map((c) => mine.filter((r) => r.confidence === c).length),
+      mine.filter((r) => r.badges.includes('sources_disagree')).length,
+      p.website ?? '—',
+    ] as Array<string | number>;
   })
-  .sort((a, b) => (b[2] as number) - (a[2] as number) || String(a[0]).localeCompare(String(b[0])));
+  .filter((row) => (row[3] as number) > 0)
+  .sort((a, b) => (b[3] as number) - (a[3] as number) || String(a[0]).localeCompare(String(b[0])));
 
 const stating = new Map<string, number>();
 const listing = new Map<string, number>();
@@ -42,6 +53,9 @@ const sourceRows = ingest.perSource.map((s) => [`\`sources/${s.file}\``, s.forma
 const disagreements = records
   .filter((r) => r.badges.includes('sources_disagree'))
   .map((r) => [`[${r.canonical_name}](../data/games/${r.provider}/${r.canonical_slug}.json)`, display.get(r.provider) ?? r.provider, pct(r.stated_rtp), r.sources.map((s) => `${s.kind} ${pct(s.stated_rtp)}`).join('; ')]);
+const fileOf = (f: string) => `\`${f.replace(/^sources\//, '')}\``;
+const labelRows = ingest.labels.map((l) => [`\`${l.label}\``, l.to.includes(' ') ? l.to : `\`${l.to}\``, Object.entries(l.lines).map(([f, c]) => `${fileOf(f)} ${c}`).join(', ')]);
+const heldRows = ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.slug === null ? '—' : `\`${x.slug}\``, x.reason, x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; ')]);
 
 const kinds = new Map<string, number>();
 for (const r of records) for (const v of r.rtp_variant_details) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
@@ -53,12 +67,17 @@ const text = `# What the registry holds
 Written by \`npm run data:report\` from \`data/\` (data version ${registry.meta.data_version}, frozen ${registry.meta.frozen_at}) and the
 pinned sources in \`data/sources/\`; how they are combined: [data-model.md](data-model.md).
 
-**${n(records.length)} games from ${n(registry.providers.length)} providers.** ${n(ingest.excluded.length)} game(s) the sources name are left out and
+**${n(records.length)} games from ${n(providerRows.length)} providers.** ${n(ingest.excluded.length)} game(s) the sources name are held back and
 ${n(ingest.unmapped.length)} source line(s) could not be mapped (both listed below).
+
+${table(['confidence', 'games'], CONFIDENCE_LEVELS.map((c) => [`\`${c}\``, records.filter((r) => r.confidence === c).length]))}
 
 ## Games per provider
 
-${table(['provider', 'key', 'games', 'verified RTP', 'sources disagree', 'website'], providerRows)}
+"verified": the hand-checked seed (or a provider page read here) states the figure; "corroborated": two or more
+independent sources state it; "single source": one source line does.
+
+${table(['provider', 'key', 'group', 'games', 'verified', 'corroborated', 'single source', 'sources disagree', 'website'], providerRows)}
 
 ## Games per source
 
@@ -76,15 +95,26 @@ ${table(['game type', 'games'], [...types.entries()].sort().map(([t, c]) => [`\`
 
 ${table(['variant kind', 'variants'], [...kinds.entries()].sort().map(([k, c]) => [`\`${k}\``, c]))}
 
+## Provider labels
+
+Every provider label the sources write, the provider key \`data/provider-aliases.json\` maps it to (or why its
+lines are not mapped), and the lines that carry it per file.
+
+${table(['label', 'goes to', 'lines'], labelRows)}
+
 ## Where sources disagree
 
 The published figure is the first source's; every source and its figure is in the record's \`sources\`.
 
 ${disagreements.length === 0 ? 'None.' : table(['game', 'provider', 'published', 'sources'], disagreements)}
 
-## Left out
+## Held back
 
-${ingest.excluded.length === 0 ? 'None.' : table(['game', 'provider', 'why', 'source lines'], ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.reason, x.facts.map((f) => `${f.file}:${f.line}`).join(', ')]))}
+Games the sources name that are not published (\`data/held-back.json\`): sources of one rank that state defaults
+more than 0.5 points apart with no configuration rule to explain it, or only a lower build of a provider's ladder.
+A game published before leaves with a tombstone naming the reason (its slug is listed).
+
+${heldRows.length === 0 ? 'None.' : table(['game', 'provider', 'published as', 'why', 'figures and source lines'], heldRows)}
 
 ## Lines not mapped
 
@@ -92,4 +122,4 @@ ${ingest.unmapped.length === 0 ? 'None: every line of every source file became a
 `;
 
 await writeFile(path.resolve(values.out!), text);
-console.log(`data:report: wrote ${values.out} (${records.length} games, ${registry.providers.length} providers, ${disagreements.length} disagreement(s), ${ingest.excluded.length} left out)`);
+console.log(`data:report: wrote ${values.out} (${records.length} games, ${providerRows.length} providers, ${disagreements.length} disagreement(s), ${ingest.excluded.length} held back)`);

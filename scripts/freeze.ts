@@ -9,6 +9,7 @@ import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 import { formatProblems } from '../src/registry/problems.ts';
 import { citationCff } from '../src/site/dataset.ts';
 import { CITATION_FILE, CITED_DATA } from './citation.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 
@@ -29,7 +30,15 @@ if (!loaded.ok) {
 
 // Default time: now, to the second (data:freeze --at makes a freeze reproducible).
 const at = values.at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-const result = planFreeze(loaded.registry, { version: values.version, bump: values.bump, at });
+// Games held back by the ingest leave with the reason data/held-back.json gives.
+const reasons = new Map<string, string>();
+try {
+  const held = HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dir, HELD_BACK_FILE), 'utf8')));
+  for (const g of held.games) if (g.slug !== null) reasons.set(g.slug, `held back: ${g.reason}`);
+} catch (err) {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+}
+const result = planFreeze(loaded.registry, { version: values.version, bump: values.bump, at, reasons });
 if (!result.ok) {
   console.error(`data:freeze: refused: ${result.error}; nothing written\n${USAGE}`);
   process.exit(1);

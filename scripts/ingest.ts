@@ -2,18 +2,21 @@
 // RTP_DATA_DIR or data/) from its pinned sources (data/sources, src/ingest). Deterministic: the same
 // sources give byte-identical files. Every file is built and validated in memory first; then the
 // new games folder replaces the old one in one rename, so a failure leaves the data as it was.
-// Published slugs are kept; a published game the sources no longer hold stops the run.
+// Published slugs are kept; a published game the sources no longer hold stops the run, unless it is
+// held back (sources of one rank conflict): then it leaves, and data/held-back.json names the reason
+// its tombstone will carry (npm run data:freeze).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { publishedSlugs } from '../src/ingest/merge.ts';
-import { gameFileOf, newProviders } from '../src/ingest/records.ts';
+import { heldBackFile } from '../src/ingest/held-back.ts';
+import { gameFileOf, providerFiles } from '../src/ingest/records.ts';
 import { dataDir } from '../src/registry/load.ts';
 import { toDataJson } from '../src/lib/write.ts';
-import { GameFileSchema, ProviderFileSchema } from '../src/schemas/authoring.ts';
+import { GameFileSchema, ProviderFileSchema, type ProviderFile } from '../src/schemas/authoring.ts';
+import { HELD_BACK_FILE } from '../src/schemas/held-back.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -23,12 +26,12 @@ const publishedGames = await Promise.all(
   (await fg('games/*/*.json', { cwd: dir })).map(async (rel) => JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string }),
 );
 
-const result = await ingestSources(dir, publishedSlugs(publishedGames));
+const result = await ingestSources(dir, publishedGames);
 const pinnedAt = new Map(result.perSource.map((s) => [`sources/${s.file}`, s.pinned_at]));
 const problems: string[] = [];
 const files = new Map<string, string>();
 for (const game of result.games) {
-  const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt));
+  const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt, result.titles));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${game.winner.file}:${game.winner.line}: ${game.provider}/${game.slug}: ${issue.path.join('.')}: ${issue.message}`);
     continue;
@@ -36,10 +39,19 @@ for (const game of result.games) {
   files.set(`games/${game.provider}/${game.slug}.json`, toDataJson(parsed.data));
 }
 const kept = new Set(result.games.map((g) => g.slug));
-for (const { canonical_slug: slug } of publishedGames) if (!kept.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+const heldBack = new Set(result.excluded.flatMap((x) => (x.slug === null ? [] : [x.slug])));
+for (const { canonical_slug: slug } of publishedGames) {
+  if (!kept.has(slug) && !heldBack.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+}
+files.set(HELD_BACK_FILE, heldBackFile(result.excluded));
 
-const existingProviders = new Set((await fg('providers/*.json', { cwd: dir })).map((f) => path.basename(f, '.json')));
-for (const p of newProviders(result.games, existingProviders)) {
+// Existing provider files, read as they are (older ones may predate the group and aliases fields).
+const existingProviders = new Map<string, ProviderFile>();
+for (const rel of await fg('providers/*.json', { cwd: dir })) {
+  const p = JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as ProviderFile;
+  existingProviders.set(p.provider, p);
+}
+for (const p of providerFiles(result.games, existingProviders, result.table)) {
   const parsed = ProviderFileSchema.safeParse(p);
   if (!parsed.success) problems.push(`providers/${p.provider}.json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   else files.set(`providers/${p.provider}.json`, toDataJson(parsed.data));
@@ -67,4 +79,4 @@ await rm(staging, { recursive: true, force: true });
 const providers = new Set(result.games.map((g) => g.provider));
 console.log(`data:ingest: ${result.games.length} games from ${providers.size} providers written to ${path.join(dir, 'games')}`);
 for (const s of result.perSource) console.log(`  sources/${s.file} (${s.format}): ${s.facts} line(s) read, ${s.unmapped} not mapped`);
-console.log(`  left out: ${result.excluded.length} game(s); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);
+console.log(`  left out: ${result.excluded.length} game(s) (${heldBack.size} of them published before); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);

@@ -1,5 +1,5 @@
-// `npm test`, the full gate: provides what the tests drive (Debian's chromium and redis-server,
-// installed with apt when missing and running as root), then runs typecheck, client:build, data:check,
+// `npm test`, the full gate: provides what the tests drive (Debian's chromium, redis-server and
+// nginx, installed with apt when missing and running as root), then runs typecheck, client:build, data:check,
 // test:unit, build, dist:check, test:e2e and the bench smoke run, stopping at the first failure.
 // Ends with one plain line, "tests: N passed, N failed, N skipped", summed over the Vitest runs;
 // a skipped test fails the gate (a test that cannot run must fail with its reason instead).
@@ -7,35 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findTool, missingMessage, TOOLS, type ToolName } from '../tests/helpers/system-tools.ts';
+import { provisionTools, TOOLS, type ToolName } from './lib/system-tools.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-/** Installs the missing system programs with apt (as root), or says what to install. */
-function provision(): boolean {
-  const missing = (Object.keys(TOOLS) as ToolName[]).filter((t) => findTool(t) === null);
-  if (missing.length === 0) return true;
-  const packages = missing.map((t) => TOOLS[t].apt);
-  const root = process.getuid?.() === 0;
-  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
-  if (!root || !apt) {
-    for (const t of missing) console.error(`test: ${missingMessage(t)}`);
-    return false;
-  }
-  console.log(`test: installing Debian's ${packages.join(' and ')} with apt-get (needed by the browser and shared rate-limit tests)`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
-    if (r.status !== 0) {
-      console.error(`test: apt-get ${args[0]} failed (exit code ${r.status ?? r.signal})`);
-      return false;
-    }
-  }
-  const still = missing.filter((t) => findTool(t) === null);
-  for (const t of still) console.error(`test: ${missingMessage(t)}`);
-  return still.length === 0;
-}
 
 interface Counts {
   passed: number;
@@ -62,7 +37,7 @@ function readReport(file: string, into: Counts): void {
 
 function main(): number {
   const started = performance.now();
-  if (!provision()) return 1;
+  if (!provisionTools(Object.keys(TOOLS) as ToolName[], 'the browser, shared rate-limit and edge tests', 'test')) return 1;
   const reports = mkdtempSync(path.join(os.tmpdir(), 'rtp-test-'));
   const counts: Counts = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
   const vitest = (name: string) => ['--', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.json`)}`];

@@ -24,7 +24,7 @@ import { searchPhase } from './search-bench.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASES = ['build', 'memory', 'list', 'search'] as const;
 type Phase = (typeof PHASES)[number];
-const USAGE = 'use --quick, --only <build,memory,list,search>, --root <checkout>, --out <folder>, --keep';
+const USAGE = 'use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --root <checkout>, --out <folder>, --keep';
 
 export interface Config {
   mode: BenchResult['mode'];
@@ -38,15 +38,17 @@ export interface Config {
   buildRuns: number;
   memoryStarts: number;
   listGames: number;
+  /** The list phase's registry: the synthetic one of `listGames` games, or the shipped one (data/). */
+  listRegistry: 'synthetic' | 'real';
   load: LoadSettings;
   keep: boolean;
 }
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseArgs(argv: readonly string[]): Config {
-  let values: { quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean };
+  let values: { quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string };
   try {
-    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new Error(`${(err as Error).message} (${USAGE})`);
   }
@@ -56,6 +58,8 @@ export function parseArgs(argv: readonly string[]): Config {
     only.add(p as Phase);
   }
   const quick = values.quick === true;
+  const listRegistry = values['list-registry'] ?? 'synthetic';
+  if (listRegistry !== 'synthetic' && listRegistry !== 'real') throw new Error(`--list-registry: "${listRegistry.slice(0, 40)}" is neither synthetic nor real`);
   const mode = quick ? 'quick' : only.size > 0 ? 'partial' : 'full';
   return {
     mode,
@@ -67,6 +71,7 @@ export function parseArgs(argv: readonly string[]): Config {
     buildRuns: quick ? 1 : 3,
     memoryStarts: quick ? 1 : 3,
     listGames: quick ? 200 : 50_000,
+    listRegistry,
     load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 3000, seed: 20261121 },
     keep: values.keep === true,
   };
@@ -133,14 +138,15 @@ async function main(): Promise<number> {
 
   const onlyList = !cfg.only.has('build') && !cfg.only.has('memory') && !cfg.only.has('search');
   const sets: DataSet[] = [];
-  for (const count of onlyList ? [cfg.listGames] : cfg.sizes) {
+  const listOnReal = cfg.listRegistry === 'real';
+  for (const count of onlyList ? (listOnReal ? [] : [cfg.listGames]) : cfg.sizes) {
     try {
       sets.push(await synthRegistry(ROOT, count, cfg.load.seed, log));
     } catch (err) {
       problems.push(`synthetic registry of ${count}: ${(err as Error).message.slice(0, 800)}`);
     }
   }
-  if (cfg.real && !onlyList) sets.push(realRegistry(ROOT));
+  if ((cfg.real && !onlyList) || listOnReal) sets.push(realRegistry(ROOT));
   const ctx: BuildContext = { benchRoot: ROOT, codeRoot: cfg.codeRoot, work, runs: cfg.buildRuns, timeoutMs: cfg.mode === 'quick' ? 120_000 : 600_000, log, problems, built: new Map() };
   const server = { benchRoot: ROOT, codeRoot: cfg.codeRoot, entry: await serverEntry(cfg.codeRoot, work), log, problems };
   log(`server under test: ${path.relative(work, server.entry).startsWith('..') ? server.entry : `${path.relative(work, server.entry)} (bundled from ${cfg.codeRoot})`}`);
@@ -162,7 +168,7 @@ async function main(): Promise<number> {
       await buildOnce(ctx, sets);
       result.memory = await memoryPhase(server, sets, ctx.built, cfg.memoryStarts, cfg.load);
     }
-    const listSet = sets.find((d) => d.games === cfg.listGames && d.origin !== 'shipped');
+    const listSet = listOnReal ? sets.find((d) => d.origin === 'shipped') : sets.find((d) => d.games === cfg.listGames && d.origin !== 'shipped');
     if (cfg.only.has('list') && listSet !== undefined) {
       await buildOnce(ctx, [listSet]);
       const outDir = ctx.built.get(listSet.label);

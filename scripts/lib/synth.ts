@@ -1,4 +1,5 @@
 // Synthetic registry generator for scale work only (npm run data:synth): seeded, deterministic, valid against the authoring schemas.
+import { createHash } from 'node:crypto';
 import { slugify } from '../../src/registry/names.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -287,7 +288,13 @@ function synthGame(dice: Dice, provider: ProviderFile, taken: Set<string>, lastV
     notes: dice.chance(0.08) ? dice.pick(NOTES) : '',
   };
   // One synthetic source, its figures those of the game (no dice: the sequence stays as before).
-  game.sources = [{ kind: source === providerPage ? 'provider' : 'catalogue', url: source, checked_at: null, stated_rtp: stated, rtp_variants: game.rtp_variants.map((v) => v.rtp), file: 'sources/synthetic', line: 1 }];
+  const figures = { stated_rtp: stated, rtp_variants: game.rtp_variants.map((v) => v.rtp), file: 'sources/synthetic', line: 1 };
+  // A provider page counts as read here only with its date and hash (synthetic: the hash of its address).
+  game.sources = [
+    source === providerPage
+      ? { kind: 'provider', url: source, checked_at: game.last_verified, ...figures, page_sha256: `sha256:${createHash('sha256').update(source).digest('hex')}` }
+      : { kind: 'catalogue', url: source, checked_at: null, ...figures },
+  ];
   return game;
 }
 

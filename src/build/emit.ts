@@ -8,10 +8,11 @@
 //   dist/client/api/feeds/game/{slug}.atom     the game's Atom feed (src/build/feeds.ts)
 //   dist/client/api/feeds/provider/{p}.atom    the provider's Atom feed
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
-//   dist/client/_headers                       CDN headers (src/build/headers.ts)
+//   dist/client/_headers                       CDN headers, page rules included (src/build/headers.ts)
 //   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/build/dumps.ts)
 //   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
 //   dist/server/build-info.json                site and counts of this build (dist-check reads it)
+//   dist/edge/nginx.conf                       the edge's nginx configuration (src/build/nginx.ts)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,7 +23,9 @@ import type { GameRecord } from '../schemas/game-record.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { SlotRecordSchema } from '../schemas/slot.ts';
 import { WidgetDataSchema } from '../schemas/widget.ts';
-import { HEADERS_FILE, renderHeadersFile } from './headers.ts';
+import { HEADERS_FILE, pageRules, renderHeadersFile } from './headers.ts';
+import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from './nginx.ts';
+import { servedFiles } from '../routes/served-files.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
 import { renderBadge } from './badge.ts';
@@ -166,10 +169,9 @@ export function writeFamiliesSync(prep: PreparedBuild, clientDir: string): numbe
   return writeAll(clientDir, renderAll(prep));
 }
 
-/** Writes `_headers`, the dumps, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
+/** Writes the dumps, the registry bundle (`bundleText`: its serialised form, if already made) and build-info; returns how many files. */
 export async function writeExtras(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText: string = serialise(prep.bundle)): Promise<number> {
   mkdirSync(serverDir, { recursive: true });
-  await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile());
   const dumps = renderDumps(prep.bundle, prep.site);
   for (const d of dumps) {
     mkdirSync(path.dirname(path.join(clientDir, d.file)), { recursive: true });
@@ -177,10 +179,24 @@ export async function writeExtras(prep: PreparedBuild, clientDir: string, server
   }
   await writeFile(path.join(serverDir, BUNDLE_FILE), bundleText);
   await writeFile(path.join(serverDir, BUILD_INFO_FILE), serialise(buildInfo(prep)));
-  return 3 + dumps.length;
+  return 2 + dumps.length;
 }
 
-/** Writes every emitted file, `_headers`, the registry bundle and build-info; returns the number of files written. */
+/**
+ * Writes `_headers` and the edge's nginx.conf (beside `serverDir`: dist/edge) for the files in
+ * `clientDir`: call it once every page is written. Returns how many files (2).
+ */
+export async function writeRouteFiles(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
+  const served = servedFiles(clientDir);
+  await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile(pageRules(served), new URL(prep.site).origin));
+  const edgeDir = path.join(path.dirname(serverDir), EDGE_DIR);
+  mkdirSync(edgeDir, { recursive: true });
+  await writeFile(path.join(edgeDir, NGINX_CONF_FILE), renderNginxConf(served, prep.site));
+  return 2;
+}
+
+/** Writes every emitted file, `_headers`, nginx.conf, the registry bundle and build-info; returns the number of files written. */
 export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText?: string): Promise<number> {
-  return writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
+  const count = writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
+  return count + (await writeRouteFiles(prep, clientDir, serverDir));
 }

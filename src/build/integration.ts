@@ -3,16 +3,17 @@
 // Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
 // (src/build/list/) and write the per-game and per-provider files into a staging folder
 // beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
-// writes _headers, the registry bundle, build-info.json and dist/server/list-bundle.bin, and bundles
-// the production server into dist/server/runtime (server-bundle.ts). The game pages are written
-// from the Astro-rendered shell as soon as Astro has generated it (game-pages.ts).
+// writes the registry bundle, build-info.json and dist/server/list-bundle.bin, and bundles the
+// production server into dist/server/runtime (server-bundle.ts). The game pages are written from
+// the Astro-rendered shell as soon as Astro has generated it (game-pages.ts); _headers and
+// dist/edge/nginx.conf, which name every page, come last.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { sharePreparedBuild } from '../site/registry.ts';
 import { writeListBundle } from './list/list-bundle.ts';
 import { compileListBundleInWorker } from './workers.ts';
-import { assertValidBuild, prepareBuild, serialise, writeExtras, type PreparedBuild } from './emit.ts';
+import { assertValidBuild, prepareBuild, serialise, writeExtras, writeRouteFiles, type PreparedBuild } from './emit.ts';
 import { startStagedWrite, type StagedWrite } from './staging.ts';
 import { emitGamePages } from './game-pages.ts';
 import { siteUrl, websubHub } from '../routes/urls.ts';
@@ -91,6 +92,8 @@ export default function rtpRegistry(): AstroIntegration {
         if (pages === undefined || pages.dir !== clientDir) pages = { dir: clientDir, done: emitGamePages(clientDir) };
         const written = await pages.done;
         logger.info(`wrote ${written.count} game pages in ${Math.round(written.ms)} ms`);
+        // Last: _headers and nginx.conf name every page, so they come once every page is in place.
+        await writeRouteFiles(prepared, clientDir, serverDir);
       },
     },
   };

@@ -49,10 +49,13 @@ export function ladderSvg(d: Pick<WidgetData, 'rtp_variants' | 'rtp_min' | 'rtp_
   );
 }
 
+/** The script's label key of each confidence level (widget-assets.ts labelTable). */
+const CONFIDENCE_KEYS = { verified: 'e', corroborated: 'g', single_source: 'h' } as const;
+
 /**
  * The complete widget page, in English; `?lang=` switches it in the browser (src/routes/widget-i18n.ts).
  * Every text and URL from the data is escaped. Marked for the script: `data-t` a label (its key in
- * the script's table: S stated, V variants, o no other version, c verified, u source), `data-p` a
+ * the script's table: S stated, V variants, o no other version, e/g/h the confidence level, c verified, u source), `data-p` a
  * figure, `data-i` an axis percentage, `data-n` a variant count, `data-d` a date.
  */
 export function renderWidget(d: WidgetData): string {
@@ -76,7 +79,7 @@ export function renderWidget(d: WidgetData): string {
     ladderSvg(d) +
     `<p class="x" aria-hidden="true"><span data-i="${axisFloor(d.rtp_min)}">${axisFloor(d.rtp_min)}%</span><span data-i="100">100%</span></p>` +
     `<p class="z">${n === 1 ? `<span data-t="o">${EN.noOther}</span>` : d.rtp_variants.map((v) => (v === d.stated_rtp ? `<b>${fig(v)}</b>` : fig(v))).join(' · ')}</p></div>` +
-    `<footer class="f"><span><span data-t="c">${EN.verified}</span> <span data-d="${escapeHtml(verified)}">${escapeHtml(verified)}</span> · ` +
+    `<footer class="f"><span><span data-t="${CONFIDENCE_KEYS[d.confidence]}">${EN.confidence[d.confidence]}</span> · <span data-t="c">${EN.verified}</span> <span data-d="${escapeHtml(verified)}">${escapeHtml(verified)}</span> · ` +
     `<a href="${safeHref(d.source_url)}" target="_blank" rel="noopener noreferrer"><span data-t="u">${EN.source}</span> ↗</a></span>` +
     `<a href="${safeHref(d.attribution.url)}" target="_blank" rel="noopener">${escapeHtml(d.attribution.text)}</a></footer>` +
     `</main></body></html>`

@@ -1,18 +1,24 @@
 // Reads the pinned sources of a data folder (data/sources/sources.json lists each file with its
-// line format), runs each through its adapter in the listed order, and merges the facts into
-// candidate games (src/ingest/merge.ts). Pure reading: writing data/ is scripts/ingest.ts's job.
+// line format), runs each through its adapter in the listed order, gives each fact its provider key
+// from the alias table (data/provider-aliases.json), and merges the facts into candidate games
+// (src/ingest/merge.ts). Pure reading: writing data/ is scripts/ingest.ts's job.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TimestampSchema } from '../schemas/authoring.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
-import { mergeFacts, type Excluded, type MergedGame } from './merge.ts';
+import { slotcatalogAdapter } from './adapters/slotcatalog.ts';
+import { mergeFacts, publishedSlugs, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
+import { withoutProviderSuffix } from './normalise.ts';
+import { readProviderTable, type ProviderTable } from './providers.ts';
 import type { SourceAdapter, SourceFact, Unmapped } from './source.ts';
 
 /** Every line format the ingest can read, by name. */
-export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter].map((a) => [a.format, a]));
+export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter].map((a) => [a.format, a]));
 
 export const SourcesManifestSchema = z.strictObject({
   format: z.literal(1),
@@ -21,6 +27,8 @@ export const SourcesManifestSchema = z.strictObject({
       z.strictObject({
         file: z.string().regex(/^[\w.-]+$/, 'must be a file name in data/sources'),
         format: z.string(),
+        /** What the file is, as a reader knows it (shown in a source's \`via\`). */
+        title: z.string().trim().min(1),
         /** When the file was pinned here: the date its lines were last read against their origin. */
         pinned_at: TimestampSchema,
       }),
@@ -34,26 +42,79 @@ export interface IngestResult {
   games: MergedGame[];
   excluded: Excluded[];
   /** Facts per source file, in manifest order. */
-  perSource: Array<{ file: string; format: string; pinned_at: string; facts: number; unmapped: number }>;
+  perSource: Array<{ file: string; format: string; title: string; pinned_at: string; facts: number; unmapped: number }>;
+  /** Every provider label the sources write, where it went, and on how many lines of each file. */
+  labels: Array<{ label: string; to: string; lines: Record<string, number> }>;
+  table: ProviderTable;
+  /** Where names are matched: the provider's group, else the provider. */
+  scopeOf: ScopeOf;
+  /** Each source file (`sources/<file>`) with its title. */
+  titles: Map<string, string>;
 }
 
-/** Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown. */
-export async function ingestSources(dataDir: string, publishedSlugs: ReadonlyMap<string, string> = new Map()): Promise<IngestResult> {
+/**
+ * Gives each fact its provider key from the alias table; a fact of the hand-checked seed keeps its
+ * own key (the registry's). Lines whose label the table refuses or lacks are not mapped.
+ */
+function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: Unmapped[], labels: IngestResult['labels']): SourceFact[] {
+  const seen = new Map<string, IngestResult['labels'][number]>();
+  const out: SourceFact[] = [];
+  for (const f of facts) {
+    const found = f.tier === 'hand_checked' ? { provider: f.provider, group: table.groupOf(f.provider) } : table.resolve(f.providerName);
+    const to = found === undefined ? 'not in the alias table: line not mapped' : 'refused' in found ? `refused (${found.refused}): line not mapped` : found.provider;
+    let entry = seen.get(f.providerName);
+    if (entry === undefined) {
+      entry = { label: f.providerName, to, lines: {} };
+      seen.set(f.providerName, entry);
+    }
+    entry.lines[f.file] = (entry.lines[f.file] ?? 0) + 1;
+    if (found === undefined || 'refused' in found) {
+      unmapped.push({ file: f.file, line: f.line, name: f.name, reason: `provider label ${JSON.stringify(f.providerName)} ${found === undefined ? 'is not in data/provider-aliases.json' : `is refused: ${found.refused}`}` });
+      continue;
+    }
+    const row = table.row(found.provider);
+    out.push({ ...f, provider: found.provider, name: withoutProviderSuffix(f.name, row?.labels ?? [f.providerName]) });
+  }
+  labels.push(...[...seen.values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)));
+  return out;
+}
+
+/**
+ * Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown.
+ * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names).
+ */
+export async function ingestSources(dataDir: string, published: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }> = []): Promise<IngestResult> {
   const dir = path.join(dataDir, 'sources');
+  // Games held back earlier keep the slug they were published under (a slug is never reused for another game).
+  const held = existsSync(path.join(dataDir, HELD_BACK_FILE)) ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games : [];
+  const heldSlugs = held.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
   const manifestFile = path.join(dir, 'sources.json');
   const parsed = SourcesManifestSchema.safeParse(JSON.parse(await readFile(manifestFile, 'utf8')));
   if (!parsed.success) throw new Error(`${manifestFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const facts: SourceFact[] = [];
   const unmapped: Unmapped[] = [];
   const perSource: IngestResult['perSource'] = [];
-  for (const { file, format, pinned_at } of parsed.data.sources) {
+  const table = await readProviderTable(dataDir);
+  const titles = new Map<string, string>();
+  for (const { file, format, title, pinned_at } of parsed.data.sources) {
     const adapter = ADAPTERS[format];
     if (adapter === undefined) throw new Error(`${manifestFile}: ${file}: no adapter reads the format ${JSON.stringify(format)} (known: ${Object.keys(ADAPTERS).join(', ')})`);
     const result = adapter.read(await readFile(path.join(dir, file), 'utf8'), `sources/${file}`);
+    titles.set(`sources/${file}`, title);
     facts.push(...result.facts);
     unmapped.push(...result.unmapped);
-    perSource.push({ file, format, pinned_at, facts: result.facts.length, unmapped: result.unmapped.length });
+    perSource.push({ file, format, title, pinned_at, facts: result.facts.length, unmapped: result.unmapped.length });
   }
-  const { games, excluded } = mergeFacts(facts, publishedSlugs);
-  return { facts, unmapped, games, excluded, perSource };
+  const labels: IngestResult['labels'] = [];
+  const before = unmapped.length;
+  const resolved = resolveProviders(facts, table, unmapped, labels);
+  // Lines refused for their label count as not mapped in their file.
+  for (const u of unmapped.slice(before)) {
+    const s = perSource.find((p) => `sources/${p.file}` === u.file)!;
+    s.facts--;
+    s.unmapped++;
+  }
+  const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
+  const { games, excluded } = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf);
+  return { facts: resolved, unmapped, games, excluded, perSource, labels, table, scopeOf, titles };
 }

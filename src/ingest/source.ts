@@ -5,9 +5,13 @@ import { SOURCE_TIERS, type GameType, type SourceTier, type VariantKind, type Vo
 
 export { SOURCE_TIERS, type SourceTier };
 
-/** Higher first: the rank of a tier in the precedence. */
-export function tierRank(tier: SourceTier): number {
-  return SOURCE_TIERS.indexOf(tier);
+/**
+ * Lower first: the rank of a fact in the precedence. Provider page read here 0, hand-checked 2,
+ * a catalogue line citing the provider's page 3, a plain catalogue line 4, aggregator 6: a
+ * citation ranks above a plain catalogue line and below the hand-checked seed.
+ */
+export function factRank(f: Pick<SourceFact, 'tier' | 'citesProviderPage'>): number {
+  return SOURCE_TIERS.indexOf(f.tier) * 2 - (f.citesProviderPage ? 1 : 0);
 }
 
 /** One game as one source line states it. Figures are exactly those of the line. */
@@ -16,6 +20,8 @@ export interface SourceFact {
   file: string;
   line: number;
   tier: SourceTier;
+  /** True when the line says its figures come from the provider's page it cites (a citation, not a page read here). */
+  citesProviderPage: boolean;
   /** The provider as the line names it (display form), and the registry's key for it. */
   providerName: string;
   provider: string;

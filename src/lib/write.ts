@@ -1,10 +1,12 @@
 // Durable file writes shared by the data tools, releases and the keys file: a temporary sibling
-// synced to disk and renamed over the target, then the folder synced (so a crash leaves the old
-// file or the new one, never a torn or lost one); a whole tree synced before it is renamed into
-// place; and lock files that name their holder, so a lock left by a killed process is cleared.
+// synced to disk and renamed over the target (write-file-atomic), then the folder synced (so a
+// crash leaves the old file or the new one, never a torn or lost one); a whole tree synced before
+// it is renamed into place; and lock files that name their holder, so a lock left by a killed
+// process is cleared at once.
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import writeFileAtomicLib from 'write-file-atomic';
 
 /** How many files are read or written at once: enough to hide disk latency, few enough for file-handle limits. */
 export const IO_CONCURRENCY = 64;
@@ -28,25 +30,13 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes `text` to `file` via a temporary sibling, fsync(2) and a rename, then syncs the folder:
- * readers never see half a file, and a crash right after leaves the old file or the new one.
+ * Writes `text` to `file` via a temporary sibling, fsync(2) and a rename (write-file-atomic), then
+ * syncs the folder, which the library leaves to its caller: readers never see half a file, and a
+ * crash right after leaves the old file or the new one.
  */
 export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, mode);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomicLib(file, text, { mode, fsync: true });
   await syncDir(path.dirname(file));
 }
 

@@ -1,8 +1,10 @@
 // The list's facet counts: a count table per query (records by provider × game type × has several
-// variants × volatility), the `filtered` total read from it, and the facets' JSON written straight
-// into the response bytes. Facets count the records matching every filter except their own, sorted
-// by count descending then key; zero counts are left out except for the selected values.
+// variants × confidence level × volatility), the `filtered` total read from it, and the facets'
+// JSON written straight into the response bytes. Facets count the records matching every filter
+// except their own, sorted by count descending then key; zero counts are left out except for the
+// selected values.
 import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
+import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import type { ListBundle } from '../schemas/list-bundle.ts';
 import { compareStrings } from '../schemas/text.ts';
 
@@ -15,6 +17,11 @@ const T = GAME_TYPES.length;
 const V = VOLATILITIES.length + 1;
 /** A volatility mask selecting every cell: no volatility filter. */
 export const ALL_LEVELS = (1 << V) - 1;
+const C = CONFIDENCE_LEVELS.length;
+/** Cells per provider, type and has_variants: confidence level × volatility (cell c * V + v). */
+const L = C * V;
+/** A cell mask selecting every confidence level and volatility. */
+const ALL_CELLS = (1 << L) - 1;
 
 /** The volatility mask of a query's levels (null: every level and unknown). */
 export function levelMask(levels: readonly string[] | null): number {
@@ -24,10 +31,18 @@ export function levelMask(levels: readonly string[] | null): number {
   return mask;
 }
 
+/** The cells (confidence × volatility) a confidence index (or ALL) and a volatility mask select. */
+function cellMask(conf: number, mask: number): number {
+  let cells = 0;
+  for (let c = 0; c < C; c++) if (conf === ALL || conf === c) cells |= mask << (c * V);
+  return cells;
+}
+
 const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 const PROVIDERS_OPEN = new Uint8Array(Buffer.from('{"providers":['));
 const TYPES_OPEN = new Uint8Array(Buffer.from('],"game_types":['));
+const CONFIDENCE_OPEN = new Uint8Array(Buffer.from('],"confidence":['));
 const VOLATILITIES_OPEN = new Uint8Array(Buffer.from('],"volatilities":['));
 const FACETS_CLOSE = new Uint8Array(Buffer.from(']}'));
 
@@ -44,8 +59,10 @@ function writeUint(value: number, target: Uint8Array, at: number): number {
   return at + digits;
 }
 
+type Order = { rank: Int32Array; atRank: Int32Array };
+
 /** Each key's position in compareStrings order, and the key index at each position. */
-function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array } {
+function rankOf(keys: readonly string[]): Order {
   const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
   const rank = new Int32Array(keys.length);
   atRank.forEach((k, r) => (rank[k] = r));
@@ -58,11 +75,11 @@ function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array
  */
 export type CountTable = Uint16Array | Int32Array;
 
-/** Per count table: totals by provider, by game type and by volatility over all the others, without and with has_variants. */
+/** Per count table: totals by provider, by game type and by cell (confidence × volatility) over all the others, without and with has_variants. */
 interface Totals {
   byProvider: [Int32Array, Int32Array];
   byType: [Int32Array, Int32Array];
-  byLevel: [Int32Array, Int32Array];
+  byCell: [Int32Array, Int32Array];
 }
 
 /** Count tables and facet JSON over one list bundle's columns. */
@@ -71,19 +88,25 @@ export class Facets {
   readonly maxBytes: number;
   private readonly n: number;
   private readonly p: number;
-  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'volatilityOf'>;
+  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'confidence' | 'volatilityOf'>;
   private readonly providerHead: Fragments;
   private readonly typeHead: Fragments;
+  private readonly confidenceHead = fragments(CONFIDENCE_LEVELS.map((c) => `{"confidence":${JSON.stringify(c)},"count":`));
+  /** Confidence facets list levels by count, then in CONFIDENCE_LEVELS order. */
+  private readonly confidenceOrder: Order = { rank: Int32Array.from(CONFIDENCE_LEVELS.keys()), atRank: Int32Array.from(CONFIDENCE_LEVELS.keys()) };
+  private readonly confidenceCounts = new Int32Array(C);
+  private readonly listedConfidence = new Int32Array(C);
   private readonly levelHead = fragments(VOLATILITIES.map((v) => `{"volatility":${JSON.stringify(v)},"count":`));
   private readonly levelOrder = rankOf(VOLATILITIES);
   private readonly levelCounts = new Int32Array(VOLATILITIES.length);
   private readonly listedLevels = new Int32Array(VOLATILITIES.length);
-  private readonly providerOrder: { rank: Int32Array; atRank: Int32Array };
+  private readonly providerOrder: Order;
   private readonly typeOrder = rankOf(GAME_TYPES);
   private readonly providerCounts: Int32Array;
   private readonly typeCounts = new Int32Array(T);
   private readonly listedProviders: Int32Array;
   private readonly listedTypes = new Int32Array(T);
+  private readonly cellCounts = new Int32Array(L);
   private readonly sortKeys: Float64Array;
   private readonly totalsOf = new WeakMap<CountTable, Totals>();
 
@@ -97,31 +120,54 @@ export class Facets {
     this.providerOrder = rankOf(providerKeys);
     this.providerCounts = new Int32Array(this.p);
     this.listedProviders = new Int32Array(this.p);
-    this.sortKeys = new Float64Array(Math.max(this.p, T, V));
+    this.sortKeys = new Float64Array(Math.max(this.p, T, C, V));
     this.maxBytes =
       PROVIDERS_OPEN.length +
       TYPES_OPEN.length +
+      CONFIDENCE_OPEN.length +
       VOLATILITIES_OPEN.length +
       FACETS_CLOSE.length +
       fragmentBytes(this.providerHead) +
       fragmentBytes(this.typeHead) +
+      fragmentBytes(this.confidenceHead) +
       fragmentBytes(this.levelHead) +
-      (this.p + T + V) * (String(n).length + 2);
+      (this.p + T + C + V) * (String(n).length + 2);
   }
 
-  private cell(prov: number, type: number, m: number, level: number): number {
-    return ((prov * T + type) * 2 + m) * V + level;
+  private cell(prov: number, type: number, m: number, c: number, v: number): number {
+    return ((prov * T + type) * 2 + m) * L + c * V + v;
   }
 
-  /** Records of a table's cells for one provider and type, has_variants from `mFrom`, volatility in `mask`. */
-  private sum(cube: CountTable, prov: number, type: number, mFrom: number, mask: number): number {
+  /** Records of a table's cells for one provider and type, has_variants from `mFrom`, confidence × volatility in `cells`. */
+  private sum(cube: CountTable, prov: number, type: number, mFrom: number, cells: number): number {
     let count = 0;
     for (let m = mFrom; m < 2; m++) {
-      const at = this.cell(prov, type, m, 0);
-      if (mask === ALL_LEVELS) for (let v = 0; v < V; v++) count += cube[at + v]!;
-      else for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += cube[at + v]!;
+      const at = this.cell(prov, type, m, 0, 0);
+      if (cells === ALL_CELLS) for (let l = 0; l < L; l++) count += cube[at + l]!;
+      else for (let l = 0; l < L; l++) if ((cells & (1 << l)) !== 0) count += cube[at + l]!;
     }
     return count;
+  }
+
+  /** Records of a table by cell (confidence × volatility) into `cellCounts`, over the provider and type filters. */
+  private countCells(cube: CountTable, sums: Totals, prov: number, type: number, mFrom: number): Int32Array {
+    const out = this.cellCounts;
+    if (prov === ALL && type === ALL) {
+      out.set(sums.byCell[mFrom]!);
+      return out;
+    }
+    out.fill(0);
+    // An unknown provider matches nothing: every count stays 0.
+    if (prov === UNKNOWN) return out;
+    for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
+      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
+        for (let m = mFrom; m < 2; m++) {
+          const at = this.cell(pp, tt, m, 0, 0);
+          for (let l = 0; l < L; l++) out[l]! += cube[at + l]!;
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -129,24 +175,28 @@ export class Facets {
    * is not 0, and only those `pass` accepts when given (the range filters, memory-engine.ts).
    */
   count(ids: ArrayLike<number> | null, bit = 0, pass: ((i: number) => boolean) | null = null): CountTable {
-    const { providerOf, typeOf, multi, badges, volatilityOf } = this.columns;
-    const size = this.p * T * 2 * V;
+    const { providerOf, typeOf, multi, badges, confidence, volatilityOf } = this.columns;
+    const size = this.p * T * 2 * L;
     const cube = this.n <= 0xffff ? new Uint16Array(size) : new Int32Array(size);
     const count = ids === null ? this.n : ids.length;
     for (let k = 0; k < count; k++) {
       const i = ids === null ? k : ids[k]!;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
       if (pass !== null && !pass(i)) continue;
-      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!, volatilityOf[i]!)]!++;
+      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!, confidence[i]!, volatilityOf[i]!)]!++;
     }
     return cube;
   }
 
-  /** Records of a count table passing the provider, game type, has_variants and volatility (`mask`) filters. */
-  filtered(cube: CountTable, prov: number, type: number, hv: boolean, mask = ALL_LEVELS): number {
+  /**
+   * Records of a count table passing the provider, game type, has_variants, volatility (`mask`,
+   * levelMask) and confidence (`conf`: an index into CONFIDENCE_LEVELS, or ALL) filters.
+   */
+  filtered(cube: CountTable, prov: number, type: number, hv: boolean, mask = ALL_LEVELS, conf = ALL): number {
     if (prov === UNKNOWN) return 0;
     const mFrom = hv ? 1 : 0;
-    if (mask === ALL_LEVELS && type === ALL) {
+    const cells = cellMask(conf, mask);
+    if (cells === ALL_CELLS && type === ALL) {
       const sums = this.totals(cube);
       if (prov !== ALL) return sums.byProvider[mFrom][prov]!;
       let count = 0;
@@ -155,7 +205,7 @@ export class Facets {
     }
     let count = 0;
     for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
-      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) count += this.sum(cube, pp, tt, mFrom, mask);
+      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) count += this.sum(cube, pp, tt, mFrom, cells);
     }
     return count;
   }
@@ -164,28 +214,28 @@ export class Facets {
     let t = this.totalsOf.get(cube);
     if (t === undefined) {
       const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
-      const [levelAll, levelMulti] = [new Int32Array(V), new Int32Array(V)];
+      const [cellAll, cellMulti] = [new Int32Array(L), new Int32Array(L)];
       // One pass over the table in its own order, skipping empty cells (most, for a search).
       let at = 0;
       for (let pp = 0; pp < this.p; pp++) {
         for (let tt = 0; tt < T; tt++) {
           for (let m = 0; m < 2; m++) {
-            for (let v = 0; v < V; v++, at++) {
+            for (let l = 0; l < L; l++, at++) {
               const count = cube[at]!;
               if (count === 0) continue;
               provAll[pp]! += count;
               typeAll[tt]! += count;
-              levelAll[v]! += count;
+              cellAll[l]! += count;
               if (m === 1) {
                 provMulti[pp]! += count;
                 typeMulti[tt]! += count;
-                levelMulti[v]! += count;
+                cellMulti[l]! += count;
               }
             }
           }
         }
       }
-      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byLevel: [levelAll, levelMulti] };
+      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti] };
       this.totalsOf.set(cube, t);
     }
     return t;
@@ -196,7 +246,7 @@ export class Facets {
    * descending, then key: each entry becomes one number, (n - count) * entries + rank, so a
    * numeric typed-array sort orders them (exact: below 2^53 for any registry).
    */
-  private writeList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: Fragments): number {
+  private writeList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: Order, heads: Fragments): number {
     const size = heads.length;
     for (let k = 0; k < m; k++) this.sortKeys[k] = (this.n - counts[listed[k]!]!) * size + order.rank[listed[k]!]!;
     const keys = this.sortKeys.subarray(0, m).sort();
@@ -213,55 +263,55 @@ export class Facets {
   }
 
   /**
-   * Writes `{"providers":[…],"game_types":[…],"volatilities":[…]}` for a count table and filters
-   * (`mask`: the volatility filter, levelMask) at `at`; returns the end.
+   * Writes `{"providers":[…],"game_types":[…],"confidence":[…],"volatilities":[…]}` for a count
+   * table and filters (`mask`: the volatility filter, levelMask; `conf`: the confidence index or
+   * ALL) at `at`; returns the end.
    */
-  write(cube: CountTable, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, mask = ALL_LEVELS): number {
+  write(cube: CountTable, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, mask = ALL_LEVELS, conf = ALL): number {
     const mFrom = hv ? 1 : 0;
     const sums = this.totals(cube);
-    const allLevels = mask === ALL_LEVELS;
+    const cells = cellMask(conf, mask);
+    const allCells = cells === ALL_CELLS;
     let providers = 0;
     for (let pp = 0; pp < this.p; pp++) {
       let count = 0;
-      if (type === ALL && allLevels) count = sums.byProvider[mFrom]![pp]!;
-      else if (type !== ALL) count = this.sum(cube, pp, type, mFrom, mask);
-      else for (let tt = 0; tt < T; tt++) count += this.sum(cube, pp, tt, mFrom, mask);
+      if (type === ALL && allCells) count = sums.byProvider[mFrom]![pp]!;
+      else if (type !== ALL) count = this.sum(cube, pp, type, mFrom, cells);
+      else for (let tt = 0; tt < T; tt++) count += this.sum(cube, pp, tt, mFrom, cells);
       this.providerCounts[pp] = count;
       if (count > 0 || pp === prov) this.listedProviders[providers++] = pp;
     }
     let types = 0;
     for (let tt = 0; tt < T; tt++) {
       let count = 0;
-      if (prov === ALL && allLevels) count = sums.byType[mFrom]![tt]!;
-      else if (prov === ALL) for (let pp = 0; pp < this.p; pp++) count += this.sum(cube, pp, tt, mFrom, mask);
-      else if (prov !== UNKNOWN) count = this.sum(cube, prov, tt, mFrom, mask); // an unknown provider matches nothing
+      if (prov === ALL && allCells) count = sums.byType[mFrom]![tt]!;
+      else if (prov === ALL) for (let pp = 0; pp < this.p; pp++) count += this.sum(cube, pp, tt, mFrom, cells);
+      else if (prov !== UNKNOWN) count = this.sum(cube, prov, tt, mFrom, cells); // an unknown provider matches nothing
       this.typeCounts[tt] = count;
       if (count > 0 || tt === type) this.listedTypes[types++] = tt;
     }
-    const levelCounts = this.levelCounts;
-    if (prov === ALL && type === ALL) {
-      const byLevel = sums.byLevel[mFrom]!;
-      for (let v = 0; v < V - 1; v++) levelCounts[v] = byLevel[v]!;
-    } else {
-      levelCounts.fill(0);
-      // An unknown provider matches nothing: every count stays 0.
-      if (prov !== UNKNOWN) {
-        for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
-          for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
-            for (let m = mFrom; m < 2; m++) {
-              const at = this.cell(pp, tt, m, 0);
-              for (let v = 0; v < V - 1; v++) levelCounts[v]! += cube[at + v]!;
-            }
-          }
-        }
-      }
+    // Confidence counts ignore the confidence filter, volatility counts the volatility filter.
+    const byCell = this.countCells(cube, sums, prov, type, mFrom);
+    let confidences = 0;
+    for (let c = 0; c < C; c++) {
+      let count = 0;
+      for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += byCell[c * V + v]!;
+      this.confidenceCounts[c] = count;
+      if (count > 0 || c === conf) this.listedConfidence[confidences++] = c;
     }
     let levels = 0;
-    for (let v = 0; v < V - 1; v++) if (levelCounts[v]! > 0 || (!allLevels && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
+    for (let v = 0; v < V - 1; v++) {
+      let count = 0;
+      for (let c = 0; c < C; c++) if (conf === ALL || conf === c) count += byCell[c * V + v]!;
+      this.levelCounts[v] = count;
+      if (count > 0 || (mask !== ALL_LEVELS && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
+    }
     target.set(PROVIDERS_OPEN, at);
     at = this.writeList(target, at + PROVIDERS_OPEN.length, this.listedProviders, providers, this.providerCounts, this.providerOrder, this.providerHead);
     target.set(TYPES_OPEN, at);
     at = this.writeList(target, at + TYPES_OPEN.length, this.listedTypes, types, this.typeCounts, this.typeOrder, this.typeHead);
+    target.set(CONFIDENCE_OPEN, at);
+    at = this.writeList(target, at + CONFIDENCE_OPEN.length, this.listedConfidence, confidences, this.confidenceCounts, this.confidenceOrder, this.confidenceHead);
     target.set(VOLATILITIES_OPEN, at);
     at = this.writeList(target, at + VOLATILITIES_OPEN.length, this.listedLevels, levels, this.levelCounts, this.levelOrder, this.levelHead);
     target.set(FACETS_CLOSE, at);

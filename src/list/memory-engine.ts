@@ -4,7 +4,7 @@
 import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
-import { badgeBit, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
+import { badgeBit, confidenceIndex, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
 import { queryTerms } from '../schemas/text.ts';
 import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './facets.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
@@ -37,7 +37,7 @@ interface CachedSearch {
   /** The words, as the cache key. */
   key: string;
   match: SearchMatch;
-  /** Matching records counted by provider × game type × multi-variant (see `cell`). */
+  /** Matching records counted by provider × game type × multi-variant × confidence × volatility (facets.ts). */
   cube: CountTable;
   /** The matching records in each static sort's order, made on first use. */
   sorted: Partial<Record<StaticSort, Int32Array>>;
@@ -61,7 +61,7 @@ function weighSearch(v: CachedSearch): number {
  * Relevance order (only with q): search score descending, then slug.
  */
 export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, volatilityOf, orders } = compiled;
+  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, volatilityOf, orders } = compiled;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const recordBuffer = recordBytes.buffer;
@@ -111,11 +111,12 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
 
   /**
    * Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit,
-   * or 0; `mask`: the volatility cells asked for, levelMask; `pass`: the range filters, rangeTest).
+   * or 0; `conf`: a confidence index, or ALL; `mask`: the volatility cells asked for, levelMask;
+   * `pass`: the range filters, rangeTest).
    */
   function walk(order: Int32Array, f: Filters, start: number, end: number): ArrayLike<number> {
-    const { prov, type, hv, bit, mask, pass } = f;
-    if (prov === ALL && type === ALL && !hv && bit === 0 && mask === ALL_LEVELS && pass === null) return order.subarray(start, end);
+    const { prov, type, hv, bit, conf, mask, pass } = f;
+    if (prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL && mask === ALL_LEVELS && pass === null) return order.subarray(start, end);
     const out: number[] = [];
     let seen = 0;
     for (let k = 0; k < order.length; k++) {
@@ -124,6 +125,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       if (type !== ALL && typeOf[i] !== type) continue;
       if (hv && multi[i] === 0) continue;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
+      if (conf !== ALL && confidence[i] !== conf) continue;
       if (mask !== ALL_LEVELS && (mask & (1 << volatilityOf[i]!)) === 0) continue;
       if (pass !== null && !pass(i)) continue;
       if (seen >= start) out.push(i);
@@ -187,6 +189,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const type = query.game_type === null ? ALL : typeIndex.get(query.game_type)!;
     const hv = query.has_variants;
     const bit = query.badge === null ? 0 : badgeBit(query.badge);
+    const conf = query.confidence === null ? ALL : confidenceIndex(query.confidence);
     const mask = levelMask(query.volatility);
     const pass = rangeTest(query);
     const found = query.q === null ? null : searchFor(query.q);
@@ -194,10 +197,10 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     // Range filters: counted afresh over the search's matches (or the registry), not kept (the list
     // cache keeps the pages of repeated queries).
     const cube = pass === null ? cubeFor(found, bit) : facets.count(found === null ? null : found.match.ids, bit, pass);
-    const filtered = facets.filtered(cube, prov, type, hv, mask);
+    const filtered = facets.filtered(cube, prov, type, hv, mask, conf);
     const end = Math.min(filtered, query.offset + query.limit);
-    const items = page(found, sort, { prov, type, hv, bit, mask, pass }, query.offset, end);
-    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, mask), facets.maxBytes);
+    const items = page(found, sort, { prov, type, hv, bit, conf, mask, pass }, query.offset, end);
+    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, mask, conf), facets.maxBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');
@@ -225,6 +228,7 @@ interface Filters {
   type: number;
   hv: boolean;
   bit: number;
+  conf: number;
   mask: number;
   pass: ((i: number) => boolean) | null;
 }

@@ -11,7 +11,7 @@ import {
   YEAR_PARAM_MIN,
   type ListQuery,
 } from '../schemas/list.ts';
-import { BADGES } from '../schemas/game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import { collectParams, decimal, integer, oneOf, single, someOf, text, type ParamError, type QueryInput } from './params.ts';
 import { queryTerms } from '../schemas/text.ts';
 
@@ -22,6 +22,7 @@ export const LIST_PARAMS = [
   'game_type',
   'has_variants',
   'badge',
+  'confidence',
   'sort',
   'limit',
   'offset',
@@ -77,6 +78,7 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
   const hasVariantsRaw = single(values, 'has_variants', errors);
   if (hasVariantsRaw !== null && hasVariantsRaw !== '1') errors.push({ param: 'has_variants', message: MSG_HAS_VARIANTS });
   const badge = oneOf(values, 'badge', errors, BADGES);
+  const confidence = oneOf(values, 'confidence', errors, CONFIDENCE_LEVELS);
   const sort = oneOf(values, 'sort', errors, LIST_SORTS) ?? 'name';
   const limit = integer(values, 'limit', errors, { min: LIST_LIMIT_MIN, max: LIST_LIMIT_MAX, fallback: LIST_LIMIT_DEFAULT });
   const offset = integer(values, 'offset', errors, { min: 0, max: LIST_OFFSET_MAX, fallback: 0 });
@@ -98,6 +100,7 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
       game_type: gameType,
       has_variants: hasVariantsRaw === '1',
       badge,
+      confidence,
       sort: sort === 'relevance' && q === null ? 'name' : sort,
       limit,
       offset,
@@ -116,7 +119,7 @@ const keyText = (value: string | null) => (value === null ? '-' : `${value.lengt
 
 /** A string that identifies a normalised query's filters: what its facets depend on (not the order or the page). */
 export function listFilterKey(query: ListQuery): string {
-  const base = `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.badge ?? ''}`;
+  const base = `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.badge ?? ''}|${query.confidence ?? ''}`;
   return hasRangeOrLevel(query)
     ? `${base}|${query.rtp_min ?? ''}:${query.rtp_max ?? ''}|${query.volatility?.join(',') ?? ''}|${query.max_win_min ?? ''}|${query.released_after ?? ''}:${query.released_before ?? ''}`
     : base;

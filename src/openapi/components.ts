@@ -9,7 +9,7 @@ import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSc
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
-import { GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
+import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
@@ -27,6 +27,7 @@ export const COMPONENT_SCHEMAS = {
   ListMeta: ListMetaSchema,
   ProviderFacet: ProviderFacetSchema,
   GameTypeFacet: GameTypeFacetSchema,
+  ConfidenceFacet: ConfidenceFacetSchema,
   VolatilityFacet: VolatilityFacetSchema,
   ListFacets: ListFacetsSchema,
   ListResponse: ListResponseSchema,

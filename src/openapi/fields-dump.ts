@@ -116,6 +116,7 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     'items[].removed_in': 'The data version that removed it.',
     'items[].removed_at': 'ISO 8601 timestamp of that freeze.',
     'items[].last_stated_rtp': 'Its stated RTP before it was removed.',
+    'items[].reason': 'Why it was removed: for a game held back, the conflict between its sources (docs/DATA.md lists every held-back game); null where the freeze recorded none.',
   },
   DataPackage: {
     profile: '`data-package` (Frictionless Data Package v1).',

@@ -9,11 +9,12 @@ import { paramSchema, queryParam, type Json } from './components.ts';
 export function listParameters(): Json[] {
   const list = ListQuerySchema.shape;
   return [
-    queryParam('q', 'Free text over name, slug and provider (key and display name): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
+    queryParam('q', 'Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
     queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
     queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
     queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
     queryParam('badge', 'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).', paramSchema(list.badge), 'sources_disagree'),
+    queryParam('confidence', 'Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record\'s `confidence`). Counted in `facets.confidence`.', paramSchema(list.confidence), 'verified'),
     queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
     queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
     queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),

@@ -1,6 +1,6 @@
 // Derives the public game record from an authoring game file and its provider (docs/data-model.md).
 import type { GameFile, ProviderFile, SourceEntry } from '../schemas/authoring.ts';
-import type { Badge, GameRecord, SourceKind } from '../schemas/game-record.ts';
+import type { Badge, Confidence, GameRecord, SourceKind } from '../schemas/game-record.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 
 function bareHost(url: string): string {
@@ -31,20 +31,29 @@ export function sourceOrigin(s: SourceEntry): string {
 }
 
 /**
- * Badge rules, in this order:
- * - `verified_rtp`: a provider page states the published figure (a `provider` source, or the
- *   evidence of a hand-checked row citing the provider's own page), or two independent sources
- *   (different origins, see sourceOrigin) state it.
- * - `variants_tracked`: more than one RTP variant is known.
- * - `sources_disagree`: the sources state more than one figure for the stated RTP.
+ * How much evidence stands behind the stated RTP:
+ * - `verified`: a provider page read here (a `provider` source) or the hand-checked seed states it;
+ * - `corroborated`: two or more independent sources (different origins, see sourceOrigin) state it;
+ * - `single_source`: one source line states it.
  */
-export function badgesFor(kind: SourceKind, variantsCount: number, stated: number, sources: readonly SourceEntry[] = []): Badge[] {
-  const badges: Badge[] = [];
+export function confidenceOf(stated: number, sources: readonly SourceEntry[]): Confidence {
   const agreeing = sources.filter((s) => s.stated_rtp === stated);
-  const fromProvider = agreeing.some((s) => s.kind === 'provider') || (kind === 'provider_page' && agreeing.some((s) => s.kind === 'hand_checked'));
-  if (fromProvider || new Set(agreeing.map(sourceOrigin)).size >= 2) badges.push('verified_rtp');
-  if (variantsCount > 1) badges.push('variants_tracked');
-  if (new Set(sources.map((s) => s.stated_rtp)).size > 1) badges.push('sources_disagree');
+  if (agreeing.some((s) => s.kind === 'provider' || s.kind === 'hand_checked')) return 'verified';
+  return new Set(agreeing.map(sourceOrigin)).size >= 2 ? 'corroborated' : 'single_source';
+}
+
+/**
+ * Badge rules, in this order:
+ * - `verified_rtp`: the confidence is `verified` (confidenceOf).
+ * - `variants_tracked`: more than one RTP variant is known.
+ * - `sources_disagree`: a source states a figure for the game that is neither the stated RTP nor
+ *   one of its published variants (a figure a configuration rule explains is a variant, no disagreement).
+ */
+export function badgesFor(stated: number, variants: readonly number[], sources: readonly SourceEntry[] = []): Badge[] {
+  const badges: Badge[] = [];
+  if (confidenceOf(stated, sources) === 'verified') badges.push('verified_rtp');
+  if (variants.length > 1) badges.push('variants_tracked');
+  if (sources.some((s) => s.stated_rtp !== stated && !variants.includes(s.stated_rtp))) badges.push('sources_disagree');
   return badges;
 }
 
@@ -75,13 +84,14 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     last_verified: game.last_verified,
     snapshot_id: '',
     source_url: game.source_url,
-    badges: badgesFor(kind, rtps.length, game.stated_rtp, game.sources),
+    badges: badgesFor(game.stated_rtp, rtps, game.sources),
     variants: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction ?? null })),
     rtp_variant_details: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
     source_kind: kind,
+    confidence: confidenceOf(game.stated_rtp, game.sources),
     evidence_url: game.evidence_url,
     notes: game.notes,
-    sources: game.sources.map((s) => ({ kind: s.kind, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
+    sources: game.sources.map((s) => ({ kind: s.kind, via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
   } satisfies GameRecord;
   base.snapshot_id = snapshotId(base);
   return base;

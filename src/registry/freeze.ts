@@ -47,7 +47,7 @@ function entry(next: FrozenFile, slug: string, provider: string, field: HistoryE
  * removed gives both with `to: null`. Changes to other fields give no entries (they show in
  * snapshot_id only).
  */
-export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile): HistoryEntry[] {
+export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile, reasons: ReadonlyMap<string, string> = new Map()): HistoryEntry[] {
   const before = prev?.games ?? {};
   const after = next.games;
   const slugs = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
@@ -60,8 +60,10 @@ export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile
       out.push(entry(next, slug, provider, 'stated_rtp', null, b!.stated_rtp));
       out.push(entry(next, slug, provider, 'rtp_variants', null, [...b!.rtp_variants]));
     } else if (b === undefined) {
-      out.push(entry(next, slug, provider, 'stated_rtp', a.stated_rtp, null));
-      out.push(entry(next, slug, provider, 'rtp_variants', [...a.rtp_variants], null));
+      const reason = reasons.get(slug);
+      const gone = (e: HistoryEntry): HistoryEntry => (reason === undefined ? e : { ...e, reason });
+      out.push(gone(entry(next, slug, provider, 'stated_rtp', a.stated_rtp, null)));
+      out.push(gone(entry(next, slug, provider, 'rtp_variants', [...a.rtp_variants], null)));
     } else {
       if (a.stated_rtp !== b.stated_rtp) out.push(entry(next, slug, provider, 'stated_rtp', a.stated_rtp, b.stated_rtp));
       if (!sameNumbers(a.rtp_variants, b.rtp_variants)) out.push(entry(next, slug, provider, 'rtp_variants', [...a.rtp_variants], [...b.rtp_variants]));
@@ -75,6 +77,8 @@ export interface FreezeRequest {
   version?: string | undefined;
   bump?: string | undefined;
   at: string;
+  /** Why a game that leaves is no longer published, by slug (data/held-back.json): its tombstone's reason. */
+  reasons?: ReadonlyMap<string, string>;
 }
 
 /** Everything a freeze writes, computed before anything is written. */
@@ -118,7 +122,7 @@ export function planFreeze(registry: Registry, request: FreezeRequest): FreezeRe
     return { ok: false, error: `--at ${request.at} is earlier than the current frozen_at ${current.frozen_at}` };
   }
   const frozen = frozenStateOf(registry.games, registry.providers, version, request.at);
-  const entries = diffFrozen(registry.frozen, frozen);
+  const entries = diffFrozen(registry.frozen, frozen, request.reasons);
   const before = registry.frozen?.games ?? {};
   const counts = { added: 0, removed: 0, changed: 0 };
   for (const slug of new Set(entries.map((e) => e.slug))) {
@@ -148,7 +152,7 @@ export function frozenJson(frozen: FrozenFile): string {
 
 /** history.jsonl lines for `entries` (one JSON object per line, schema key order, trailing newline). */
 export function historyJsonl(entries: readonly HistoryEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to })}\n`).join('');
+  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }) })}\n`).join('');
 }
 
 /** The new history.jsonl text: the existing log (newline-terminated) followed by `entries`. */

@@ -159,6 +159,7 @@ export function shapeWidgetData(ctx: ShapeContext, record: GameRecord): WidgetDa
     rtp_min: record.rtp_min,
     rtp_max: record.rtp_max,
     rtp_variants: record.rtp_variants,
+    confidence: record.confidence,
     last_verified: record.last_verified,
     source_url: record.source_url,
     page_url: page,

@@ -1,33 +1,21 @@
-// The route table: every public URL family, where its file lives in dist/client, and its headers.
-// Emits no files itself; the build (_headers), dist-check and the server all read it.
-//
-//   GET /api/rtp/list                  dynamic (Node), JSON, edge 5 min, rate limited
-//   GET /api/rtp/history               dynamic (Node), JSON, edge 1 h, exempt
-//   GET /api/rtp/identify              dynamic (Node), JSON, edge 5 min, rate limited
-//   GET /api/oembed                   dynamic (Node), oEmbed 1.0 JSON for a game page or widget URL, 1 h, exempt
-//   POST /mcp                          dynamic (Node), MCP over streamable HTTP (JSON-RPC), never cached, rate limited
-//   GET /api/rtp/{slug}                static api/rtp/{slug}, JSON, 1 h, rate limited
-//   GET /api/rtp/provider/{provider}   static api/rtp/provider/{provider}, JSON, 1 h, exempt
-//   GET /api/widget/rtp/{slug}         static api/widget/rtp/{slug}, JSON, 1 h, exempt
-//   GET /widget/rtp/{slug}             static widget/rtp/{slug}.html, HTML, 1 h, rate limited
-//   GET /api/badge/rtp/{slug}.svg      static api/badge/rtp/{slug}.svg, SVG, 1 h, exempt
-//   GET /api/openapi.json              static api/openapi.json, JSON, 1 h, rate limited
-//   GET /api/rtp/dump/{file}           static api/rtp/dump/{file}: registry.json|.csv|.ndjson, datapackage.json,
-//                                      changes/{data_version}.json; type by extension, 1 h, exempt
-//   GET /api/rtp/removed               static api/rtp/removed, JSON, 1 h, exempt
-//   GET /llms.txt                      static llms.txt, plain text, 1 h, exempt
-//   GET /api/feeds/rtp.atom            static api/feeds/rtp.atom, Atom, 1 h, exempt
-//   GET /api/feeds/provider/{p}.atom   static api/feeds/provider/{p}.atom, Atom, 1 h, exempt
-//   GET /api/feeds/game/{slug}.atom    static api/feeds/game/{slug}.atom, Atom, 1 h, exempt
-//   GET /rtp/{slug}                    static rtp/{slug}.html, the game's page, HTML
-//   GET /_astro/*                      static build assets, immutable, exempt
-//   anything else under dist/client    static pages, rate limited
+// The route table: every public URL family (POLICIES: its methods, handler, log name, headers,
+// cache lifetime and budget), where its file lives in dist/client, and how a URL path resolves to
+// it. Emits no files itself: the server, the build (_headers, the edge's nginx.conf), dist-check
+// and the docs (docs/routes.md, written by `npm run docs:routes`) all read it.
 import { WIDGET_CSP } from './widget-assets.ts';
 
 export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
+/** What answers a family: its file under dist/client, or one of the Node server's handlers. */
+export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'mcp';
+
 export interface RoutePolicy {
   family: RouteFamily;
+  /** The methods it answers (GET answers HEAD too); OPTIONS is every family's preflight. */
+  methods: readonly ('GET' | 'HEAD' | 'POST')[];
+  handler: RouteHandler;
+  /** Its pattern in log lines: the route, never the request target (it can carry keys or payloads). */
+  logName: string;
   /** Full Content-Type header value. */
   contentType: string;
   cacheControl: string;
@@ -71,37 +59,50 @@ export const CACHE_HOUR = 'public, max-age=3600, s-maxage=3600';
 export const CACHE_PAGE = 'public, max-age=300, s-maxage=3600';
 /** Fingerprinted build assets never change. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Never stored: errors and the MCP route. */
+export const CACHE_NO_STORE = 'no-store';
+
+const READ = ['GET', 'HEAD'] as const;
+const staticFamily = (family: RouteFamily, logName: string) => ({ family, methods: READ, handler: 'static' as const, logName });
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
-  list: { family: 'list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  list: { family: 'list', methods: READ, handler: 'list', logName: '/api/rtp/list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // Which build an observed figure is: answered like the list route (same headers, same budget).
-  identify: { family: 'identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  identify: { family: 'identify', methods: READ, handler: 'identify', logName: '/api/rtp/identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
-  oembed: { family: 'oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  // The MCP server: tool calls answer like the list route, so they count like it.
-  mcp: { family: 'mcp', contentType: JSON_TYPE, cacheControl: 'no-store', rateLimited: true, headers: NOSNIFF },
-  history: { family: 'history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
-  slot: { family: 'slot', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
-  provider: { family: 'provider', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  widget_data: { family: 'widget_data', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  oembed: { family: 'oembed', methods: READ, handler: 'oembed', logName: '/api/oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  // The MCP server: every tool call answers like the list route, so each counts like it.
+  mcp: { family: 'mcp', methods: ['POST'], handler: 'mcp', logName: 'POST /mcp', contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
+  history: { family: 'history', methods: READ, handler: 'history', logName: '/api/rtp/history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
+  slot: { ...staticFamily('slot', '/api/rtp/{slug}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  provider: { ...staticFamily('provider', '/api/rtp/provider/{provider}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  widget_data: { ...staticFamily('widget_data', '/api/widget/rtp/{slug}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
-  widget: { family: 'widget', contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
+  widget: { ...staticFamily('widget', '/widget/rtp/{slug}'), contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
   // A small image for forum posts and READMEs: exempt like the widget's data. Its CSP lets the SVG,
   // opened on its own, run nothing and load nothing.
-  badge: { family: 'badge', contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
-  provider_feed: { family: 'provider_feed', contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  game_feed: { family: 'game_feed', contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  openapi: { family: 'openapi', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  badge: { ...staticFamily('badge', '/api/badge/rtp/{slug}.svg'), contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
+  provider_feed: { ...staticFamily('provider_feed', '/api/feeds/provider/{provider}.atom'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  game_feed: { ...staticFamily('game_feed', '/api/feeds/game/{slug}.atom'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  openapi: { ...staticFamily('openapi', '/api/openapi.json'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
   // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
-  dump: { family: 'dump', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  page: { family: 'page', contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
+  dump: { ...staticFamily('dump', '(static data: /api/rtp/dump/*, /api/rtp/removed, /api/feeds/rtp.atom, /llms.txt)'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  page: { ...staticFamily('page', '(page)'), contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
   // Fingerprinted build assets are exempt: a page view loads several, and they are the same for everyone.
-  asset: { family: 'asset', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
+  asset: { ...staticFamily('asset', '/_astro/*'), contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
 };
 
+/** The families answered by the Node server alone: no file under dist/client holds them. */
+export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(Object.values(POLICIES).filter((p) => p.handler !== 'static').map((p) => p.family));
+
+/** The Allow header of a family: its methods and the preflight. */
+export function allowOf(policy: RoutePolicy): string {
+  return [...policy.methods, 'OPTIONS'].join(', ');
+}
+
 /** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
-interface KeyedRoute {
+export interface KeyedRoute {
   family: RouteFamily;
   /** URL path = prefix + key + suffix. */
   prefix: string;
@@ -125,6 +126,9 @@ const KEYED: readonly KeyedRoute[] = [
   // The registry's page of each game (src/build/game-pages.ts).
   { family: 'page', prefix: '/rtp/', suffix: '', dir: 'rtp', ext: '.html' },
 ];
+/** The keyed families (most specific prefix first) and the pattern of their key: what the edge's nginx locations are made from. */
+export const KEYED_ROUTES: readonly KeyedRoute[] = KEYED;
+export const KEY_SEGMENT = SEGMENT;
 const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}${r.suffix.replace('.', '\\.')}$`) }));
 const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
@@ -164,8 +168,15 @@ const EXACT_DATA: ReadonlyMap<string, { file: string; contentType: string }> = n
   ['/api/feeds/rtp.atom', { file: dumpFiles.feed, contentType: ATOM_TYPE }],
 ]);
 
+/** The dump files' folder under dist/client and the URL pattern of its files (group 1: the file under the folder). */
+export const DUMP_ROUTE = { dir: DUMP_DIR, url: DUMP_URL } as const;
+/** The static data files at exact URL paths (their file and Content-Type). */
+export const EXACT_DATA_ROUTES = EXACT_DATA;
+/** Prefix of the fingerprinted build assets. */
+export const ASSET_PREFIX = '/_astro/';
+
 /** The exact paths of the other families. */
-const EXACT: ReadonlyMap<string, RouteFamily> = new Map([
+export const EXACT_ROUTES: ReadonlyMap<string, RouteFamily> = new Map([
   ['/api/rtp/list', 'list'],
   ['/api/rtp/history', 'history'],
   ['/api/rtp/identify', 'identify'],
@@ -272,11 +283,11 @@ export function urlOfFile(rel: string): { path: string; keyed: boolean } | null 
 
 /** Classifies a decoded URL path (no query string) into its route family; unmatched paths are pages or assets. */
 export function classify(pathname: string): RouteFamily {
-  const exact = EXACT.get(pathname);
+  const exact = EXACT_ROUTES.get(pathname);
   if (exact !== undefined) return exact;
   if (pathname.startsWith(`/${DUMP_DIR}/`)) return 'dump';
   for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
-  if (pathname.startsWith('/_astro/')) return 'asset';
+  if (pathname.startsWith(ASSET_PREFIX)) return 'asset';
   if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
   if (pathname.startsWith('/widget/')) return 'widget';
   return 'page';

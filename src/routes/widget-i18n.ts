@@ -16,6 +16,8 @@ export interface WidgetLabels {
   variant: [one: string, other: string];
   noOther: string;
   verified: string;
+  /** How much evidence stands behind the stated RTP, per confidence level (the record's `confidence`), in a short phrase. */
+  confidence: { verified: string; corroborated: string; single_source: string };
   source: string;
   /** Decimal separator and what follows the number (CLDR percent pattern: `#,##0 %` in German, French, Spanish). */
   decimal: string;
@@ -30,12 +32,12 @@ const NNBSP = '\u202f';
 
 /** Labels per language (English first: what every widget page holds before its script runs). */
 export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
-  en: { name: 'English', stated: 'Stated RTP', variants: 'RTP variants', variant: ['variant', 'variants'], noOther: 'No other RTP version known', verified: 'Verified', source: 'Source', decimal: '.', suffix: '%', date: 'iso', dateSep: '-' },
-  de: { name: 'Deutsch', stated: 'RTP laut Anbieter', variants: 'RTP-Varianten', variant: ['Variante', 'Varianten'], noOther: 'Keine andere RTP-Version bekannt', verified: 'Geprüft', source: 'Quelle', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '.' },
-  es: { name: 'Español', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'No se conoce otra versión de RTP', verified: 'Verificado', source: 'Fuente', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '/' },
-  pt: { name: 'Português', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Nenhuma outra versão de RTP conhecida', verified: 'Verificado', source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
-  fr: { name: 'Français', stated: 'RTP annoncé', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Aucune autre version de RTP connue', verified: 'Vérifié', source: 'Source', decimal: ',', suffix: `${NNBSP}%`, date: 'dmy', dateSep: '/' },
-  it: { name: 'Italiano', stated: 'RTP dichiarato', variants: 'Varianti RTP', variant: ['variante', 'varianti'], noOther: 'Nessun’altra versione RTP nota', verified: 'Verificato', source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
+  en: { name: 'English', stated: 'Stated RTP', variants: 'RTP variants', variant: ['variant', 'variants'], noOther: 'No other RTP version known', verified: 'Verified', confidence: { verified: 'Confirmed at source', corroborated: '2+ sources agree', single_source: 'Single source' }, source: 'Source', decimal: '.', suffix: '%', date: 'iso', dateSep: '-' },
+  de: { name: 'Deutsch', stated: 'RTP laut Anbieter', variants: 'RTP-Varianten', variant: ['Variante', 'Varianten'], noOther: 'Keine andere RTP-Version bekannt', verified: 'Geprüft', confidence: { verified: 'An der Quelle bestätigt', corroborated: '2+ Quellen stimmen überein', single_source: 'Nur eine Quelle' }, source: 'Quelle', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '.' },
+  es: { name: 'Español', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'No se conoce otra versión de RTP', verified: 'Verificado', confidence: { verified: 'Confirmado en la fuente', corroborated: '2+ fuentes coinciden', single_source: 'Una sola fuente' }, source: 'Fuente', decimal: ',', suffix: `${NBSP}%`, date: 'dmy', dateSep: '/' },
+  pt: { name: 'Português', stated: 'RTP declarado', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Nenhuma outra versão de RTP conhecida', verified: 'Verificado', confidence: { verified: 'Confirmado na fonte', corroborated: '2+ fontes concordam', single_source: 'Fonte única' }, source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
+  fr: { name: 'Français', stated: 'RTP annoncé', variants: 'Variantes de RTP', variant: ['variante', 'variantes'], noOther: 'Aucune autre version de RTP connue', verified: 'Vérifié', confidence: { verified: 'Confirmé à la source', corroborated: '2+ sources concordent', single_source: 'Source unique' }, source: 'Source', decimal: ',', suffix: `${NNBSP}%`, date: 'dmy', dateSep: '/' },
+  it: { name: 'Italiano', stated: 'RTP dichiarato', variants: 'Varianti RTP', variant: ['variante', 'varianti'], noOther: 'Nessun’altra versione RTP nota', verified: 'Verificato', confidence: { verified: 'Confermato alla fonte', corroborated: '2+ fonti concordano', single_source: 'Fonte unica' }, source: 'Fonte', decimal: ',', suffix: '%', date: 'dmy', dateSep: '/' },
 };
 
 /** The language a `lang` value asks for; anything unknown (or absent) is English. */

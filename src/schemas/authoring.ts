@@ -53,6 +53,11 @@ export type SourceTier = z.output<typeof SourceTierSchema>;
 /** One source that states a game's figures, traced to its line in the pinned file (data/sources/). */
 export const SourceEntrySchema = z.strictObject({
   kind: SourceTierSchema,
+  /**
+   * How the source reached the figure when it is not what `kind` says: a catalogue line citing the
+   * provider's page is "provider page as cited by <catalogue>, not checked here". Null or absent otherwise.
+   */
+  via: z.string().min(1).nullable().optional(),
   /** The page the source cites for its figures. */
   url: HttpUrlSchema,
   /** When the source says its figures were checked; null where it does not say. */
@@ -63,6 +68,13 @@ export const SourceEntrySchema = z.strictObject({
   /** The pinned file (`sources/<file>`) and 1-based line the figures were read from. */
   file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
   line: z.int().min(1),
+  /** For a provider page read here: `sha256:` and the hex SHA-256 of the page as it was read. */
+  page_sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lowercase hex digits').optional(),
+}).superRefine((s, ctx) => {
+  // `provider` is reserved for a page this project read itself: it says when, and what it read.
+  if (s.kind !== 'provider') return;
+  if (s.checked_at === null) ctx.addIssue({ code: 'custom', path: ['checked_at'], message: 'a provider page read here needs the date it was read' });
+  if (s.page_sha256 === undefined) ctx.addIssue({ code: 'custom', path: ['page_sha256'], message: 'a provider page read here needs the hash of the page as read' });
 });
 export type SourceEntry = z.output<typeof SourceEntrySchema>;
 
@@ -93,6 +105,10 @@ export const ProviderFileSchema = z.strictObject({
   display: z.string().trim().min(1, 'must not be empty'),
   /** The provider's own website; null where no source states it (never guessed). */
   website: HttpUrlSchema.nullable(),
+  /** The group the studio belongs to (display name, from data/provider-aliases.json), or null. */
+  group: z.string().trim().min(1).nullable().optional(),
+  /** Every label the sources write for the provider (from data/provider-aliases.json); search finds it by each. */
+  aliases: z.array(z.string().trim().min(1)).optional(),
 });
 export type ProviderFile = z.output<typeof ProviderFileSchema>;
 
@@ -115,6 +131,8 @@ export const HistoryEntrySchema = z.strictObject({
   field: z.enum(['stated_rtp', 'rtp_variants']),
   from: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
   to: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
+  /** Why a removed game left (on removal entries only, when data/held-back.json names it): its tombstone's reason. */
+  reason: z.string().min(1).optional(),
 });
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 

@@ -63,6 +63,8 @@ export const RemovedResponseSchema = z.strictObject({
       removed_in: z.string(),
       removed_at: z.string(),
       last_stated_rtp: z.number(),
+      /** Why the game left (a held-back game: the conflict of its sources), or null where the freeze recorded none. */
+      reason: z.string().nullable(),
     }),
   ),
 });

@@ -9,12 +9,23 @@ export type Badge = z.output<typeof BadgeSchema>;
 /** One source that states the game's figures (docs/data-model.md, "Sources and precedence"). */
 export const PublicSourceSchema = z.strictObject({
   kind: SourceTierSchema,
+  /** How the source reached its figure when not as `kind` says: "provider page as cited by <catalogue>, not checked here"; else null. */
+  via: z.string().nullable(),
   url: z.string(),
   checked_at: z.string().nullable(),
   stated_rtp: z.number(),
   rtp_variants: z.array(z.number()),
 });
 export type PublicSource = z.output<typeof PublicSourceSchema>;
+
+/**
+ * How much evidence stands behind the stated RTP: `verified` (a provider page read here or the
+ * hand-checked seed states it), `corroborated` (two or more independent sources state the same
+ * figure), `single_source` (one source line states it).
+ */
+export const CONFIDENCE_LEVELS = ['verified', 'corroborated', 'single_source'] as const;
+export const ConfidenceSchema = z.enum(CONFIDENCE_LEVELS);
+export type Confidence = z.output<typeof ConfidenceSchema>;
 
 export const SOURCE_KINDS = ['provider_page', 'third_party'] as const;
 export const SourceKindSchema = z.enum(SOURCE_KINDS);
@@ -44,6 +55,8 @@ export const GameRecordSchema = z.strictObject({
   /** Each RTP variant with its kind (the same figures as `rtp_variants`, ascending). */
   rtp_variant_details: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema })),
   source_kind: SourceKindSchema,
+  /** How much evidence stands behind `stated_rtp` (CONFIDENCE_LEVELS). */
+  confidence: ConfidenceSchema,
   evidence_url: z.string(),
   notes: z.string(),
   /** Every source that states the figures, in precedence order; the first states `stated_rtp`. */

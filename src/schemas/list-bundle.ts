@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
-import { BADGES, type Badge } from './game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS, type Badge, type Confidence } from './game-record.ts';
 import type { ListSort } from './list.ts';
 
 /** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
@@ -18,6 +18,11 @@ export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_des
 /** The bit of a badge in the `badges` column (BADGES order). */
 export function badgeBit(badge: Badge): number {
   return 1 << BADGES.indexOf(badge);
+}
+
+/** The index of a confidence level in the `confidence` column (CONFIDENCE_LEVELS order). */
+export function confidenceIndex(level: Confidence): number {
+  return CONFIDENCE_LEVELS.indexOf(level);
 }
 
 /** The `volatilityOf` value of a volatility level, or of an unknown one (null). */
@@ -71,6 +76,8 @@ export interface ListBundle {
   multi: Uint8Array;
   /** Per record, bit k set when it carries BADGES[k] (`badgeBit`). */
   badges: Uint8Array;
+  /** Per record, the index of its confidence level in CONFIDENCE_LEVELS (`confidenceIndex`). */
+  confidence: Uint8Array;
   /** Index into VOLATILITIES, or VOLATILITIES.length when unknown (`volatilityIndex`). */
   volatilityOf: Uint8Array;
   /** stated_rtp. */
@@ -89,7 +96,7 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -133,6 +140,7 @@ function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
     ['typeOf', b.typeOf],
     ['multi', b.multi],
     ['badges', b.badges],
+    ['confidence', b.confidence],
     ['volatilityOf', b.volatilityOf],
     ['rtp', bytesOf(b.rtp)],
     ['maxWin', bytesOf(b.maxWin)],
@@ -227,6 +235,7 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
     typeOf: view('typeOf', Uint8Array, 1),
     multi: view('multi', Uint8Array, 1),
     badges: view('badges', Uint8Array, 1),
+    confidence: view('confidence', Uint8Array, 1),
     volatilityOf: view('volatilityOf', Uint8Array, 1),
     rtp: view('rtp', Float64Array, 8),
     maxWin: view('maxWin', Float64Array, 8),

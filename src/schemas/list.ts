@@ -1,7 +1,7 @@
 // Public schemas of GET /api/rtp/list: the normalised query echoed in meta, facets and the response.
 import { z } from 'zod';
 import { GameTypeSchema, VolatilitySchema } from './authoring.ts';
-import { BadgeSchema, GameRecordSchema } from './game-record.ts';
+import { BadgeSchema, ConfidenceSchema, GameRecordSchema } from './game-record.ts';
 
 /** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
 export const LIST_SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
@@ -31,6 +31,7 @@ export const ListQuerySchema = z.strictObject({
   game_type: GameTypeSchema.nullable(),
   has_variants: z.boolean(),
   badge: BadgeSchema.nullable(),
+  confidence: ConfidenceSchema.nullable(),
   sort: ListSortSchema,
   limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX),
   offset: z.int().min(0).max(LIST_OFFSET_MAX),
@@ -51,6 +52,7 @@ export const LIST_QUERY_DEFAULTS: ListQuery = {
   game_type: null,
   has_variants: false,
   badge: null,
+  confidence: null,
   sort: 'name',
   limit: LIST_LIMIT_DEFAULT,
   offset: 0,
@@ -74,12 +76,14 @@ export type ListMeta = z.output<typeof ListMetaSchema>;
 
 export const ProviderFacetSchema = z.strictObject({ provider: z.string(), display: z.string(), count: z.int().min(0) });
 export const GameTypeFacetSchema = z.strictObject({ game_type: GameTypeSchema, count: z.int().min(0) });
+export const ConfidenceFacetSchema = z.strictObject({ confidence: ConfidenceSchema, count: z.int().min(0) });
 export const VolatilityFacetSchema = z.strictObject({ volatility: VolatilitySchema, count: z.int().min(0) });
 
 /** Each facet counts the records matching every filter except its own (docs/api-list.md). */
 export const ListFacetsSchema = z.strictObject({
   providers: z.array(ProviderFacetSchema),
   game_types: z.array(GameTypeFacetSchema),
+  confidence: z.array(ConfidenceFacetSchema),
   volatilities: z.array(VolatilityFacetSchema),
 });
 export type ListFacets = z.output<typeof ListFacetsSchema>;

@@ -12,6 +12,8 @@ export interface SearchDocument {
   slug: string;
   provider: string;
   display: string;
+  /** The provider's group and every label the sources write for it (data/provider-aliases.json), so a search finds a game by either. */
+  also?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export const SEARCH_OPTIONS: SearchOptions = {
 
 /** Index options; text is folded by `tokenize`, so terms need no further processing. */
 export const INDEX_OPTIONS: Options<SearchDocument> = {
-  fields: ['name', 'slug', 'provider', 'display'],
+  fields: ['name', 'slug', 'provider', 'display', 'also'],
   idField: 'id',
   tokenize,
   processTerm: (term) => term,

@@ -1,5 +1,6 @@
 // Public widget data: the body of GET /api/widget/rtp/{slug}, exactly what the widget page shows.
 import { z } from 'zod';
+import { ConfidenceSchema } from './game-record.ts';
 
 export const WidgetAttributionSchema = z.strictObject({
   /** The short link text, e.g. "RTP Registry · CC BY 4.0". */
@@ -19,6 +20,7 @@ export const WidgetDataSchema = z.strictObject({
   rtp_min: z.number(),
   rtp_max: z.number(),
   rtp_variants: z.array(z.number()).min(1),
+  confidence: ConfidenceSchema,
   last_verified: z.string(),
   source_url: z.string(),
   page_url: z.string(),

@@ -1,37 +1,28 @@
-// The request handler of the Node server: methods and preflight, request-target bounds, path
-// normalisation, the rate limiter, the dynamic list and history routes, static files from memory,
-// and the 404 answers. Every response carries CORS `*` and `X-Content-Type-Options: nosniff`.
-// Requests refused before routing (a bad key, a path that cannot be decoded) count against the
-// client's budget like any other; so does each call of an MCP batch (src/server/mcp-http.ts).
-//
-//   GET /api/rtp/list, /api/rtp/history      answered by src/list handlers (same as the Astro endpoints)
-//   GET /api/rtp/identify, /api/oembed       answered by src/list handlers too (oEmbed: src/list/oembed.ts)
-//   GET /api/rtp/{slug}, /api/rtp/provider/{key}, /api/widget/rtp/{slug}, /widget/rtp/{slug}, pages, /_astro/*
-//                                            dist/client files (src/server/static.ts)
-//   unknown /api/rtp/*                       404 {"statusCode":404,"statusMessage":"slot not found in registry"}
-//   other unknown /api/*                     404 {"statusCode":404,"statusMessage":"route not found"}
-//   other unknown paths                      the HTML 404 page
-//   request targets past MAX_PATH_LENGTH / MAX_QUERY_LENGTH   414 JSON, before any parsing or caching
-// No framework runtime is loaded: every route the registry serves is a file or a list function, so
-// framework endpoints (`/_image`, `/_server-islands`, actions) answer 404 like any unknown path.
+// The request handler of the Node server: preflight, request-target bounds, path normalisation,
+// one resolution of the route family (src/routes/routes.ts: its methods, budget and handler), the
+// rate limiter, then the family's handler: a file of dist/client from memory (src/server/static.ts),
+// a list-engine handler (src/list), or POST /mcp (src/server/mcp-http.ts). Unknown /api/rtp/* paths
+// get the spec's slot 404, other unknown /api/* paths a JSON 404, other paths the HTML 404 page;
+// request targets past the bounds get a JSON 414 before any parsing or caching. Every response
+// carries CORS `*` and `X-Content-Type-Options: nosniff`. Requests refused before routing (a bad
+// key, a path that cannot be decoded) count against the client's budget like any other; so does
+// each call of an MCP batch. No framework runtime is loaded: framework endpoints (`/_image`,
+// `/_server-islands`, actions) answer 404 like any unknown path.
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, JSON_TYPE, HTML_TYPE, paths, POLICIES, type RouteFamily } from '../routes/routes.ts';
+import { allowOf, classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
-import { MAX_PATH_LENGTH, normalizeTarget } from './paths.ts';
+import { normalizeTarget, targetTooLong } from './paths.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
 import type { UnsentLedger } from './backpressure.ts';
 
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
-/** POST /mcp takes only POST (stateless: no GET stream, no DELETE of a session). */
-export const MCP_METHODS = 'POST, OPTIONS';
 /** Request headers a preflight allows when the browser's request names none we can echo. */
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
 export const PREFLIGHT_MAX_AGE = '86400';
@@ -39,16 +30,6 @@ export const PREFLIGHT_MAX_AGE = '86400';
 export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };
 export const METHOD_NOT_ALLOWED: ErrorBody = { statusCode: 405, statusMessage: 'method not allowed' };
 export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'internal server error' };
-/** Longest query string answered (bytes as received, escapes included); longer ones get 414. */
-export const MAX_QUERY_LENGTH = 2048;
-export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_QUERY_LENGTH} bytes` };
-/**
- * A batch lookup's query (`/api/rtp/list?slugs=…`, up to 200 slugs) may be longer: 200 slugs of the
- * registry average 3.6 KB. 14 KiB leaves room for the headers within the server's 16 KiB head.
- */
-export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
-export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
-export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
 /** An HTTP/1.1 request without Host (RFC 9112 §3.2). */
 export const HOST_REQUIRED: ErrorBody = { statusCode: 400, statusMessage: 'bad request: HTTP/1.1 requests must carry a Host header' };
 /** Past MAX_UNSENT_MB of answers not yet taken by their clients (src/server/backpressure.ts). */
@@ -58,51 +39,18 @@ const SLOT_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(SLOT_NOT_FOUND));
 const ROUTE_NOT_FOUND_BYTES = Buffer.from(JSON.stringify(ROUTE_NOT_FOUND));
 const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED));
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
-const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
-const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
-const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
 const HOST_REQUIRED_BYTES = Buffer.from(JSON.stringify(HOST_REQUIRED));
 const SERVER_BUSY_BYTES = Buffer.from(JSON.stringify(SERVER_BUSY));
 const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
-/** Route patterns for logs: a log line names the route, never the request target (it can carry keys or payloads). */
-const ROUTE_NAMES: Record<RouteFamily, string> = {
-  list: '/api/rtp/list',
-  history: '/api/rtp/history',
-  identify: '/api/rtp/identify',
-  oembed: '/api/oembed',
-  mcp: 'POST /mcp',
-  slot: '/api/rtp/{slug}',
-  provider: '/api/rtp/provider/{provider}',
-  widget_data: '/api/widget/rtp/{slug}',
-  widget: '/widget/rtp/{slug}',
-  badge: '/api/badge/rtp/{slug}.svg',
-  provider_feed: '/api/feeds/provider/{provider}.atom',
-  game_feed: '/api/feeds/game/{slug}.atom',
-  openapi: '/api/openapi.json',
-  dump: '(static data: /api/rtp/dump/*, /api/rtp/removed, /api/feeds/rtp.atom, /llms.txt)',
-  page: '(page)',
-  asset: '/_astro/*',
-};
 
 /** `GET /api/rtp/{slug}`: the method and route pattern of a request, safe to log. */
 export function describeRoute(req: IncomingMessage): string {
   const url = req.url ?? '';
   const q = url.indexOf('?');
   const method = req.method !== undefined && /^[A-Z]{1,16}$/.test(req.method) ? req.method : '(method)';
-  return `${method} ${ROUTE_NAMES[classify(q < 0 ? url : url.slice(0, q))]}`;
+  return `${method} ${POLICIES[classify(q < 0 ? url : url.slice(0, q))].logName}`;
 }
 
-/** The 414 body for a request target past the bounds, or null when it is within them. */
-export function targetTooLong(url: string): Buffer | null {
-  if (url.length <= MAX_PATH_LENGTH) return null;
-  const q = url.indexOf('?');
-  if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
-  const length = q < 0 ? 0 : url.length - q - 1;
-  if (length <= MAX_QUERY_LENGTH) return null;
-  const batch = url.startsWith('/api/rtp/list?') && /(?:^|[?&])slugs=/.test(url.slice(q));
-  if (!batch) return QUERY_TOO_LONG_BYTES;
-  return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
-}
 const NO_KEY: KeyCheck = { status: 'none' };
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
@@ -226,7 +174,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     const requested = req.headers['access-control-request-headers'];
     const echo = typeof requested === 'string' && requested.length <= 1024 && HEADER_LIST.test(requested.trim());
     const target = normalizeTarget(req.url);
-    const methods = target.ok && target.pathname === paths.mcp ? MCP_METHODS : ALLOWED_METHODS;
+    const methods = allowOf(target.ok ? POLICIES[classify(target.pathname)] : POLICIES.page);
     const headers = [
       'Access-Control-Allow-Origin', '*',
       'Access-Control-Allow-Methods', methods,
@@ -241,24 +189,30 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     res.end();
   }
 
+  /** The Node server's answers to the dynamic families, by handler (POST /mcp apart). */
+  const dynamic: Record<Exclude<RouteHandler, 'static' | 'mcp'>, (search: string) => HandlerResult> = {
+    list: (search) => services.list(search),
+    history: (search) => services.history(search),
+    identify: (search) => services.identify(search),
+    oembed: (search) => services.oembed(search),
+  };
+
   /**
-   * Serves a normalised path once the rate limiter has let it through; `hit` is the static file
-   * already found in memory for it, if any.
+   * Serves a request once the rate limiter has let it through, by its family's handler; `hit` is
+   * the static file already found in memory for it, if any.
    */
-  function route(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null): void {
-    if (hit !== undefined) return sendStatic(req, res, hit, extra);
-    if (pathname === '/api/rtp/list') return sendResult(req, res, services.list(search), extra);
-    if (pathname === '/api/rtp/history') return sendResult(req, res, services.history(search), extra);
-    if (pathname === '/api/rtp/identify') return sendResult(req, res, services.identify(search), extra);
-    if (pathname === '/api/oembed') return sendResult(req, res, services.oembed(search), extra);
-    if (pathname === '/mcp') {
-      if (mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', MCP_METHODS]);
-      mcp(req, res, extra, charge).catch((err: unknown) => fail(req, res, err));
+  function route(req: IncomingMessage, res: ServerResponse, policy: RoutePolicy, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null): void {
+    const handler = policy.handler;
+    if (handler === 'static') {
+      if (hit !== undefined) return sendStatic(req, res, hit, extra);
+      statics.load(pathname).then(
+        (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
+      ).catch((err: unknown) => fail(req, res, err));
       return;
     }
-    statics.load(pathname).then(
-      (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
-    ).catch((err: unknown) => fail(req, res, err));
+    if (handler !== 'mcp') return sendResult(req, res, dynamic[handler](search), extra);
+    if (mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', allowOf(policy)]);
+    mcp(req, res, extra, charge).catch((err: unknown) => fail(req, res, err));
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
@@ -287,12 +241,14 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     else answer(decision);
   }
 
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, resumed = false): void => {
     try {
       if (ledger !== undefined) {
-        const admission = ledger.admit(req.socket);
-        // Requests already read from a connection past its bound: it is closed, they go unanswered.
+        const admission = ledger.admit(req.socket, resumed);
         if (admission === 'close') return void req.socket.destroy();
+        // A connection past its bound of unsent bytes: the request waits for its client to read;
+        // a connection with too many waiting is closed, they go unanswered.
+        if (admission === 'wait') return void (ledger.wait(req.socket, () => handle(req, res, true)) || req.socket.destroy());
         if (admission === 'shed') return send(req, res, 503, JSON_ERROR_HEADERS, SERVER_BUSY_BYTES, ['Retry-After', '1']);
       }
       const method = req.method;
@@ -302,39 +258,41 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const tooLong = targetTooLong(url);
       if (tooLong !== null) return send(req, res, 414, JSON_ERROR_HEADERS, tooLong, null);
       const target = normalizeTarget(url);
-      // The path decides the methods, whatever the form of the target (absolute form included).
-      const isPost = target.ok && target.pathname === paths.mcp;
-      if (isPost ? method !== 'POST' : method !== 'GET' && method !== 'HEAD') {
-        return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', isPost ? MCP_METHODS : ALLOWED_METHODS]);
-      }
       if (!target.ok) {
+        if (method !== 'GET' && method !== 'HEAD') return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', allowOf(POLICIES.page)]);
         if (!target.rawPath.startsWith('/api/')) return notFound(req, res, target.rawPath, null);
         return refuse(req, res, 404, target.rawPath.startsWith('/api/rtp/') ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, null);
       }
       const { pathname, search } = target;
+      // The request is resolved once: its family, from the file served from memory when there is
+      // one (sparing the classification), decides its methods, its budget and its handler, whatever
+      // the form of its target (absolute form included). The cache never holds a dynamic path.
+      const hit = statics.cached(pathname);
+      const policy = POLICIES[hit !== undefined ? hit.family : classify(pathname)];
+      if (!(policy.methods as readonly (string | undefined)[]).includes(method)) {
+        return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', allowOf(policy)]);
+      }
       // A presented key must be valid on every route: an unknown, revoked or malformed key gets 401, never a silent downgrade.
       const check: KeyCheck = authenticate === undefined || !(hasHeader(req, 'authorization') || hasHeader(req, 'x-api-key')) ? NO_KEY : authenticate(req);
       if (check.status === 'invalid') return refuse(req, res, 401, INVALID_API_KEY_BYTES, ['WWW-Authenticate', WWW_AUTHENTICATE]);
       const budget = check.status === 'valid' ? keyLimiter : limiter;
-      // A file served from memory knows its route family, sparing the classification. The cache
-      // never holds a dynamic route's path: route() answers those before any file is read.
-      const hit = statics.cached(pathname);
-      if (budget === null || !POLICIES[hit !== undefined ? hit.family : classify(pathname)].rateLimited) return route(req, res, pathname, search, null, hit, null);
+      if (budget === null || !policy.rateLimited) return route(req, res, policy, pathname, search, null, hit, null);
       // Requests with a key count against the key (`key:<id>` never collides with an address), others against the client address.
       const key = check.status === 'valid' ? `key:${check.id}` : addressKey(req);
-      const charge = isPost ? () => budget.hit(key) : null;
+      const charge = policy.handler === 'mcp' ? () => budget.hit(key) : null;
       const decision = budget.hit(key);
       if (decision instanceof Promise) {
         // One catch after the callback: a throw while routing must become a 500, never an unhandled rejection.
         decision
-          .then((d) => (d.allowed ? route(req, res, pathname, search, d.headers, hit, charge) : limited(req, res, d)))
+          .then((d) => (d.allowed ? route(req, res, policy, pathname, search, d.headers, hit, charge) : limited(req, res, d)))
           .catch((err: unknown) => fail(req, res, err));
         return;
       }
       if (!decision.allowed) return limited(req, res, decision);
-      return route(req, res, pathname, search, decision.headers, hit, charge);
+      return route(req, res, policy, pathname, search, decision.headers, hit, charge);
     } catch (err) {
       fail(req, res, err);
     }
   };
+  return handle;
 }

@@ -63,6 +63,7 @@ export function memoryBudget(config: ServerConfig, games: number, heapUsed = pro
     ['rate-limit store (RATE_LIMIT_MAX_KEYS)', config.rateLimit > 0 ? config.rateLimitMaxKeys * BYTES_PER_KEY : 0, 'heap'],
     ['access-log backlog and address hashes', ACCESS_LOG_BUFFER_BYTES + ACCESS_LOG_HASHES * ACCESS_LOG_HASH_BYTES, 'heap'],
     ['open connections (MAX_CONNECTIONS)', config.maxConnections * BYTES_PER_CONNECTION, 'heap'],
+    ['answers not yet taken by clients (MAX_UNSENT_MB)', config.maxUnsent, 'outside'],
   ];
   const sum = (space: MemorySpace) => parts.reduce((acc, [, bytes, where]) => (where === space ? acc + bytes : acc), 0);
   const total = sum('heap');
@@ -78,7 +79,7 @@ export function memoryBudget(config: ServerConfig, games: number, heapUsed = pro
     fits,
     line:
       `rtp-registry: memory bounds ${mib(total)} in the heap (maps, keys, connections) + ${mib(heapUsed)} heap in use = ${mib(heapUsed + total)} of a ${mib(heapLimit)} heap limit; ` +
-      `${mib(outside)} outside it (cached bodies, search arrays)`,
+      `${mib(outside)} outside it (cached bodies, search arrays, unsent answers)`,
     warning:
       `rtp-registry: WARNING the memory bounds in the heap (${mib(total)}) and the heap in use (${mib(heapUsed)}) exceed the heap limit (${mib(heapLimit)}): ` +
       'lower STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, RATE_LIMIT_MAX_KEYS or MAX_CONNECTIONS, or raise --max-old-space-size (docs/security.md)',

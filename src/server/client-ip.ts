@@ -1,11 +1,12 @@
 // The client address the rate limiter keys on: the socket's peer, or an X-Forwarded-For entry when
 // the operator trusts the proxies in front (TRUST_PROXY: a hop count, or a list of proxy addresses
-// and CIDR blocks, docs/security.md). IPv6 clients are keyed by their /64: one host owns a whole
-// /64 (RFC 4291 §2.5.4, RFC 7421), so per-address keys would let it pick a fresh key per request.
-// Every spelling of one address is one client: ipaddr.js parses them, and IPv4-mapped and
-// IPv4-compatible IPv6 addresses stand for their IPv4 address.
-import { BlockList, isIP } from 'node:net';
+// and CIDR blocks, docs/security.md), found by proxy-addr. IPv6 clients are keyed by their /64: one
+// host owns a whole /64 (RFC 4291 §2.5.4, RFC 7421), so per-address keys would let it pick a fresh
+// key per request. Every spelling of one address is one client: ipaddr.js parses them, and
+// IPv4-mapped and IPv4-compatible IPv6 addresses stand for their IPv4 address.
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import proxyaddr from 'proxy-addr';
 
 /** Which proxies' X-Forwarded-For entries are believed. */
 export interface TrustProxy {
@@ -13,19 +14,16 @@ export interface TrustProxy {
   readonly active: boolean;
   /** Trust this many hops from the right of X-Forwarded-For, whoever connects (0 with a list). */
   readonly hops: number;
-  /** Trust the socket peer and each entry while it is in this list (null with a hop count). */
-  readonly list: BlockList | null;
+  /** Whether an address (the socket peer, then each entry from the right) is a trusted proxy. */
+  readonly trusts: (address: string, hop: number) => boolean;
   /** The setting as configured, for the start-up line. */
   readonly text: string;
 }
 
-export const NO_PROXY: TrustProxy = { active: false, hops: 0, list: null, text: 'none' };
+export const NO_PROXY: TrustProxy = { active: false, hops: 0, trusts: () => false, text: 'none' };
 
-/** Names for common blocks in a TRUST_PROXY list. */
-const NAMED_BLOCKS: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
-  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
-  private: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
-};
+/** Names for common blocks in a TRUST_PROXY list, as proxy-addr names them. */
+const NAMED_BLOCKS: Record<string, string> = { loopback: 'loopback', private: 'uniquelocal' };
 
 /**
  * Parses TRUST_PROXY: empty or `0` (trust nobody), a hop count 1-100, or a comma-separated list of
@@ -40,31 +38,30 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
       problems.push(`TRUST_PROXY=${JSON.stringify(raw)}: a hop count must be from 0 to 100`);
       return NO_PROXY;
     }
-    return { active: true, hops, list: null, text: `${hops} hop(s)` };
+    return { active: true, hops, trusts: (_address, hop) => hop < hops, text: `${hops} hop(s)` };
   }
-  const list = new BlockList();
+  const entries: string[] = [];
   const bad: string[] = [];
   for (const entry of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
     const named = NAMED_BLOCKS[entry];
     if (named !== undefined) {
-      for (const [net, prefix, type] of named) list.addSubnet(net, prefix, type);
+      entries.push(named);
       continue;
     }
+    // Checked here (Node's isIP, strict) so every bad entry is listed at once.
     const [address, prefixText, extra] = entry.split('/');
     const type = isIP(address ?? '');
     const max = type === 4 ? 32 : 128;
     const prefix = prefixText === undefined ? max : /^[0-9]{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
-    if (type === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
-      bad.push(entry);
-      continue;
-    }
-    list.addSubnet(normalizeIp(address!), prefix, type === 4 ? 'ipv4' : 'ipv6');
+    if (type === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) bad.push(entry);
+    else entries.push(`${normalizeIp(address!)}/${prefix}`);
   }
   if (bad.length > 0) {
     problems.push(`TRUST_PROXY: not an address, a CIDR block, "loopback" or "private": ${bad.map((b) => JSON.stringify(b.slice(0, 64))).join(', ')}`);
     return NO_PROXY;
   }
-  return { active: true, hops: 0, list, text };
+  const compiled = proxyaddr.compile(entries);
+  return { active: true, hops: 0, trusts: (address) => compiled(address, 0), text };
 }
 
 /**
@@ -89,44 +86,32 @@ export function normalizeIp(address: string): string {
   return v6.toRFC5952String();
 }
 
-function trusted(list: BlockList, address: string): boolean {
-  const type = isIP(address);
-  return type !== 0 && list.check(address, type === 4 ? 'ipv4' : 'ipv6');
-}
-
 /** Whether connections from `address` come through a trusted proxy (any address, with a hop count). */
 export function isTrustedProxy(trust: TrustProxy, address: string): boolean {
-  return trust.active && (trust.list === null || trusted(trust.list, address));
+  return trust.active && trust.trusts(address, 0);
 }
 
 /**
- * The client's address. Untrusted: the socket peer, always. A hop count n: each of the n trusted
- * proxies appended the address it received from, so the client is the n-th entry from the right
- * (or the leftmost when fewer are present). A list: when the peer is in it, X-Forwarded-For is
- * walked from the right past every trusted entry; the first untrusted one is the client. An
- * entry that is not an IP address ends the walk at the last trusted hop: values left of the
- * trusted hops are never read, so a client cannot spoof them.
+ * The client's address, normalised. Untrusted: the socket peer, always. Otherwise proxy-addr walks
+ * X-Forwarded-For from the right while each hop is trusted: with a hop count n, the n-th entry
+ * from the right (or the leftmost when fewer are present); with a list, the first entry not in
+ * it. An entry that is not an IP address (Node's isIP) ends the walk at the hop before it: values
+ * left of the trusted hops are never read, so a client cannot spoof them.
  */
 export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: TrustProxy): string {
-  const socket = normalizeIp(socketAddress ?? 'unknown');
-  if (!trust.active || forwardedFor === undefined) return socket;
+  const socket = socketAddress ?? 'unknown';
+  if (!trust.active || forwardedFor === undefined) return normalizeIp(socket);
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
   // A list header longer than any real chain is cut; its left part is never trusted anyway.
-  const hops = header.slice(-4096).split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (hops.length === 0) return socket;
-  if (trust.list === null) {
-    const candidate = hops[Math.max(0, hops.length - trust.hops)]!;
-    return isIP(candidate) === 0 ? socket : normalizeIp(candidate);
-  }
-  if (!trusted(trust.list, socket)) return socket;
+  const request = { socket: { remoteAddress: socket }, headers: { 'x-forwarded-for': header.slice(-4096) } };
+  const chain = proxyaddr.all(request as unknown as Parameters<typeof proxyaddr.all>[0], trust.trusts);
   let client = socket;
-  for (let k = hops.length - 1; k >= 0; k--) {
-    const hop = normalizeIp(hops[k]!);
-    if (isIP(hop) === 0) return client;
+  for (let k = 1; k < chain.length; k++) {
+    const hop = chain[k]!.trim();
+    if (isIP(hop) === 0) break;
     client = hop;
-    if (!trusted(trust.list, hop)) return hop;
   }
-  return client;
+  return normalizeIp(client);
 }
 
 /** The rate limiter's key for a client address (normalised): an IPv6 address stands for its /64. */

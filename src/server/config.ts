@@ -29,7 +29,7 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** How long a request body (POST /mcp) may take to arrive once its head has. */
   bodyTimeoutMs: number;
-  /** Answer bytes not yet taken by clients: per connection (past it a new request closes it) and in the process (past it, 503). */
+  /** Answer bytes not yet taken by clients: per connection (past it, its requests wait) and in the process (past it, 503). */
   maxUnsentPerConnection: number;
   maxUnsent: number;
 }

@@ -76,27 +76,46 @@ export function answerExpectation(_req: IncomingMessage, res: ServerResponse): v
   res.end(EXPECTATION_FAILED_BYTES);
 }
 
-/** What a socket holds while Node writes a response on it (Node's own clientError handler reads it too). */
-type SocketWithResponse = Duplex & { _httpMessage?: ServerResponse | null };
+/** The last response of each connection not yet closed: what a refusal must not write into. */
+export class OpenResponses {
+  private readonly last = new WeakMap<Duplex, ServerResponse>();
+
+  /** Records `res` as its connection's last response until it closes (call on every request). */
+  track(res: ServerResponse): void {
+    const socket = res.req.socket;
+    this.last.set(socket, res);
+    res.once('close', () => {
+      if (this.last.get(socket) === res) this.last.delete(socket);
+    });
+  }
+
+  /** The connection's last response not yet closed, if any. */
+  of(socket: Duplex): ServerResponse | undefined {
+    return this.last.get(socket);
+  }
+}
 
 /**
- * Answers a request Node's parser refused with a JSON error, then closes. When a response to an
- * earlier request on the same connection is still being written, nothing is written into it: the
- * connection closes once that response has finished.
+ * The server's `clientError` listener: answers a request Node's parser refused with a JSON error,
+ * then closes. When a response to an earlier request on the same connection is still being
+ * written, nothing is written into it: the connection closes once that response has finished.
  */
-export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError(open: OpenResponses): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => refuseClient(err, socket, open.of(socket));
+}
+
+function refuseClient(err: NodeJS.ErrnoException, socket: Duplex, inFlight: ServerResponse | undefined): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const inFlight = (socket as SocketWithResponse)._httpMessage;
   // The request in flight ends mid-body (the client closed or sent junk after a partial body): it
   // can never be whole, so nothing waits for its answer.
-  if (inFlight !== undefined && inFlight !== null && !inFlight.req.complete) {
+  if (inFlight !== undefined && !inFlight.req.complete) {
     socket.destroy();
     return;
   }
-  if (inFlight !== undefined && inFlight !== null) {
+  if (inFlight !== undefined) {
     inFlight.shouldKeepAlive = false;
     if (inFlight.writableFinished) closeAfter(socket, '');
     else inFlight.once('close', () => closeAfter(socket, ''));

@@ -1,8 +1,35 @@
 // Request-target normalisation: decode the path once and refuse anything that could name a file
 // outside dist/client or alias another URL (dot segments, encoded slashes, backslashes, NUL,
-// control characters, empty segments, overlong paths).
+// control characters, empty segments, overlong paths), and the bounds on its length (414).
+import type { ErrorBody } from '../schemas/errors.ts';
 
 export const MAX_PATH_LENGTH = 1024;
+/** Longest query string answered (bytes as received, escapes included); longer ones get 414. */
+export const MAX_QUERY_LENGTH = 2048;
+export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_QUERY_LENGTH} bytes` };
+/**
+ * A batch lookup's query (`/api/rtp/list?slugs=…`, up to 200 slugs) may be longer: 200 slugs of the
+ * registry average 3.6 KB. 14 KiB leaves room for the headers within the server's 16 KiB head.
+ */
+export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
+export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
+export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
+
+const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
+const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
+const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
+
+/** The 414 body for a request target past the bounds, or null when it is within them. */
+export function targetTooLong(url: string): Buffer | null {
+  if (url.length <= MAX_PATH_LENGTH) return null;
+  const q = url.indexOf('?');
+  if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
+  const length = q < 0 ? 0 : url.length - q - 1;
+  if (length <= MAX_QUERY_LENGTH) return null;
+  const batch = url.startsWith('/api/rtp/list?') && /(?:^|[?&])slugs=/.test(url.slice(q));
+  if (!batch) return QUERY_TOO_LONG_BYTES;
+  return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
+}
 
 export type Target = { ok: true; pathname: string; search: string } | { ok: false; rawPath: string };
 

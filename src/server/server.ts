@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
 import { loadServices, readBuildInfo, type RegistryServices } from '../list/service.ts';
 import { createApp, describeRoute, type McpHandler } from './app.ts';
-import { answerClientError, answerExpectation, limitConnections, serverOptions } from './connections.ts';
+import { answerClientError, answerExpectation, limitConnections, OpenResponses, serverOptions } from './connections.ts';
 import { countedResponse, UnsentLedger } from './backpressure.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
@@ -143,13 +143,15 @@ async function main(): Promise<void> {
   const server = http.createServer({ ...serverOptions(config), ServerResponse: countedResponse(ledger) });
   limitConnections(server, config);
   // Malformed requests and oversized heads get a JSON error too (Node's default is a bare status line).
-  server.on('clientError', answerClientError);
+  const open = new OpenResponses();
+  server.on('clientError', answerClientError(open));
   server.on('checkExpectation', answerExpectation);
   // Every request's errors are caught where they happen; anything that still escapes is logged
   // (without request data) and the server keeps serving: its state is read-only after start.
   process.on('unhandledRejection', (reason) => logEscaped('unhandled rejection', reason));
   process.on('uncaughtException', (err) => logEscaped('uncaught exception', err));
   const graceful = makeGraceful(server, (req, res) => {
+    open.track(res);
     accessLog?.track(req, res);
     live.current.app(req, res);
   });

@@ -47,7 +47,7 @@ export interface CompareRecord {
   max_win: number | null;
   release_year: number | null;
   last_verified: string;
-  sources: Array<{ kind: string; url: string; stated_rtp: number }>;
+  sources: Array<{ kind: string; via: string | null; url: string; stated_rtp: number }>;
 }
 
 /** The rows of plain text, in order (the ladder and the sources are rendered apart); `highest` marks the game with the highest value. */

@@ -52,6 +52,23 @@ export function formatVariantKind(kind: VariantKind, jurisdiction: string | null
 
 const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', variants_tracked: 'Variants tracked', sources_disagree: 'Sources disagree' };
 
+const CONFIDENCE_LABELS: Record<string, string> = { verified: 'Verified', corroborated: 'Corroborated by 2+ sources', single_source: 'Single source' };
+const CONFIDENCE_WHY: Record<string, string> = {
+  verified: 'the hand-checked seed or a provider page read here states this figure',
+  corroborated: 'two or more independent sources state this figure',
+  single_source: 'one source line states this figure, and no other source confirms it',
+};
+
+/** A confidence level in words (`Corroborated by 2+ sources`). */
+export function formatConfidence(level: string): string {
+  return CONFIDENCE_LABELS[level] ?? level;
+}
+
+/** A confidence level with what it means (the game page's wording). */
+export function explainConfidence(level: string): string {
+  return `${formatConfidence(level)}: ${CONFIDENCE_WHY[level] ?? ''}`;
+}
+
 /** A badge value in words. */
 export function formatBadge(badge: string): string {
   return BADGE_LABELS[badge] ?? badge;

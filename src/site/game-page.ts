@@ -12,6 +12,7 @@ import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
 import { escapeHtml as e } from '../lib/html.ts';
 import { paths } from '../routes/routes.ts';
 import {
+  explainConfidence,
   formatBadge,
   formatDate,
   formatGameType,
@@ -163,7 +164,7 @@ function sourcesTable(r: GameRecord): string {
       const figures = s.rtp_variants.map((v) => e(formatRtp(v))).join(', ');
       const differs = s.stated_rtp !== r.stated_rtp ? ' <small>(differs)</small>' : '';
       return (
-        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(formatSourceKind(s.kind))}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
+        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(formatSourceKind(s.kind))}${s.via === null ? '' : ` <small data-via>(${e(s.via)})</small>`}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
         `<td>${hostLink(s.url)}</td><td>${e(formatRtp(s.stated_rtp))}${differs}</td><td>${figures}</td>` +
         `<td>${s.checked_at === null ? '—' : `<time datetime="${e(s.checked_at)}">${e(formatDate(s.checked_at))}</time>`}</td></tr>`
       );
@@ -222,6 +223,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<nav aria-label="Breadcrumb"><a href="/">Search</a> › <a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></nav>` +
     `<h1>${e(r.canonical_name)}</h1>` +
     `<p class="stated"><span data-stated-rtp>${e(formatRtp(r.stated_rtp))}</span> <small>stated RTP · house edge ${e(formatHouseEdge(r.stated_rtp))}</small></p>` +
+    `<p class="confidence" data-confidence="${e(r.confidence)}">${e(explainConfidence(r.confidence))}.</p>` +
     badges +
     `<p class="actions"><a href="/compare?slugs=${e(slug)}" data-compare-link>Compare with other games…</a></p>` +
     `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +
@@ -240,7 +242,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<dt>Snapshot id</dt><dd><code>${e(r.snapshot_id)}</code></dd>` +
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
-    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page, the hand-checked seed, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
+    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page read here, the hand-checked seed, a catalogue citing the provider's page, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +

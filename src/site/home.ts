@@ -3,6 +3,7 @@
 // checks the first page equals GET /api/rtp/list's answer byte for byte.
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
+import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListResponse } from '../schemas/list.ts';
 import { compareStrings } from '../schemas/text.ts';
 import { byName } from './registry.ts';
@@ -20,8 +21,10 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
   const display = new Map(bundle.providers.map((p) => [p.provider, p.display]));
   const providers = new Map<string, { provider: string; display: string; count: number }>();
   const types = new Map<string, number>();
+  const confidences = new Map<string, number>();
   const levels = new Map<string, number>();
   for (const r of bundle.records) {
+    confidences.set(r.confidence, (confidences.get(r.confidence) ?? 0) + 1);
     if (r.volatility !== null) levels.set(r.volatility, (levels.get(r.volatility) ?? 0) + 1);
     const facet = providers.get(r.provider) ?? { provider: r.provider, display: display.get(r.provider) ?? r.provider_display, count: 0 };
     facet.count++;
@@ -43,6 +46,10 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
       game_types: GAME_TYPES.filter((t) => types.has(t))
         .map((game_type) => ({ game_type, count: types.get(game_type)! }))
         .sort(byCount((f) => f.game_type)),
+      // Levels by count, then in their own order (verified, corroborated, single_source).
+      confidence: CONFIDENCE_LEVELS.filter((c) => confidences.has(c))
+        .map((confidence) => ({ confidence, count: confidences.get(confidence)! }))
+        .sort((a, b) => b.count - a.count || CONFIDENCE_LEVELS.indexOf(a.confidence) - CONFIDENCE_LEVELS.indexOf(b.confidence)),
       volatilities: VOLATILITIES.filter((v) => levels.has(v))
         .map((volatility) => ({ volatility, count: levels.get(volatility)! }))
         .sort(byCount((f) => f.volatility)),
@@ -55,12 +62,12 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
 export interface RegistryCounts {
   games: number;
   providers: number;
-  /** Games with the `verified_rtp` badge. */
+  /** Games per confidence level. */
   verified: number;
+  corroborated: number;
+  singleSource: number;
   /** Games whose sources state different figures. */
   disagree: number;
-  /** Games with a source on the provider's own page. */
-  providerPage: number;
 }
 
 export function registryCounts(bundle: RegistryBundle): RegistryCounts {
@@ -68,8 +75,9 @@ export function registryCounts(bundle: RegistryBundle): RegistryCounts {
   return {
     games: records.length,
     providers: new Set(records.map((r) => r.provider)).size,
-    verified: records.filter((r) => r.badges.includes('verified_rtp')).length,
+    verified: records.filter((r) => r.confidence === 'verified').length,
+    corroborated: records.filter((r) => r.confidence === 'corroborated').length,
+    singleSource: records.filter((r) => r.confidence === 'single_source').length,
     disagree: records.filter((r) => r.badges.includes('sources_disagree')).length,
-    providerPage: records.filter((r) => r.sources.some((s) => s.kind === 'provider')).length,
   };
 }

@@ -1,5 +1,5 @@
 // Text of one search result, shared by the pre-rendered home page and the browser search script.
-import { formatBadge, formatGameType, formatRange, formatRtp } from './format.ts';
+import { formatBadge, formatConfidence, formatGameType, formatRange, formatRtp } from './format.ts';
 
 /** The record fields a search result shows (a subset of the public game record). */
 export interface ListItemFields {
@@ -12,13 +12,14 @@ export interface ListItemFields {
   rtp_max: number;
   variants_count: number;
   badges: string[];
+  confidence: string;
 }
 
 /** Display texts of a search result. */
 export interface ListItemText {
   href: string;
   name: string;
-  /** e.g. `Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified RTP` */
+  /** e.g. `Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified · Variants tracked` */
   meta: string;
   rtp: string;
 }
@@ -27,7 +28,9 @@ export interface ListItemText {
 export function listItemText(r: ListItemFields): ListItemText {
   const parts = [r.provider_display, formatGameType(r.game_type)];
   parts.push(r.variants_count > 1 ? `${r.variants_count} variants ${formatRange(r.rtp_min, r.rtp_max)}` : '1 variant');
-  for (const b of r.badges) parts.push(formatBadge(b));
+  // The confidence in words; `verified_rtp` says the same as `Verified`, so it is not repeated.
+  parts.push(formatConfidence(r.confidence));
+  for (const b of r.badges) if (b !== 'verified_rtp') parts.push(formatBadge(b));
   return { href: `/rtp/${r.canonical_slug}`, name: r.canonical_name, meta: parts.join(' · '), rtp: formatRtp(r.stated_rtp) };
 }
 

@@ -186,7 +186,8 @@ describe('compare page', () => {
     expect(await row('Stated RTP')).toEqual(['96.21% (highest)', '96.09%']);
     expect(await row('Volatility')).toEqual(['High', 'Low']);
     expect(await page.locator('[data-compare-table] svg.chart[role="img"]').count()).toBe(2);
-    expect((await row('Sources'))[0]).toContain("Provider's page: www.playngo.com (96.21%)");
+    expect((await row('Sources'))[0]).toContain('Hand-checked: slotsscience.com (96.21%)');
+    expect((await row('Sources'))[0]).toContain('Catalogue (provider page as cited by the Slotfolio catalogue, not checked here): www.playngo.com (96.21%)');
 
     await page.locator('#cq').fill('gatesofolympus');
     await page.getByRole('button', { name: /^Add Gates of Olympus ·/ }).click();

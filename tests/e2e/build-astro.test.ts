@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHeadersFile } from '../../src/build/headers.ts';
+import { pageRules, parseHeadersFile, renderHeadersFile } from '../../src/build/headers.ts';
+import { renderNginxConf } from '../../src/build/nginx.ts';
+import { servedFiles } from '../../src/routes/served-files.ts';
 import { WIDGET_CSP } from '../../src/routes/widget-assets.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
@@ -94,8 +96,11 @@ describe('astro build on a fixture registry', () => {
     expect(read(outA, 'client/api/rtp/fire-keno').endsWith('}')).toBe(true); // compact, no trailing newline
   });
 
-  it('writes _headers, the registry bundle and build-info', () => {
-    expect(read(outA, 'client/_headers')).toBe(renderHeadersFile());
+  it('writes _headers (with a rule per page), nginx.conf, the registry bundle and build-info', () => {
+    const served = servedFiles(path.join(outA, 'client'));
+    expect(read(outA, 'client/_headers')).toBe(renderHeadersFile(pageRules(served), new URL(SITE).origin));
+    expect(parseHeadersFile(read(outA, 'client/_headers')).get('/about')!.get('x-frame-options')).toBe('DENY');
+    expect(read(outA, 'edge/nginx.conf')).toBe(renderNginxConf(served, SITE));
     const bundle = RegistryBundleSchema.parse(JSON.parse(read(outA, 'server/registry-bundle.json')));
     expect(bundle.records).toHaveLength(GAMES.length);
     expect(JSON.parse(read(outA, 'server/build-info.json'))).toMatchObject({ site: SITE, games: GAMES.length, providers: FIXTURE_PROVIDERS.length });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
 import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { figure } from '../../src/lib/percent.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -100,8 +101,11 @@ describe('bulk downloads', () => {
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
       expect(res.headers.get('cache-control')).toBe(HOUR);
       expect(res.headers.get('ratelimit')).toBeNull();
-      expect(res.bytes.toString('utf8')).toContain(`>${r.stated_rtp.toFixed(2)}%</text>`);
+      expect(res.bytes.toString('utf8')).toContain(`>${figure(r.stated_rtp)}%</text>`);
     }
+    // A figure given with three decimals is shown as given, never rounded (1 Can 2 Can: 95.245).
+    const three = bundle.records.find((r) => /\.\d{3}$/.test(String(r.stated_rtp)))!;
+    expect((await get(`/api/badge/rtp/${three.canonical_slug}.svg`)).bytes.toString('utf8')).toContain(`>${String(three.stated_rtp)}%</text>`);
     for (const p of ['/api/badge/rtp/no-such-game.svg', '/api/badge/rtp/book-of-dead', '/api/badge/rtp/book-of-dead.png']) {
       const r = await get(p);
       expect(r.status, p).toBe(404);

@@ -3,12 +3,17 @@
 // and that its bundled server is current with src/ (bundled again after an edit).
 import { execFileSync } from 'node:child_process';
 import { checkFreshness } from '../../src/server/freshness.ts';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { EDGE_DIR, NGINX_CONF_FILE } from '../../src/build/nginx.ts';
 import { refreshServerBundle } from '../../src/build/server-bundle.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
 
 export default async function setup(): Promise<void> {
-  const status = await checkFreshness(testOutDir(), testDataDir());
+  const fresh = await checkFreshness(testOutDir(), testDataDir());
+  // A build from before the edge existed has no nginx.conf: the edge tests need one.
+  const conf = path.join(testOutDir(), EDGE_DIR, NGINX_CONF_FILE);
+  const status = fresh.fresh && !existsSync(conf) ? { fresh: false, reason: `${conf} is missing` } : fresh;
   if (status.fresh) {
     console.log(`e2e: using the existing build: ${status.reason}`);
     if (await refreshServerBundle(path.join(testOutDir(), 'server'))) console.log('e2e: bundled the server again: src/ changed since the build');

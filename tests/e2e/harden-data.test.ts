@@ -1,7 +1,7 @@
 // Data hardening through a real release: HTML and script payloads in names, notes and URLs
 // (tests/fixtures/xss) are escaped in every HTML page and exact in every JSON answer; a snapshot
 // with errors fails the release and the release serving stays as it was.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../../src/schemas/widget.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
-import { request, ROOT, runScript, startServer, type Server } from '../helpers/production.ts';
+import { reloadedOn, request, ROOT, runScript, startServer, type Server } from '../helpers/production.ts';
 
 const FIXTURE = path.join(ROOT, 'tests/fixtures/xss');
 let tmp: string;
@@ -105,7 +105,8 @@ describe('a snapshot with errors', () => {
     expect(r.stderr).toContain('release failed at step "data"');
     expect(r.stderr).toContain('book-of-xss.json');
     expect(await readFile(path.join(releases, 'current/release.json'), 'utf8')).toBe(current);
-    await new Promise((res) => setTimeout(res, 300));
+    // A forced reload (SIGHUP) looks at the link now: it still names the release serving.
+    await reloadedOn(server, path.basename(await realpath(path.join(releases, 'current'))));
     const after = await request(`${server.url}/api/rtp/book-of-xss`);
     expect(after.status).toBe(200);
     expect(after.text).toBe(before);

@@ -120,6 +120,44 @@ describe('list parameters and combinations', () => {
     expect(await bad.json()).toEqual({ statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'badge', message: 'must be one of: verified_rtp, variants_tracked, sources_disagree' }] });
   });
 
+  it('confidence= keeps exactly the games of that level, counted in the facets; a bad level is a 400 naming the parameter', async () => {
+    const all = await listAll('sort=rtp_desc');
+    const counts: Record<string, number> = {};
+    for (const level of ['verified', 'corroborated', 'single_source'] as const) {
+      const expected = all.items.filter((r) => r.confidence === level).map((r) => r.canonical_slug);
+      expect(expected.length, level).toBeGreaterThan(0);
+      counts[level] = expected.length;
+      const page = await listAll(`sort=rtp_desc&confidence=${level}`);
+      expect(page.meta.query.confidence).toBe(level);
+      expect(page.items.map((r) => r.canonical_slug)).toEqual(expected);
+      expect(page.facets.providers.reduce((s, f) => s + f.count, 0)).toBe(expected.length);
+      // The confidence facet ignores its own filter: it still counts every level.
+      expect(page.facets.confidence.find((f) => f.confidence === level)?.count).toBe(expected.length);
+      // verified_rtp follows verified.
+      expect(page.items.every((r) => r.badges.includes('verified_rtp') === (level === 'verified'))).toBe(true);
+    }
+    expect(all.facets.confidence).toEqual(Object.entries(counts).map(([confidence, count]) => ({ confidence, count })).sort((a, b) => b.count - a.count));
+    const combined = await listAll('provider=netent&confidence=corroborated');
+    expect(combined.items.length).toBeGreaterThan(0);
+    expect(combined.items.every((r) => r.provider === 'netent' && r.confidence === 'corroborated')).toBe(true);
+    for (const value of ['high', 'VERIFIED', 'verified_rtp']) {
+      const bad = await fetch(`${server.url}/api/rtp/list?confidence=${value}`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'confidence', message: 'must be one of: verified, corroborated, single_source' }] });
+    }
+  });
+
+  it('finds games by their provider group and by any label the sources write for the provider', async () => {
+    const evolution = await listAll('q=evolution');
+    const providers = new Set(evolution.items.map((r) => r.provider));
+    for (const p of ['netent', 'red-tiger', 'big-time-gaming', 'nolimit-city']) expect(providers.has(p), p).toBe(true);
+    const global = await listAll('q=games global immortal');
+    expect(global.items.map((r) => r.canonical_slug)).toContain('immortal-romance');
+    const r7 = await listAll('q=r7');
+    expect(r7.items.length).toBeGreaterThan(0);
+    expect(r7.items.every((r) => r.provider === 'red-tiger')).toBe(true);
+  });
+
   it('ignores unknown parameters and the widget v parameter', async () => {
     const plain = await fetch(`${server.url}/api/rtp/list?limit=3`);
     const extra = await fetch(`${server.url}/api/rtp/list?limit=3&v=1.0.0&foo=bar&Limit=x`);

@@ -88,12 +88,12 @@ describe('other pages', () => {
     const home = (await get('/')).text;
     const n = (x: number) => x.toLocaleString('en-US');
     const count = (badge: string) => bundle.records.filter((r) => r.badges.includes(badge as never)).length;
-    const withProviderPage = bundle.records.filter((r) => r.sources.some((s) => s.kind === 'provider')).length;
+    const level = (c: string) => bundle.records.filter((r) => r.confidence === c).length;
     expect(home).toContain(
-      `<p data-counts><small>${n(bundle.records.length)} games · ${n(bundle.providers.length)} providers · ${n(withProviderPage)} with the provider's own page as a source · ` +
-        `${n(count('verified_rtp'))} with a verified RTP · ${n(count('sources_disagree'))} where sources disagree`,
+      `<p data-counts><small>${n(bundle.records.length)} games · ${n(bundle.providers.length)} providers · ${n(level('verified'))} verified · ` +
+        `${n(level('corroborated'))} corroborated by two or more sources · ${n(level('single_source'))} from a single source · ${n(count('sources_disagree'))} where sources disagree`,
     );
-    expect(bundle.records.length).toBeGreaterThanOrEqual(1500);
+    expect(bundle.records.length).toBeGreaterThanOrEqual(5500);
   });
 
   it('every provider has a page listing all of its games', async () => {

@@ -11,7 +11,7 @@ import { switchCurrent } from '../../src/release/store.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
-import { request, runScript, startServer, type Server } from '../helpers/production.ts';
+import { reloadedOn, request, runScript, startServer, type Server } from '../helpers/production.ts';
 
 let tmp: string;
 let releases: string;
@@ -70,9 +70,11 @@ describe('npm run release', () => {
     // One sequential reader of a cached list query: once it has seen a new data version it must
     // not see the old one again until the next switch (no stale cache).
     const seen: string[] = [];
+    let reads = 0;
     const reader = async () => {
       while (!stop) {
         const r = await request(`${server.url}/api/rtp/list?q=aurora&limit=2`);
+        reads++;
         if (r.status !== 200) errors.push(`reader: ${r.status}`);
         else {
           const v = (JSON.parse(r.text) as { meta: { data_version: string } }).meta.data_version;
@@ -94,7 +96,9 @@ describe('npm run release', () => {
       switches++;
       await vi.waitFor(async () => expect(await version(server.url)).toBe(expected), { timeout: 5000, interval: 50 });
     }
-    await new Promise((r) => setTimeout(r, 300));
+    // Keep the load on after the last switch until the reader and the loops have been answered again a number of times.
+    const [readsThen, requestsThen] = [reads, requests];
+    await vi.waitFor(() => expect(reads >= readsThen + 20 && requests >= requestsThen + 100).toBe(true), { timeout: 30_000, interval: 20 });
     stop = true;
     await Promise.all(loops);
 
@@ -176,7 +180,8 @@ describe('npm run release', () => {
       await removeFixtureDir(next);
     }
     expect(await current()).toBe(nameB);
-    await new Promise((r) => setTimeout(r, 300));
+    // A forced reload (SIGHUP) looks at the link now: it still names the release serving.
+    await reloadedOn(server, nameB);
     expect(await version(server.url)).toBe('1.1.0');
     expect(existsSync(path.join(releases, '.lock'))).toBe(true); // left by the killed run, taken over by the next
   }, 120_000);
@@ -195,7 +200,8 @@ describe('npm run release', () => {
     try {
       expect(await version(still.url)).toBe('1.0.0');
       await switchCurrent(releases, nameB);
-      await new Promise((r) => setTimeout(r, 300));
+      // The polling server follows the same link: once it has switched, a poll's time has passed.
+      await vi.waitFor(async () => expect(await version(server.url)).toBe('1.1.0'), { timeout: 5000, interval: 50 });
       expect(await version(still.url)).toBe('1.0.0');
       still.signal('SIGHUP');
       await vi.waitFor(async () => expect(await version(still.url)).toBe('1.1.0'), { timeout: 5000, interval: 50 });

@@ -14,7 +14,8 @@ function connect(url: string): Promise<net.Socket> {
 
 describe('graceful shutdown', () => {
   it('finishes a response in flight, then closes and exits 0', async () => {
-    const server = await startServer({ env: { RATE_LIMIT: '1000000' } });
+    // The client reads only after the signal: its connection may hold all of its answers unsent.
+    const server = await startServer({ env: { RATE_LIMIT: '1000000', MAX_UNSENT_KB_PER_CONNECTION: '65536' } });
     const socket = await connect(server.url);
     // Many large pipelined responses while the client does not read: the server is mid-write.
     const requests = Array.from({ length: 100 }, (_, i) => `GET /api/rtp/list?limit=200&offset=${i % 3} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { requireTool } from './system-tools.ts';
+import { requireTool } from '../../scripts/lib/system-tools.ts';
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,7 +17,7 @@ const ASTRO = path.join(ROOT, 'node_modules/astro/bin/astro.mjs');
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Launches Debian's Chromium (apt package `chromium`, found by tests/helpers/system-tools.ts; never a downloaded browser). */
+/** Launches Debian's Chromium (apt package `chromium`, found by scripts/lib/system-tools.ts; never a downloaded browser). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: requireTool('chromium'), args: CHROMIUM_ARGS, timeout: 30_000 });
 }

@@ -15,12 +15,17 @@ export function readDataFiles(dir: string): DataFiles {
   const meta = JSON.parse(readFileSync(path.join(dir, 'registry.json'), 'utf8'));
   const providers = readdirSync(path.join(dir, 'providers'))
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(path.join(dir, 'providers', f), 'utf8')) as { provider: string; display: string });
+    .map((f) => JSON.parse(readFileSync(path.join(dir, 'providers', f), 'utf8')) as { provider: string; display: string; group?: string | null; aliases?: string[] });
   const display = new Map(providers.map((p) => [p.provider, p.display]));
+  // What search finds a provider's games by besides its key and name: its group and every label the sources write.
+  const also = new Map(providers.map((p) => [p.provider, [p.group ?? '', ...(p.aliases ?? [])].join(' ')]));
   const games: GameRecord[] = [];
   for (const provider of readdirSync(path.join(dir, 'games'))) {
     for (const file of readdirSync(path.join(dir, 'games', provider))) {
       const g = JSON.parse(readFileSync(path.join(dir, 'games', provider, file), 'utf8'));
+      // Confidence (docs/data-model.md): a seed row or provider page states the figure; else two files; else one.
+      const agreeing = (g.sources as Array<{ kind: string; stated_rtp: number; file: string }>).filter((s) => s.stated_rtp === g.stated_rtp);
+      const confidence = agreeing.some((s) => s.kind === 'hand_checked' || s.kind === 'provider') ? 'verified' : new Set(agreeing.map((s) => s.file)).size >= 2 ? 'corroborated' : 'single_source';
       games.push({
         canonical_slug: g.canonical_slug,
         canonical_name: g.canonical_name,
@@ -33,7 +38,9 @@ export function readDataFiles(dir: string): DataFiles {
         max_win: g.max_win_x,
         last_verified: g.last_verified,
         game_type: g.game_type,
-      } as GameRecord);
+        confidence,
+        also: also.get(g.provider) ?? '',
+      } as unknown as GameRecord);
     }
   }
   return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), games };

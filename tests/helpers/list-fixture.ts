@@ -50,7 +50,7 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
     const stated = pick([94, 95.5, 96, 96.5, 97, 98.1]);
     const lower = stated - 2;
     const multi = rnd() < 0.3;
-    games.push(withSource({
+    const game = withSource({
       canonical_slug: slug,
       canonical_name: name,
       provider,
@@ -65,7 +65,12 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
       evidence_url: `https://evidence.example.com/${slug}`,
       last_verified: `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T00:00:00Z`,
       notes: '',
-    }, i + 1));
+    }, i + 1);
+    // Every confidence level: the hand-checked source (verified), two catalogues stating the same figure (corroborated), one (single_source).
+    const [seed] = game.sources;
+    if (i % 3 === 1) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }, { ...seed!, kind: 'aggregator', checked_at: null, file: 'sources/b.jsonl' }];
+    if (i % 3 === 2) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }];
+    games.push(game);
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : 1));
   return {

@@ -9,6 +9,7 @@ export interface RefQuery {
   game_type?: string | null;
   has_variants?: boolean;
   badge?: string | null;
+  confidence?: string | null;
   sort?: string;
   rtp_min?: number | null;
   rtp_max?: number | null;
@@ -22,6 +23,7 @@ export interface RefQuery {
 export interface RefFacets {
   providers: Array<{ provider: string; display: string; count: number }>;
   game_types: Array<{ game_type: string; count: number }>;
+  confidence: Array<{ confidence: string; count: number }>;
   volatilities: Array<{ volatility: string; count: number }>;
 }
 
@@ -54,8 +56,11 @@ export function wordMatches(term: string, token: string): boolean {
   return levenshtein(term, token) <= Math.min(6, Math.round(term.length * 0.2));
 }
 
-function recordTokens(r: GameRecord): string[] {
-  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display)];
+/** A record, with the text of its provider's group and source labels where the caller knows them (the index searches it too). */
+export type RefRecord = GameRecord & { also?: string };
+
+function recordTokens(r: RefRecord): string[] {
+  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display), ...refTokens(r.also ?? '')];
 }
 
 /** Whether a record matches every word of q as typed. */
@@ -146,12 +151,13 @@ export const REF_COMPARATORS: Record<string, (a: GameRecord, b: GameRecord) => n
   },
 };
 
-function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'volatility' | null): boolean {
+function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | 'volatility' | null): boolean {
   if (q.q != null && !refMatchesQ(r, q.q)) return false;
   if (skip !== 'provider' && q.provider != null && r.provider !== q.provider) return false;
   if (skip !== 'game_type' && q.game_type != null && r.game_type !== q.game_type) return false;
   if (q.has_variants === true && !(r.variants_count > 1)) return false;
   if (q.badge != null && !r.badges.includes(q.badge as (typeof r.badges)[number])) return false;
+  if (skip !== 'confidence' && q.confidence != null && r.confidence !== q.confidence) return false;
   if (q.rtp_min != null && r.stated_rtp < q.rtp_min) return false;
   if (q.rtp_max != null && r.stated_rtp > q.rtp_max) return false;
   if (skip !== 'volatility' && q.volatility != null && (r.volatility === null || !q.volatility.includes(r.volatility))) return false;
@@ -179,9 +185,14 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((t) => ({ game_type: t, count: records.filter((r) => r.game_type === t && passes(r, q, 'game_type')).length }))
     .filter((f) => f.count > 0 || f.game_type === q.game_type)
     .sort((a, b) => b.count - a.count || str(a.game_type, b.game_type));
+  const levels = ['verified', 'corroborated', 'single_source'];
+  const confidenceFacet = levels
+    .map((c) => ({ confidence: c, count: records.filter((r) => r.confidence === c && passes(r, q, 'confidence')).length }))
+    .filter((f) => f.count > 0 || f.confidence === q.confidence)
+    .sort((a, b) => b.count - a.count || levels.indexOf(a.confidence) - levels.indexOf(b.confidence));
   const levelFacet = VOLATILITIES
     .map((v) => ({ volatility: v, count: records.filter((r) => r.volatility === v && passes(r, q, 'volatility')).length }))
     .filter((f) => f.count > 0 || (q.volatility ?? []).includes(f.volatility))
     .sort((a, b) => b.count - a.count || str(a.volatility, b.volatility));
-  return { providers: providerFacet, game_types: typeFacet, volatilities: levelFacet };
+  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet, volatilities: levelFacet };
 }

@@ -17,6 +17,8 @@ export interface Server {
   stop(): Promise<void>;
   /** Resident memory of the server process in KiB (/proc/<pid>/status VmRSS). */
   rssKiB(): number;
+  /** Resolves once `test(output)` holds, checked as output arrives (waits for a logged event, never a fixed time). */
+  waitForOutput(test: (output: string) => boolean, timeoutMs?: number): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -36,11 +38,28 @@ export function startServer(outDir: string, env: NodeJS.ProcessEnv = {}, nodeArg
   });
   running.add(child);
   let out = '';
+  const waiters = new Set<() => void>();
   // Keep only the last 256 KB (an access log on stdout can be long).
   const keep = (d: Buffer) => {
     out += d.toString();
     if (out.length > 512 * 1024) out = out.slice(-256 * 1024);
+    for (const w of [...waiters]) w();
   };
+  const waitForOutput = (test: (output: string) => boolean, timeoutMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!test(out)) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`server: the awaited output did not come within ${timeoutMs} ms:\n${out.slice(-4000)}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const stop = () =>
@@ -73,6 +92,7 @@ export function startServer(outDir: string, env: NodeJS.ProcessEnv = {}, nodeArg
         output: () => out,
         signal: (sig) => child.kill(sig),
         stop,
+        waitForOutput,
         rssKiB: () => {
           const m2 = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
           return m2 === null ? Number.NaN : Number(m2[1]);
@@ -120,4 +140,14 @@ export async function request(url: string, init: RequestInit = {}): Promise<Answ
   } catch (err) {
     return { status: 0, headers: new Headers(), text: '', error: String((err as Error).cause ?? err) };
   }
+}
+
+/** Sends SIGHUP (a forced reload) and resolves once the server has logged it, checking it serves release `name`. */
+export async function reloadedOn(server: Server, name: string): Promise<void> {
+  const serving = (out: string) => out.split('\n').filter((l) => l.includes('release: now serving'));
+  const before = serving(server.output()).length;
+  server.signal('SIGHUP');
+  await server.waitForOutput((out) => serving(out).length > before);
+  const line = serving(server.output()).at(-1)!;
+  if (!line.includes(`${name} `)) throw new Error(`after SIGHUP the server serves another release than ${name}: ${line}`);
 }

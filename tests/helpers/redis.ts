@@ -1,7 +1,7 @@
 // A throwaway redis-server for tests: Debian's `redis-server` on a free loopback port, no
 // persistence (--save '' --appendonly no), stopped in teardown; restartable on the same port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { missingMessage, requireTool } from './system-tools.ts';
+import { missingMessage, requireTool } from '../../scripts/lib/system-tools.ts';
 import net from 'node:net';
 
 

@@ -97,6 +97,12 @@ describe('command line', () => {
   });
   it('rejects unknown phases and options', () => {
     expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
-    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <build,memory,list,search>, --root <checkout>, --out <folder>, --keep)");
+    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --root <checkout>, --out <folder>, --keep)");
+    expect(() => parseArgs(['--list-registry', 'huge'])).toThrow('--list-registry: "huge" is neither synthetic nor real');
+  });
+
+  it('runs the list phase on the shipped registry when asked', () => {
+    expect(parseArgs(['--only', 'list']).listRegistry).toBe('synthetic');
+    expect(parseArgs(['--only', 'list', '--list-registry', 'real']).listRegistry).toBe('real');
   });
 });

@@ -125,7 +125,23 @@ describe('checkDist', () => {
     expect((await check(d)).problems).toEqual([
       { file: 'client/_headers', problem: 'rule /api/rtp/provider/:provider: Content-Type is "application/octet-stream", expected "application/json; charset=utf-8"' },
       { file: 'client/_headers', problem: 'has no rule for /widget/rtp/:slug' },
+      { file: 'client/_headers', problem: 'differs from what the route table gives the pages of this build' },
     ]);
+  });
+
+  it('reports a missing or stale nginx.conf, and _headers without the rules of the pages', async () => {
+    const d = await distCopy();
+    const conf = path.join(d, 'edge/nginx.conf');
+    writeFileSync(conf, `${readFileSync(conf, 'utf8')}# edited\n`);
+    writeFileSync(path.join(d, 'client/about.html'), '<!doctype html><title>About</title>');
+    const problems = (await check(d)).problems;
+    // A page the rules do not name (about.html was added after the build) and an edited nginx.conf.
+    expect(problems).toEqual([
+      { file: 'client/_headers', problem: 'differs from what the route table gives the pages of this build' },
+      { file: 'edge/nginx.conf', problem: 'differs from what the route table gives the files of this build' },
+    ]);
+    unlinkSync(conf);
+    expect((await check(d)).problems).toContainEqual({ file: 'edge/nginx.conf', problem: 'is missing' });
   });
 
   it('reports a missing or stale registry bundle and build-info', async () => {

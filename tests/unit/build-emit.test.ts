@@ -5,7 +5,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
 import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/build/staging.ts';
-import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
+import { HEADER_RULES, HEADERS_FILE, pageRules, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
+import { renderNginxConf } from '../../src/build/nginx.ts';
+import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
+import { servedFiles } from '../../src/routes/served-files.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { CACHE_HOUR, classify, dumpFiles, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
@@ -122,17 +125,46 @@ describe('_headers', () => {
   });
 });
 
+describe('_headers page rules', () => {
+  const served = SERVED_FIXTURE;
+  const text = renderHeadersFile(pageRules(served), 'https://rtp.example.org');
+  const rules = parseHeadersFile(text);
+
+  it('gives every page, and the game pages pattern, the CSP and X-Frame-Options the server sends, with the site origin', () => {
+    expect(pageRules(served).map((r) => r.pattern)).toEqual(['/rtp/:slug', '/', '/about', '/favicon.svg', '/providers/netent']);
+    for (const pattern of ['/rtp/:slug', '/', '/about']) {
+      const h = rules.get(pattern)!;
+      expect(h.get('content-type')).toBe(HTML_TYPE);
+      expect(h.get('x-frame-options')).toBe('DENY');
+      expect(h.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(h.get('content-security-policy')).toContain("frame-src 'self' https://rtp.example.org;");
+      expect(h.get('cache-control')).toBe(POLICIES.page.cacheControl);
+    }
+    expect(rules.get('/favicon.svg')!.get('content-type')).toBe('image/svg+xml');
+    // Files of other families keep their own rules only: one rule per URL.
+    expect(rules.has('/api/openapi.json') && rules.get('/api/openapi.json')!.has('x-frame-options')).toBe(false);
+    expect(rules.has('/llms.txt') && rules.get('/llms.txt')!.has('x-frame-options')).toBe(false);
+    expect([...rules.keys()].filter((k) => k === '/')).toHaveLength(1);
+  });
+
+  it('never gives the widget, which is made to be framed, a frame rule', () => {
+    expect(rules.get('/widget/rtp/:slug')!.has('x-frame-options')).toBe(false);
+    expect(rules.get('/widget/rtp/:slug')!.get('content-security-policy')).not.toContain('frame-ancestors');
+  });
+});
+
 describe('writeBuild', () => {
   it('writes the families, _headers, the registry bundle and build-info; twice gives identical bytes', async () => {
     const [a, b] = [await tempDir(), await tempDir()];
     for (const dir of [a, b]) {
       const count = await writeBuild(prepareBuild(registry(), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
-      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 3 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
+      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 4 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
     }
     const ta = tree(a);
     expect(ta).toEqual(tree(b));
     expect([...ta.keys()].filter((f) => f.startsWith('client/widget/'))).toHaveLength(FIXTURE_GAMES.length);
-    expect(ta.get(`client/${HEADERS_FILE}`)).toBe(renderHeadersFile());
+    expect(ta.get(`client/${HEADERS_FILE}`)).toBe(renderHeadersFile(pageRules(servedFiles(path.join(a, 'client'))), SITE));
+    expect(ta.get('edge/nginx.conf')).toBe(renderNginxConf(servedFiles(path.join(a, 'client')), SITE));
     expect(existsSync(path.join(a, 'client/api/rtp/provider/aurora-games'))).toBe(true);
     const bundle = RegistryBundleSchema.parse(JSON.parse(ta.get(`server/${BUNDLE_FILE}`)!));
     expect(bundle.records.map((r) => r.canonical_slug)).toEqual(registry().games.map((g) => g.canonical_slug));
@@ -153,7 +185,7 @@ describe('staged write (worker thread, then moved into dist/client)', () => {
     expect(await write.done).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
     write.moveInto(path.join(out, 'client'));
     expect(existsSync(stagingDirFor(out))).toBe(false);
-    // The dumps are written with _headers after Astro (writeExtras), not by the staged writer.
+    // The dumps are written after Astro (writeExtras), not by the staged writer.
     const isDump = (f: string) => f.startsWith('client/api/rtp/dump/') || f === `client/${dumpFiles.removed}` || f === `client/${dumpFiles.llms}`;
     const families = (t: Map<string, string>) => new Map([...t].filter(([f]) => !isDump(f) && topFamilyDirs().some((d) => f.startsWith(`client/${d}/`))));
     expect(families(tree(out))).toEqual(families(tree(direct)));

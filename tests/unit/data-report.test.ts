@@ -17,9 +17,13 @@ describe('docs/DATA.md', () => {
       await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/data-report.ts'), '--out', out], { cwd: ROOT });
       const fresh = await readFile(out, 'utf8');
       expect(fresh, 'docs/DATA.md is stale: run npm run data:report').toBe(await readFile(path.join(ROOT, 'docs/DATA.md'), 'utf8'));
-      expect(fresh).toMatch(/^\*\*1,6\d\d games from \d+ providers\.\*\*/m);
-      expect(fresh).toContain('[Honey Rush](../data/games/playngo/honey-rush.json)');
-      expect(fresh).toContain("| Aztec Idols | Play'n GO |");
+      expect(fresh).toMatch(/^\*\*7,\d{3} games from \d{3} providers\.\*\*/m);
+      // Every label and where it went; every held-back game with its figures and lines.
+      expect(fresh).toContain('| `Red Tiger/R7` | `red-tiger` |');
+      expect(fresh).toContain('| `Others` | refused');
+      expect(fresh).toContain("| Aztec Idols | Play'n GO | — |");
+      expect(fresh).toContain('| Dead or Alive | NetEnt | — | sources of one rank state defaults 98.08 (sources/overlay-slots.jsonl:3340) and 95.03 (sources/slotcatalog.jsonl:18)');
+      expect(fresh).toContain('| 5 Lions Gold | Pragmatic Play | `5-lions-gold` |');
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgesFor, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
+import { badgesFor, confidenceOf, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import type { GameFile, ProviderFile, SourceEntry } from '../../src/schemas/authoring.ts';
 
@@ -55,23 +55,34 @@ describe('toGameRecord', () => {
 });
 
 describe('badge rules', () => {
-  it('verified_rtp: a provider source states the figure, or a hand-checked row citing the provider page does', () => {
-    expect(badgesFor('third_party', 1, 96, [src('provider', 96, 'sources/a')])).toEqual(['verified_rtp']);
-    expect(badgesFor('provider_page', 1, 96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual(['verified_rtp']);
-    expect(badgesFor('third_party', 1, 96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual([]);
-    expect(badgesFor('provider_page', 1, 96, [src('aggregator', 96, 'sources/a')])).toEqual([]);
+  it('confidence: verified when a provider page read here or the hand-checked seed states the figure', () => {
+    expect(confidenceOf(96, [src('provider', 96, 'sources/a')])).toBe('verified');
+    expect(confidenceOf(96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toBe('verified');
+    // A seed row stating another figure does not verify this one.
+    expect(confidenceOf(96, [src('aggregator', 96, 'sources/a'), src('hand_checked', 95, 'sources/seed-games.csv')])).toBe('single_source');
   });
 
-  it('verified_rtp: two independent sources state the figure; a seed row whose evidence is Slotfolio is not independent of it', () => {
-    expect(badgesFor('third_party', 1, 96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toEqual(['verified_rtp']);
-    const viaSlotfolio = src('hand_checked', 96, 'sources/seed-games.csv', 'https://github.com/Pr0ject2/Slotfolio/blob/07bf/src/lib/data.ts');
-    expect(badgesFor('third_party', 1, 96, [viaSlotfolio, src('catalogue', 96, 'sources/slotfolio.jsonl')])).toEqual([]);
-    expect(badgesFor('third_party', 1, 96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toEqual(['sources_disagree']);
+  it('confidence: corroborated when two independent sources state the figure; a seed row whose evidence is Slotfolio is not independent of it', () => {
+    expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toBe('corroborated');
+    expect(confidenceOf(96, [src('aggregator', 96, 'sources/a.jsonl'), src('aggregator', 96, 'sources/a.jsonl')])).toBe('single_source');
+    expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toBe('single_source');
+    // 95.3 and 95.299 are two figures, not one.
+    expect(confidenceOf(95.299, [src('aggregator', 95.299, 'sources/a.jsonl'), src('aggregator', 95.3, 'sources/b.jsonl')])).toBe('single_source');
   });
 
-  it('variants_tracked for more than one variant; sources_disagree when the sources state different figures', () => {
-    expect(badgesFor('third_party', 2, 96, [])).toEqual(['variants_tracked']);
-    expect(badgesFor('third_party', 1, 96.48, [src('provider', 96.48, 'sources/s'), src('aggregator', 96.6, 'sources/i')])).toEqual(['verified_rtp', 'sources_disagree']);
+  it('verified_rtp follows verified; a catalogue citing a provider page is not the page', () => {
+    expect(badgesFor(96, [96], [src('provider', 96, 'sources/a')])).toEqual(['verified_rtp']);
+    expect(badgesFor(96, [96], [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual(['verified_rtp']);
+    expect(badgesFor(96, [96], [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toEqual([]);
+    const cited = { ...src('catalogue', 96, 'sources/slotfolio.jsonl'), via: 'provider page as cited by the Slotfolio catalogue, not checked here' };
+    expect(badgesFor(96, [96], [cited])).toEqual([]);
+  });
+
+  it('variants_tracked for more than one variant; sources_disagree when a source states a figure that is neither the stated RTP nor a variant', () => {
+    expect(badgesFor(96, [94, 96], [])).toEqual(['variants_tracked']);
+    expect(badgesFor(96.48, [96.48], [src('provider', 96.48, 'sources/s'), src('aggregator', 96.6, 'sources/i')])).toEqual(['verified_rtp', 'sources_disagree']);
+    // A lower build a configuration rule made a variant is no disagreement (Honey Rush: 94.50 beside 96.50).
+    expect(badgesFor(96.5, [94.5, 96.5], [src('catalogue', 96.5, 'sources/a'), src('catalogue', 94.5, 'sources/b')])).toEqual(['variants_tracked']);
   });
 
   it('provider_page from a provider source citing the URL when the website is unknown', () => {

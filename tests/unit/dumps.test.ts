@@ -69,7 +69,11 @@ describe('release diffs from the history log', () => {
   it('lists removed games not added back as tombstones, with the version that removed them', () => {
     const meta = { data_version: '1.2.0', frozen_at: '2026-02-01T00:00:00Z' };
     const removed = removedGames(history, meta);
-    expect(removed).toEqual({ meta: { ...meta, total: 1 }, items: [{ slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96 }] });
+    expect(removed).toEqual({ meta: { ...meta, total: 1 }, items: [{ slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96, reason: null }] });
+    // A removal the freeze recorded a reason for (a held-back game) carries it on its tombstone.
+    const why = 'held back: sources of one rank state defaults 96 and 94.5';
+    const withReason = history.map((e) => (e.slug === 'beta' && e.to === null ? { ...e, reason: why } : e));
+    expect(removedGames(withReason, meta).items[0]!.reason).toBe(why);
     const readded = removedGames([...history, entry('1.3.0', 'beta', 'stated_rtp', null, 96), entry('1.3.0', 'beta', 'rtp_variants', null, [96])], meta);
     expect(readded.items).toEqual([]);
     expect(RemovedResponseSchema.safeParse(removed).success).toBe(true);

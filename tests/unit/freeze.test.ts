@@ -101,6 +101,16 @@ describe('diffFrozen', () => {
     ]);
   });
 
+  it('gives a game that leaves the reason the ingest held it back for, on both entries, and writes it last', () => {
+    const next = nextState(FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines'));
+    const why = 'held back: sources of one rank state defaults 98.08 and 95.03';
+    const entries = diffFrozen(v1, next, new Map([['gem-mines', why]]));
+    expect(entries.map((e) => [e.field, e.to, e.reason])).toEqual([['stated_rtp', null, why], ['rtp_variants', null, why]]);
+    expect(historyJsonl(entries).split('\n')[0]).toBe(`{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}"}`);
+    // Without a reason the entry is as before.
+    expect(diffFrozen(v1, next)[0]).not.toHaveProperty('reason');
+  });
+
   it('ignores a change of variant kind only (the RTP figures are the same)', () => {
     const next = nextState(replace('fire-keno', { rtp_variants: [{ rtp: 92, kind: 'unknown' }, { rtp: 94.5, kind: 'standard' }] }));
     expect(diffFrozen(v1, next)).toEqual([]);

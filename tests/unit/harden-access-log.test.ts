@@ -17,6 +17,7 @@ let server: http.Server;
 let base: string;
 let log: AccessLog;
 let slowArrived: () => void = () => undefined;
+const HELD_MS = 60;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-access-'));
@@ -30,6 +31,11 @@ beforeAll(async () => {
   });
   server = http.createServer((req, res) => {
     log.track(req, res);
+    if (req.url?.startsWith('/held')) {
+      // Ends HELD_MS after it arrived: the line's duration_ms must cover that time.
+      setTimeout(() => res.end('held'), HELD_MS);
+      return;
+    }
     if (req.url?.startsWith('/slow')) {
       // Answers only once the client has gone (its 'close'), so the line must say aborted.
       slowArrived();
@@ -73,13 +79,30 @@ async function lines(min = 1): Promise<Line[]> {
 
 describe('access log', () => {
   it('writes one JSON line per request with the documented fields in order', async () => {
+    const started = performance.now();
     await fetch(`${base}/api/rtp/list?q=secret+search&limit=5`);
+    const elapsed = performance.now() - started;
     const [entry] = await lines();
     expect(Object.keys(entry!)).toEqual(['type', 'time', 'method', 'path', 'status', 'duration_ms', 'bytes', 'client', 'auth', 'rate_limit_remaining']);
     expect(entry).toMatchObject({ type: 'access', method: 'GET', path: '/api/rtp/list', status: 200, bytes: 11, auth: 'none', rate_limit_remaining: 7 });
     expect(entry!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(entry!.duration_ms).toBeGreaterThanOrEqual(0);
+    // Within the client's own round trip, in milliseconds with microsecond digits at most.
+    expect(entry!.duration_ms).toBeGreaterThan(0);
+    expect(entry!.duration_ms).toBeLessThanOrEqual(elapsed);
+    expect(String(entry!.duration_ms)).toMatch(/^\d+(\.\d{1,3})?$/);
     expect(entry!.client).toBe(hashedClient('127.0.0.1', 'pepper'));
+  });
+
+  it('measures duration_ms from the arrival of the request to the end of its response', async () => {
+    const before = (await readLines()).length;
+    const started = performance.now();
+    expect(await (await fetch(`${base}/held`)).text()).toBe('held');
+    const elapsed = performance.now() - started;
+    const entry = (await lines(before + 1)).at(-1)!;
+    expect(entry.path).toBe('/held');
+    // Node's timers may fire up to a millisecond early against performance.now().
+    expect(entry.duration_ms).toBeGreaterThanOrEqual(HELD_MS - 1);
+    expect(entry.duration_ms).toBeLessThanOrEqual(elapsed);
   });
 
   it('names a key by its id, hashes forwarded addresses, and never writes keys, IPs or queries', async () => {

@@ -3,11 +3,12 @@
 // the page to cite, and the check date.
 import { describe, expect, it } from 'vitest';
 import { mergeFacts } from '../../src/ingest/merge.ts';
-import { gameFileOf, newProviders, variantsOf } from '../../src/ingest/records.ts';
+import { providerTable } from '../../src/ingest/providers.ts';
+import { gameFileOf, providerFiles, variantsOf, viaPhrase } from '../../src/ingest/records.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
 
 const fact = (over: Partial<SourceFact>): SourceFact => ({
-  file: 'sources/x.jsonl', line: 1, tier: 'catalogue', providerName: 'Play’n GO', provider: 'playngo', name: 'Book of Dead',
+  file: 'sources/x.jsonl', line: 1, tier: 'catalogue', citesProviderPage: false, providerName: 'Play’n GO', provider: 'playngo', name: 'Book of Dead',
   stated_rtp: 96.21, variants: [{ rtp: 96.21, kind: 'standard' }], url: 'https://cat.example/bod', page: null, notes: '',
   checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null, ...over,
 });
@@ -53,8 +54,37 @@ describe('gameFileOf', () => {
     expect(g.sources.map((s) => [s.kind, s.url])).toEqual([['provider', 'https://playngo.example/bod'], ['catalogue', 'https://cat.example/bod']]);
   });
 
-  it('new providers get their most trusted name and no website', () => {
+  it("a catalogue line citing the provider's page is shown as that citation (via), not as the page, and its page is the one to cite", () => {
+    const cites = fact({ file: 'sources/slotfolio.jsonl', citesProviderPage: true, url: 'https://www.playngo.com/games/bod' });
+    const plain = fact({ stated_rtp: 96.21, line: 2 });
+    const g = gameFileOf(mergeFacts([plain, cites]).games[0]!, pinned, new Map([['sources/slotfolio.jsonl', 'the Slotfolio catalogue']]));
+    expect(g.sources.map((s) => [s.kind, s.via])).toEqual([['catalogue', 'provider page as cited by the Slotfolio catalogue, not checked here'], ['catalogue', null]]);
+    expect(g.source_url).toBe('https://www.playngo.com/games/bod');
+    expect(viaPhrase('x')).toBe('provider page as cited by x, not checked here');
+  });
+
+  it('a figure a configuration rule explains is a variant of its kind', () => {
+    expect(variantsOf([fact({ stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] })], 96.5, new Map([[94.5, 'operator_ladder' as const], [96.97, 'bonus_buy' as const]]))).toEqual([
+      { rtp: 94.5, kind: 'operator_ladder' },
+      { rtp: 96.5, kind: 'standard' },
+      { rtp: 96.97, kind: 'bonus_buy' },
+    ]);
+  });
+
+  it("new providers get the alias table's name and no website; every provider its group and labels", () => {
     const { games } = mergeFacts([fact({ provider: 'win-fast', providerName: 'Win Fast', name: 'A' }), fact({ provider: 'playngo', name: 'B' })]);
-    expect(newProviders(games, new Set(['playngo']))).toEqual([{ provider: 'win-fast', display: 'Win Fast', website: null }]);
+    const table = providerTable({
+      format: 1,
+      groups: { g: 'Group G' },
+      providers: [
+        { provider: 'playngo', display: "Play'n GO", group: null, labels: ["Play'n GO", 'Play’n GO'] },
+        { provider: 'win-fast', display: 'Win Fast Games', group: 'g', labels: ['Win Fast'] },
+      ],
+      refused: [],
+    });
+    expect(providerFiles(games, new Map([['playngo', { provider: 'playngo', display: "Play'n GO", website: 'https://www.playngo.com' }]]), table)).toEqual([
+      { provider: 'playngo', display: "Play'n GO", website: 'https://www.playngo.com', group: null, aliases: ["Play'n GO", 'Play’n GO'] },
+      { provider: 'win-fast', display: 'Win Fast Games', website: null, group: 'Group G', aliases: ['Win Fast'] },
+    ]);
   });
 });

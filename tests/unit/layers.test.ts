@@ -24,6 +24,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   hooks: ['schemas', 'routes', 'release', 'lib'],
   mcp: ['schemas', 'routes', 'list'],
   server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'lib'],
+  // `npm run edge`: runs the build's nginx.conf (its file names) in front of the server instances.
+  edge: ['schemas', 'build', 'lib'],
   // Astro's pages and layout: the glue of `astro build` and `astro dev`.
   layouts: ['schemas', 'routes', 'site', 'styles'],
   pages: ['schemas', 'routes', 'registry', 'site', 'openapi', 'build', 'list', 'layouts', 'lib'],

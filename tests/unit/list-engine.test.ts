@@ -33,9 +33,15 @@ const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'gold fruit', 'cafe', 'el
 const PROVIDERS = [null, 'alpha-games', 'beta', 'empty-co', 'nope'];
 const TYPES = [null, 'slot', 'keno', 'table'];
 const BADGE_FILTERS = [null, 'verified_rtp', 'variants_tracked', 'sources_disagree'];
+/** Badge and confidence filters: each alone, and one pair. */
+const FILTERS: Array<{ badge: string | null; confidence: string | null }> = [
+  ...BADGE_FILTERS.map((badge) => ({ badge, confidence: null })),
+  ...['verified', 'corroborated', 'single_source'].map((confidence) => ({ badge: null, confidence })),
+  { badge: 'variants_tracked', confidence: 'single_source' },
+];
 
 describe('memory engine vs the reference model', () => {
-  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants, badge and sort', () => {
+  it('matches filtered counts, orders and facets for every combination of q, provider, game_type, has_variants, badge or confidence, and sort', () => {
     let checked = 0;
     const pathsTaken = { few: 0, many: 0 };
     for (const q of QS) {
@@ -46,15 +52,16 @@ describe('memory engine vs the reference model', () => {
       for (const provider of PROVIDERS) {
         for (const gameType of TYPES) {
           for (const hv of [false, true]) {
-            for (const badge of BADGE_FILTERS) {
+            for (const { badge, confidence } of FILTERS) {
             for (const sort of SORTS) {
-              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, sort };
+              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, confidence, sort };
               const params = new URLSearchParams({ sort, limit: '200' });
               if (q !== null) params.set('q', q);
               if (provider !== null) params.set('provider', provider);
               if (gameType !== null) params.set('game_type', gameType);
               if (hv) params.set('has_variants', '1');
               if (badge !== null) params.set('badge', badge);
+              if (confidence !== null) params.set('confidence', confidence);
               const result = engine.run(parse(params.toString()));
               const expected = refFilterSort(matching, ref);
               expect(result.filtered).toBe(expected.length);
@@ -67,21 +74,22 @@ describe('memory engine vs the reference model', () => {
         }
       }
     }
-    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * BADGE_FILTERS.length * SORTS.length);
-    // The fixture holds records with and without each badge the filter is tested on.
+    expect(checked).toBe(QS.length * PROVIDERS.length * TYPES.length * 2 * FILTERS.length * SORTS.length);
+    // The fixture holds records with and without each badge the filter is tested on, and every confidence level.
     for (const b of ['verified_rtp', 'variants_tracked']) expect(new Set(records.map((r) => r.badges.includes(b as never))).size, b).toBe(2);
+    expect(new Set(records.map((r) => r.confidence)).size).toBe(3);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
   });
 
-  it('matches the reference for random combinations with rtp_min, rtp_max, volatility, max_win_min and the release years', () => {
+  it('matches the reference for random combinations with rtp_min, rtp_max, volatility, max_win_min and the release years, with confidence too', () => {
     const rnd = rng(36);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
     const RTPS = ['94', '95.5', '96', '96.21', '96.5', '97', '98.1', '0', '100'];
     const LEVELS = ['low', 'medium', 'high', 'very-high', 'low,high', 'medium,very-high,low', 'high,high'];
     const WINS = ['0', '96.21', '250', '251', '5000', '12500.5', '100000'];
     const YEARS = ['2009', '2010', '2015', '2020', '2024', '2030'];
-    const seen = { rtp: 0, volatility: 0, max_win: 0, years: 0, unknownYearExcluded: 0 };
+    const seen = { rtp: 0, volatility: 0, max_win: 0, years: 0, unknownYearExcluded: 0, confidenceAndVolatility: 0 };
     for (let k = 0; k < 1500; k++) {
       const params = new URLSearchParams({ sort: pick([...SORTS, 'relevance']), limit: pick(['7', '200']), offset: pick(['0', '0', '3']) });
       const maybe = (name: string, values: readonly (string | null)[], p = 0.4) => {
@@ -93,6 +101,7 @@ describe('memory engine vs the reference model', () => {
       maybe('game_type', TYPES.filter((t) => t !== null), 0.2);
       maybe('has_variants', ['1'], 0.2);
       maybe('badge', BADGE_FILTERS.filter((b) => b !== null), 0.2);
+      maybe('confidence', ['verified', 'corroborated', 'single_source'], 0.3);
       maybe('rtp_min', RTPS);
       maybe('rtp_max', RTPS);
       maybe('volatility', LEVELS);
@@ -118,6 +127,8 @@ describe('memory engine vs the reference model', () => {
       expect(result.facets, params.toString()).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
       if (query.rtp_min !== null || query.rtp_max !== null) seen.rtp++;
       if (query.volatility !== null) seen.volatility++;
+      // Each of the two level facets ignores its own filter and applies the other's.
+      if (query.volatility !== null && query.confidence !== null) seen.confidenceAndVolatility++;
       if (query.max_win_min !== null) seen.max_win++;
       if (query.released_after !== null || query.released_before !== null) {
         seen.years++;
@@ -144,6 +155,17 @@ describe('memory engine vs the reference model', () => {
     expect(page.meta.query.volatility).toEqual(['low']);
     const none = respond('volatility=high&q=zzz');
     expect(none.facets.volatilities).toEqual([{ volatility: 'high', count: 0 }]);
+  });
+
+  it('counts confidence levels within the volatility filter and volatilities within the confidence filter', () => {
+    const page = respond('confidence=verified&volatility=high,low&limit=1');
+    const inLevels = records.filter((r) => r.volatility === 'high' || r.volatility === 'low');
+    const verified = records.filter((r) => r.confidence === 'verified');
+    expect(page.meta.filtered).toBe(inLevels.filter((r) => r.confidence === 'verified').length);
+    for (const f of page.facets.confidence) expect(f.count, f.confidence).toBe(inLevels.filter((r) => r.confidence === f.confidence).length);
+    for (const f of page.facets.volatilities) expect(f.count, f.volatility).toBe(verified.filter((r) => r.volatility === f.volatility).length);
+    expect(page.facets.confidence.map((f) => f.confidence).sort()).toEqual(['corroborated', 'single_source', 'verified']);
+    expect(page.facets.volatilities.length).toBe(4);
   });
 
   it('pages through every order without repeating or skipping a record', () => {
@@ -389,8 +411,9 @@ describe('engine loading and response bytes', () => {
   it('keeps one facets entry for the pages of the same filters, and evaluates a page again when its facets have left', () => {
     const runs: string[] = [];
     const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
-    // A page of q=book&limit=2 weighs 684 bytes (with its keys and overhead), its facets about 820: two
-    // pages and one facets entry fit in 2,400; two pages with a facets entry each would not.
+    // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
+    // the confidence and volatility counts) about 890: two pages and one facets entry fit in 2,400;
+    // two pages with a facets entry each would not.
     const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
     runs.length = 0;
     const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];

@@ -19,10 +19,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': 'a2830c38d938dc4d',
-  'q=book&sort=relevance&limit=7': '21466a1fbe43ba17',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'da73a77fb0fefcc1',
-  'game_type=keno&q=xyz': '4ff25d575609ea8d',
+  '': '29572666d3eba4ed',
+  'q=book&sort=relevance&limit=7': 'd4bfd9ce2d8aa680',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'bb34edc8c7aec55c',
+  'game_type=keno&q=xyz': '2e8f308d0a913e55',
 };
 
 describe('list handler', () => {

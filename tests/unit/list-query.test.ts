@@ -5,7 +5,7 @@ import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/qu
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
 const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null };
-const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
+const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
 
 function errorsOf(query: string) {
   const r = parseListQuery(query);
@@ -23,12 +23,12 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before']);
   });
 
   it('reads every parameter', () => {
-    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
-      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', sort: 'rtp_desc', limit: 200, offset: 1_000_000, ...RANGES,
+    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&confidence=corroborated&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
+      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', confidence: 'corroborated', sort: 'rtp_desc', limit: 200, offset: 1_000_000, ...RANGES,
     });
     expect(queryOf('rtp_min=96&rtp_max=97.5&volatility=very-high,low,high,low&max_win_min=5000.25&released_after=2015&released_before=2015')).toEqual({
       ...DEFAULTS, rtp_min: 96, rtp_max: 97.5, volatility: ['low', 'high', 'very-high'], max_win_min: 5000.25, released_after: 2015, released_before: 2015,
@@ -64,7 +64,15 @@ describe('parseListQuery', () => {
   });
 
   it('reports every bad filter at once, in parameter order', () => {
-    expect(errorsOf('released_before=x&volatility=y&rtp_min=z&limit=0').map((e) => e.param)).toEqual(['limit', 'rtp_min', 'volatility', 'released_before']);
+    expect(errorsOf('released_before=x&volatility=y&rtp_min=z&limit=0&confidence=w').map((e) => e.param)).toEqual(['confidence', 'limit', 'rtp_min', 'volatility', 'released_before']);
+  });
+
+  it('rejects an unknown confidence level, naming the parameter and the levels', () => {
+    for (const bad of ['confidence=high', 'confidence=Verified', 'confidence=verified_rtp']) {
+      expect(errorsOf(bad)).toEqual([{ param: 'confidence', message: 'must be one of: verified, corroborated, single_source' }]);
+    }
+    expect(errorsOf('confidence=verified&confidence=corroborated')).toEqual([{ param: 'confidence', message: 'must be given at most once' }]);
+    for (const level of ['verified', 'corroborated', 'single_source']) expect(queryOf(`confidence=${level}`).confidence).toBe(level);
   });
 
   it('rejects an unknown badge, naming the values', () => {
@@ -83,7 +91,7 @@ describe('parseListQuery', () => {
   });
 
   it('treats empty values as absent', () => {
-    expect(queryOf('q=&provider=&game_type=&has_variants=&sort=&limit=&offset=&rtp_min=&rtp_max=&volatility=&max_win_min=&released_after=&released_before=')).toEqual(DEFAULTS);
+    expect(queryOf('q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=&rtp_min=&rtp_max=&volatility=&max_win_min=&released_after=&released_before=')).toEqual(DEFAULTS);
     expect(queryOf('q=%20%20').q).toBeNull();
   });
 

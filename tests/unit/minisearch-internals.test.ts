@@ -7,6 +7,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, packSearchIndex } from '../../src/build/list/search-index.ts';
 import { unpackSearchIndex } from '../../src/list/search.ts';
+import { INDEX_OPTIONS } from '../../src/schemas/search-index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const HINT = 'MiniSearch internals changed: re-check PostingSearch and unpack in src/list/search.ts, pack in src/build/list/search-index.ts, before upgrading minisearch';
@@ -52,6 +53,17 @@ describe('minisearch, as PostingSearch relies on it', () => {
     for (const q of ['book', 'dead', 'olympus', 'bok of ded']) {
       expect(restored.search(q).map((r) => [r.id, r.score]), `${HINT}: ${q}`).toEqual(index.search(q).map((r) => [r.id, r.score]));
     }
-    expect(MiniSearch).toBeTypeOf('function');
+  });
+
+  it('a packed and unpacked index answers like MiniSearch itself, reloaded through its public toJSON/loadJSON', () => {
+    const docs = ['Book of Dead', 'Book of Ra', 'Legacy of Dead', 'Gates of Olympus', 'Sweet Bonanza', 'Big Bass Bonanza'].map((name, id) => ({ id, name, slug: name.toLowerCase().replace(/ /g, '-'), provider: id % 2 === 0 ? 'playngo' : 'pragmatic-play', display: id % 2 === 0 ? "Play'n GO" : 'Pragmatic Play' }));
+    const index = buildSearchIndex(docs as never);
+    const reloaded = MiniSearch.loadJSON(JSON.stringify(index), INDEX_OPTIONS);
+    const restored = unpackSearchIndex(packSearchIndex(index));
+    for (const q of ['book', 'bonanza', 'pragmatic', 'play', 'bonanzza', 'sweet bonanza']) {
+      const expected = reloaded.search(q).map((r) => [r.id, r.score]);
+      expect(expected.length, q).toBeGreaterThan(0);
+      expect(restored.search(q).map((r) => [r.id, r.score]), `${HINT}: ${q}`).toEqual(expected);
+    }
   });
 });

@@ -171,13 +171,22 @@ describe('writeGamePages', () => {
 });
 
 describe('sources on the game page', () => {
-  it('lists every source side by side, the stating one first, and marks figures that differ', () => {
+  it('lists every source side by side, the stating one first, a catalogue citing the provider page as that citation, and marks figures that differ', () => {
     const html = page(real, 'sweet-bonanza');
     const section = html.slice(html.indexOf('<section data-sources>'), html.indexOf('<section data-variants>'));
     const rows = [...section.matchAll(/<tr( data-stating)?><td>([^<]+)/g)].map((m) => [Boolean(m[1]), m[2]]);
-    expect(rows).toEqual([[true, "Provider&#39;s page "], [false, 'Hand-checked'], [false, 'Catalogue'], [false, 'Aggregator']]);
+    expect(rows).toEqual([[true, 'Hand-checked '], [false, 'Catalogue '], [false, 'Catalogue'], [false, 'Aggregator'], [false, 'Aggregator']]);
+    expect(section).toContain('Catalogue <small data-via>(provider page as cited by the Slotfolio catalogue, not checked here)</small>');
     expect(section).toContain('96.60% <small>(differs)</small>');
     expect(section).toContain('the sources disagree, and every figure is shown');
     expect(html).toContain('<li>Sources disagree</li>');
+  });
+
+  it('says in words how much evidence stands behind the figure', () => {
+    expect(page(real, 'sweet-bonanza')).toContain('<p class="confidence" data-confidence="verified">Verified: the hand-checked seed or a provider page read here states this figure.</p>');
+    const single = real.records.find((r) => r.confidence === 'single_source')!;
+    expect(page(real, single.canonical_slug)).toContain('<p class="confidence" data-confidence="single_source">Single source: one source line states this figure, and no other source confirms it.</p>');
+    const two = real.records.find((r) => r.confidence === 'corroborated')!;
+    expect(page(real, two.canonical_slug)).toContain('data-confidence="corroborated">Corroborated by 2+ sources: two or more independent sources state this figure.</p>');
   });
 });

@@ -42,7 +42,7 @@ describe('format', () => {
 
   it('describes a search result and the status line', () => {
     const r = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
-    expect(listItemText(r)).toEqual({ href: '/rtp/book-of-dead', name: 'Book of Dead', meta: "Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified RTP · Variants tracked", rtp: '96.21%' });
+    expect(listItemText(r)).toEqual({ href: '/rtp/book-of-dead', name: 'Book of Dead', meta: "Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified · Variants tracked", rtp: '96.21%' });
     expect(statusText(0, 50, 133, 133)).toBe('Showing 1–50 of 133 games (133 in the registry).');
     expect(statusText(50, 1, 51, 133)).toBe('Showing 51–51 of 51 games (133 in the registry).');
     expect(statusText(0, 0, 0, 133)).toBe('No games match (133 in the registry).');

@@ -5,6 +5,7 @@ import { prepareBuild } from '../../src/build/emit.ts';
 import { shapeWidgetData } from '../../src/registry/shape.ts';
 import { axisFloor, ladderSvg, renderWidget } from '../../src/build/widget.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../../src/routes/widget-assets.ts';
+import { WIDGET_LABELS, WIDGET_LANGS } from '../../src/routes/widget-i18n.ts';
 import { gzipSize, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
 import { POLICIES } from '../../src/routes/routes.ts';
 import type { Registry } from '../../src/registry/load.ts';
@@ -45,6 +46,7 @@ describe('widget data', () => {
       rtp_min: 90,
       rtp_max: 96.9,
       rtp_variants: [90, 94.01, 96.71, 96.9],
+      confidence: 'verified',
       last_verified: '2026-11-21T00:00:00Z',
       source_url: 'https://bluefin.example/games/deep-sea-bass',
       page_url: 'https://rtp.example.org/rtp/deep-sea-bass',
@@ -74,6 +76,23 @@ describe('widget page', () => {
     expect(html).toContain('<a href="https://bluefin.example/games/deep-sea-bass" target="_blank" rel="noopener noreferrer"><span data-t="u">Source</span> ↗</a>');
     expect(html).toContain('<a href="https://rtp.example.org/rtp/deep-sea-bass" target="_blank" rel="noopener">RTP Registry · CC BY 4.0</a>');
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
+  });
+
+  it('says how much evidence stands behind the figure, in a short phrase of each of its six languages', () => {
+    expect(html).toContain('<span data-t="e">Confirmed at source</span> · <span data-t="c">Verified</span>');
+    for (const level of ['corroborated', 'single_source'] as const) {
+      const other = renderWidget({ ...d, confidence: level });
+      expect(other).toContain(`<span data-t="${level === 'corroborated' ? 'g' : 'h'}">${WIDGET_LABELS.en.confidence[level]}</span>`);
+    }
+    // The script's table carries the phrase of every other language under the same keys.
+    for (const lang of WIDGET_LANGS) {
+      const phrases = Object.values(WIDGET_LABELS[lang].confidence);
+      expect(new Set(phrases).size, lang).toBe(3);
+      for (const p of phrases) {
+        expect(p.length, `${lang}: ${p}`).toBeLessThanOrEqual(30);
+        if (lang !== 'en') expect(WIDGET_SCRIPT, `${lang}: ${p}`).toContain(JSON.stringify(p).slice(1, -1));
+      }
+    }
   });
 
   it('draws one tick per variant on an axis from a multiple of 5 to 100%', () => {

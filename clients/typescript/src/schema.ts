@@ -464,7 +464,7 @@ export interface components {
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: a provider page states the figure, or two independent sources do. `variants_tracked`: more than one variant is known. `sources_disagree`: the sources state different figures (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
@@ -493,17 +493,24 @@ export interface components {
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
+            /**
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures, in precedence order (provider page, hand-checked, catalogue, aggregator; within one kind the higher figure); the first states `stated_rtp`. */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
                 kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
+                via: string | null;
                 /** @description The page this source cites for its figures. */
                 url: string;
                 /** @description When the source says its figures were checked, or null where it does not say. */
@@ -525,6 +532,8 @@ export interface components {
             has_variants: boolean;
             /** @description Badge filter, or null. */
             badge: ("verified_rtp" | "variants_tracked" | "sources_disagree") | null;
+            /** @description Confidence filter (`verified`, `corroborated`, `single_source`), or null. */
+            confidence: ("verified" | "corroborated" | "single_source") | null;
             /**
              * @description Order applied (`relevance` without `q` becomes `name`).
              * @enum {string}
@@ -578,6 +587,15 @@ export interface components {
             /** @description Matching records of this type. */
             count: number;
         };
+        ConfidenceFacet: {
+            /**
+             * @description Confidence level (`verified`, `corroborated`, `single_source`).
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
+            /** @description Matching records of this level. */
+            count: number;
+        };
         VolatilityFacet: {
             /**
              * @description Volatility level.
@@ -592,6 +610,8 @@ export interface components {
             providers: components["schemas"]["ProviderFacet"][];
             /** @description Matches per game type, counted the same way. */
             game_types: components["schemas"]["GameTypeFacet"][];
+            /** @description Matches per confidence level, counted the same way. */
+            confidence: components["schemas"]["ConfidenceFacet"][];
             /** @description Matches per volatility level, counted the same way (games of unknown volatility are in no entry). */
             volatilities: components["schemas"]["VolatilityFacet"][];
         };
@@ -679,7 +699,7 @@ export interface components {
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: a provider page states the figure, or two independent sources do. `variants_tracked`: more than one variant is known. `sources_disagree`: the sources state different figures (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
@@ -708,17 +728,24 @@ export interface components {
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
+            /**
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures, in precedence order (provider page, hand-checked, catalogue, aggregator; within one kind the higher figure); the first states `stated_rtp`. */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
                 kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
+                via: string | null;
                 /** @description The page this source cites for its figures. */
                 url: string;
                 /** @description When the source says its figures were checked, or null where it does not say. */
@@ -781,6 +808,11 @@ export interface components {
             rtp_max: number;
             /** @description Every known variant, ascending. */
             rtp_variants: number[];
+            /**
+             * @description How much evidence stands behind the stated RTP (`verified`, `corroborated`, `single_source`); the widget says it in words.
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
             /** @description ISO 8601 timestamp of the last check. */
             last_verified: string;
             /** @description URL to cite. */
@@ -967,7 +999,7 @@ export interface components {
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: a provider page states the figure, or two independent sources do. `variants_tracked`: more than one variant is known. `sources_disagree`: the sources state different figures (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
@@ -996,17 +1028,24 @@ export interface components {
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
+            /**
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures, in precedence order (provider page, hand-checked, catalogue, aggregator; within one kind the higher figure); the first states `stated_rtp`. */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
                 kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
+                via: string | null;
                 /** @description The page this source cites for its figures. */
                 url: string;
                 /** @description When the source says its figures were checked, or null where it does not say. */
@@ -1212,6 +1251,8 @@ export interface components {
                 removed_at: string;
                 /** @description Its stated RTP before it was removed. */
                 last_stated_rtp: number;
+                /** @description Why it was removed: for a game held back, the conflict between its sources (docs/DATA.md lists every held-back game); null where the freeze recorded none. */
+                reason: string | null;
             }[];
         };
         DataPackage: {
@@ -1556,7 +1597,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Free text over name, slug and provider (key and display name): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.
+                 * @description Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.
                  * @example book
                  */
                 q?: string;
@@ -1574,6 +1615,11 @@ export interface operations {
                  * @example sources_disagree
                  */
                 badge?: "verified_rtp" | "variants_tracked" | "sources_disagree";
+                /**
+                 * @description Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record's `confidence`). Counted in `facets.confidence`.
+                 * @example verified
+                 */
+                confidence?: "verified" | "corroborated" | "single_source";
                 /** @description Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug. */
                 sort?: "name" | "provider" | "rtp_desc" | "rtp_asc" | "variants_desc" | "recent" | "relevance";
                 /** @description Page size. */

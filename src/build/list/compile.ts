@@ -2,8 +2,9 @@
 // and sort permutations (src/schemas/list-bundle.ts ListBundle, without the search index).
 import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../../schemas/authoring.ts';
+import type { ProviderFile } from '../../schemas/authoring.ts';
 import type { GameRecord } from '../../schemas/game-record.ts';
-import { badgeBit, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
+import { badgeBit, confidenceIndex, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
 import type { RegistryBundle } from '../../registry/bundle.ts';
@@ -30,9 +31,16 @@ export function sortedRecords(bundle: RegistryBundle): GameRecord[] {
   return [...bundle.records].sort((a, b) => compareStrings(a.canonical_slug, b.canonical_slug));
 }
 
-/** What the search index holds per record (id = record index). */
-export function searchDocuments(records: readonly GameRecord[]): SearchDocument[] {
-  return records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }));
+/**
+ * What the search index holds per record (id = record index): its name, slug, provider key and
+ * display name, and the provider's group and source labels (`providers`, the registry's provider files).
+ */
+export function searchDocuments(records: readonly GameRecord[], providers: ReadonlyArray<Pick<ProviderFile, 'provider' | 'display' | 'group' | 'aliases'>> = []): SearchDocument[] {
+  const also = new Map(providers.map((p) => [p.provider, [...new Set([p.group ?? '', ...(p.aliases ?? [])])].filter((t) => t !== '' && t !== p.display).join(' ')]));
+  return records.map((r, id) => {
+    const more = also.get(r.provider) ?? '';
+    return more === '' ? { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display } : { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display, also: more };
+  });
 }
 
 /**
@@ -66,6 +74,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const typeOf = new Uint8Array(n);
   const multi = new Uint8Array(n);
   const badges = new Uint8Array(n);
+  const confidence = new Uint8Array(n);
   const volatilityOf = new Uint8Array(n);
   const maxWin = new Float64Array(n);
   const yearOf = new Uint16Array(n);
@@ -75,6 +84,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     typeOf[i] = typeIndex.get(r.game_type)!;
     multi[i] = r.variants_count > 1 ? 1 : 0;
     for (const b of r.badges) badges[i] = badges[i]! | badgeBit(b);
+    confidence[i] = confidenceIndex(r.confidence);
     volatilityOf[i] = volatilityIndex(r.volatility);
     maxWin[i] = r.max_win ?? Number.NaN;
     yearOf[i] = r.release_year ?? 0;
@@ -119,6 +129,7 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     typeOf,
     multi,
     badges,
+    confidence,
     volatilityOf,
     rtp,
     maxWin,

@@ -21,7 +21,7 @@ export function compileListBundle(bundle: RegistryBundle, bundleBytes: Uint8Arra
   const records = sortedRecords(bundle);
   return {
     ...compileColumns(bundle, records),
-    searchIndex: packSearchIndex(buildSearchIndex(searchDocuments(records))),
+    searchIndex: packSearchIndex(buildSearchIndex(searchDocuments(records, bundle.providers))),
     meta: bundle.meta,
     history: bundle.history,
     source: sourceOf(bundleBytes),

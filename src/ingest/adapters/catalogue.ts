@@ -1,7 +1,10 @@
-// Adapter for the `catalogue` line format (data/sources/slotfolio.jsonl, calcasi.jsonl): one game of
-// a catalogue's data files per line, with the figure it lists first, every figure it lists, and the
-// page it cites. Tier: provider when the line says its figure comes from the provider's own page
-// (`source_kind: "provider"`), else catalogue. A `github:owner/repo/path@commit` citation (the
+// Adapter for the `catalogue` line format (data/sources/slotfolio.jsonl, calcasi.jsonl,
+// overlay-slots.jsonl): one game of a catalogue's data files per line, with the figure it lists
+// first (a number, or a string as the file writes it: "96.2" is 96.20), every figure it lists, and
+// the page it cites. Tier: catalogue; aggregator where the line says so (`source_kind:
+// "aggregator"`: the overlay app's table, which cites nothing). A line that says its figure comes from the provider's own page
+// (`source_kind: "provider"`) is the catalogue's citation of that page, not the page (this project
+// has not read it): it ranks above a plain catalogue line and is shown with `via`. A `github:owner/repo/path@commit` citation (the
 // catalogue's own file) becomes that file's address on GitHub at the commit.
 import { mapVolatility, parsePercent, providerKey, yearOf } from '../normalise.ts';
 import type { AdapterResult, SourceAdapter } from '../source.ts';
@@ -42,7 +45,8 @@ export const catalogueAdapter: SourceAdapter = {
       return {
         file,
         line,
-        tier: row.source_kind === 'provider' ? 'provider' : 'catalogue',
+        tier: row.source_kind === 'aggregator' ? 'aggregator' : 'catalogue',
+        citesProviderPage: row.source_kind === 'provider',
         providerName: row.provider.trim(),
         provider: providerKey(row.provider),
         name,

@@ -54,6 +54,7 @@ export const igtSlotsAdapter: SourceAdapter = {
         file,
         line,
         tier: 'aggregator',
+        citesProviderPage: false,
         providerName: row.provider_name.trim(),
         provider: providerKey(row.provider_name),
         name,

@@ -20,6 +20,7 @@ export const seedCsvAdapter: SourceAdapter = {
       file,
       line: lineOf.get(g.canonical_slug)!,
       tier: 'hand_checked',
+      citesProviderPage: false,
       providerName: displayOf.get(g.canonical_slug)!,
       // The seed's provider keys are the registry's own.
       provider: g.provider,

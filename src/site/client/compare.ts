@@ -100,7 +100,8 @@ export function initCompare(root: HTMLElement): void {
       records.map((r) => {
         const ul = el('ul', undefined, 'plain');
         for (const s of r.sources) {
-          const li = el('li', `${formatSourceKind(s.kind)}: `);
+          // A catalogue citing the provider's page says so: the page was not checked here.
+          const li = el('li', `${formatSourceKind(s.kind)}${s.via === null ? '' : ` (${s.via})`}: `);
           const a = el('a', hostOf(s.url));
           if (/^https?:\/\//i.test(s.url)) a.href = s.url;
           a.rel = 'nofollow noopener';

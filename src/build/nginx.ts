@@ -1,0 +1,201 @@
+// The edge's nginx configuration (dist/edge/nginx.conf), generated from the route table
+// (src/routes/routes.ts): nginx serves every static family from dist/client with the headers the
+// table gives it, and passes only the dynamic routes, and whatever no file answers, to the Node
+// instances. `npm run edge` (src/edge/) runs it with the per-run parts beside it: the instances'
+// addresses and the edge's own address and folder. No path or header is written here by hand.
+import { CONTENT_TYPES, DEFAULT_CONTENT_TYPE } from '../routes/content-types.ts';
+import {
+  ASSET_PREFIX, CACHE_NO_STORE, classify, DUMP_ROUTE, DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, EXACT_ROUTES, JSON_TYPE, KEY_SEGMENT, KEYED_ROUTES,
+  pageHeaders, POLICIES, type RouteFamily,
+} from '../routes/routes.ts';
+import type { ServedFile } from '../routes/served-files.ts';
+import type { ErrorBody } from '../schemas/errors.ts';
+import { staticHeaders } from './headers.ts';
+
+/** Where the build writes the configuration: dist/edge/nginx.conf. */
+export const EDGE_DIR = 'edge';
+export const NGINX_CONF_FILE = 'nginx.conf';
+/**
+ * The two pools of instances (upstream groups) and the files `npm run edge` writes beside its link to
+ * nginx.conf with one `server host:port;` line per instance of each. One pool serves; on a release
+ * switch the other starts on the new release and takes over without a reload of nginx.
+ */
+export const POOLS = ['blue', 'green'] as const;
+export type Pool = (typeof POOLS)[number];
+export const poolServersFile = (pool: Pool) => `pool-${pool}.conf`;
+export const poolUpstream = (pool: Pool) => `rtp_${pool}`;
+/**
+ * Written by `npm run edge` beside its link to nginx.conf: the `listen` address, the `root`
+ * (the client folder of the release serving) and `$rtp_pool`, the upstream group serving (POOLS).
+ */
+export const EDGE_SITE_FILE = 'edge-site.conf';
+/** The variable edge-site.conf sets to the upstream group of the pool serving. */
+const UPSTREAM = '$rtp_pool';
+
+/** What a dynamic route answers when no instance does (every instance down or refusing). */
+export const EDGE_UNAVAILABLE: ErrorBody = { statusCode: 503, statusMessage: 'service unavailable: no server instance answered; try again in a few seconds' };
+
+/** A double-quoted nginx string; `$` is refused, since nginx would read it as a variable. */
+function quote(value: string): string {
+  if (value.includes('$') || /[\r\n]/.test(value)) throw new Error(`nginx.conf: cannot write ${JSON.stringify(value)}: it holds "$" or a line break`);
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A double-quoted regular expression of a location (its `$` anchors are no variables there). */
+function quoteRegex(re: string): string {
+  if (/["\r\n]/.test(re)) throw new Error(`nginx.conf: cannot write the pattern ${JSON.stringify(re)}`);
+  return `"${re.replace(/\\/g, '\\\\')}"`;
+}
+
+/** The directives that give a location its family's headers: Content-Type through `types`, the rest with add_header. */
+function headerDirectives(family: RouteFamily, contentType: string | null, page: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  // A fixed type: no extension decides it. Null: the type follows the file's extension (the http block's types).
+  if (contentType !== null) out.push('types { }', `default_type ${quote(contentType)};`);
+  for (const [name, value] of staticHeaders(family, contentType ?? '', page)) if (name !== 'Content-Type') out.push(`add_header ${name} ${quote(value)};`);
+  return out;
+}
+
+function location(match: string, body: readonly string[]): string {
+  return `    location ${match} {\n${body.map((line) => `      ${line}\n`).join('')}    }\n`;
+}
+
+/**
+ * A location serving files: as the instances, it follows no symbolic link inside the served folder
+ * (the folder itself is reached through links). Only here: the server-level test for the pool
+ * serving (edge-site.conf) reads through a link outside it.
+ */
+function fileLocation(match: string, body: readonly string[]): string {
+  return location(match, [...body, 'disable_symlinks on from=$document_root;']);
+}
+
+/** The families whose Content-Type follows the file's extension (src/routes/content-types.ts). */
+const BY_EXTENSION: ReadonlySet<RouteFamily> = new Set(['page', 'asset']);
+
+/**
+ * The text of nginx.conf for a build: `served` are its files found by URL path
+ * (src/routes/served-files.ts), `site` the build's site (the pages' CSP names its origin).
+ */
+export function renderNginxConf(served: readonly ServedFile[], site: string): string {
+  const page = pageHeaders(new URL(site).origin);
+  const types = new Map<string, string[]>();
+  for (const [ext, type] of Object.entries(CONTENT_TYPES)) types.set(type, [...(types.get(type) ?? []), ext.slice(1)]);
+  const locations: string[] = [];
+
+  // The dynamic routes: only the instances answer them.
+  for (const [urlPath, family] of EXACT_ROUTES) if (DYNAMIC_FAMILIES.has(family)) locations.push(location(`= ${quote(urlPath)}`, [`proxy_pass http://${UPSTREAM};`]));
+  // Static data at exact paths.
+  for (const [urlPath, data] of EXACT_DATA_ROUTES) locations.push(fileLocation(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
+  // Files found by URL path: pages, openapi.json; assets share one prefix location below.
+  const exact = new Set(EXACT_DATA_ROUTES.keys());
+  for (const f of served) {
+    if (exact.has(f.path) || f.path.startsWith(ASSET_PREFIX)) continue;
+    const family = classify(f.path);
+    locations.push(fileLocation(`= ${quote(f.path)}`, [...headerDirectives(family, BY_EXTENSION.has(family) ? null : POLICIES[family].contentType, page), `try_files ${quote(`/${f.file}`)} @node;`]));
+  }
+  locations.push(fileLocation(`^~ ${ASSET_PREFIX}`, [...headerDirectives('asset', null, page), 'try_files $uri @node;']));
+  // The dumps: the type follows the extension (DUMP_TYPES).
+  const dumpTypes = Object.entries(DUMP_TYPES).map(([ext, type]) => `${quote(type)} ${ext.slice(1)};`);
+  const dumpHeaders = headerDirectives('dump', JSON_TYPE, page).filter((d) => !d.startsWith('types') && !d.startsWith('default_type'));
+  locations.push(fileLocation(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [`types { ${dumpTypes.join(' ')} }`, `default_type ${quote(JSON_TYPE)};`, ...dumpHeaders, `try_files /${DUMP_ROUTE.dir}/$1 @node;`]));
+  // The keyed families, in the table's order (regular expression locations are tried in order).
+  for (const r of KEYED_ROUTES) {
+    const re = `^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`;
+    locations.push(fileLocation(`~ ${quoteRegex(re)}`, [...headerDirectives(r.family, POLICIES[r.family].contentType, page), `try_files /${r.dir}/$1${r.ext} @node;`]));
+  }
+
+  const unavailable = JSON.stringify(EDGE_UNAVAILABLE);
+  const errorHeaders = [['Cache-Control', CACHE_NO_STORE], ['Access-Control-Allow-Origin', '*'], ['X-Content-Type-Options', 'nosniff']].map(([n, v]) => `add_header ${n} ${quote(v!)} always;`);
+  return `# The edge: nginx in front of the registry's Node instances. Generated by the build from
+# src/routes/routes.ts (src/build/nginx.ts); do not edit. \`npm run edge\` runs it with nginx -p <its
+# folder>, where it writes ${POOLS.map(poolServersFile).join(', ')} and ${EDGE_SITE_FILE} beside a link to this file.
+daemon off;
+# A release switch never reloads nginx (a reload closes clients' idle keep-alive connections, and a
+# request sent on one as it closes fails): edge-site.conf reads the release and the pool serving
+# through a link that \`npm run edge\` moves.
+worker_processes auto;
+pid nginx.pid;
+error_log stderr warn;
+
+events {
+  worker_connections 4096;
+}
+
+http {
+  # Content types by extension, for pages and build assets (src/routes/content-types.ts).
+  types {
+${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join('\n')}
+  }
+  default_type ${quote(DEFAULT_CONTENT_TYPE)};
+  charset off;
+  server_tokens off;
+  # The instances log every request they answer (without query strings or raw addresses); nginx logs none.
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  # Whole-body answers only, as the instances give them.
+  max_ranges 0;
+  # The instances' limits (docs/security.md): a 16 KiB request head (batch lookups), 10 s to send it.
+  large_client_header_buffers 4 16k;
+  client_header_timeout 10s;
+  client_body_timeout 30s;
+  client_max_body_size 1m;
+  send_timeout 30s;
+  keepalive_timeout 5s;
+  client_body_temp_path temp/body;
+  proxy_temp_path temp/proxy;
+  fastcgi_temp_path temp/fastcgi;
+  uwsgi_temp_path temp/uwsgi;
+  scgi_temp_path temp/scgi;
+
+${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
+    include ${poolServersFile(pool)};
+    keepalive 32;
+    # Below the instances' idle keep-alive timeout (KEEP_ALIVE_TIMEOUT_MS, 5 s), so nginx never reuses a connection an instance is closing.
+    keepalive_timeout 4s;
+  }
+`).join('\n')}
+  server {
+    include ${EDGE_SITE_FILE};
+
+    # To the instances: the client's own address, replacing any X-Forwarded-For it sent (instances trust this hop only).
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $remote_addr;
+    # A failed or refused instance: the request goes to the next one. nginx never passes on a
+    # non-idempotent request (POST /mcp) once an instance has received it.
+    proxy_next_upstream error timeout;
+    proxy_next_upstream_timeout 10s;
+    proxy_connect_timeout 2s;
+    proxy_send_timeout 30s;
+    proxy_read_timeout 30s;
+
+    # Methods the static files refuse (the CORS preflight, POST) and paths no file answers (the
+    # 404s): the instances answer them as they do without nginx.
+    error_page 405 = @node;
+    # No instance answered.
+    error_page 502 504 = @unavailable;
+    recursive_error_pages on;
+
+${locations.join('')}
+    location / {
+      proxy_pass http://${UPSTREAM};
+    }
+
+    location @node {
+      proxy_pass http://${UPSTREAM};
+    }
+
+    location @unavailable {
+      types { }
+      default_type ${quote(JSON_TYPE)};
+      ${errorHeaders.join('\n      ')}
+      return 503 ${quote(unavailable)};
+    }
+  }
+}
+`;
+}

@@ -1,0 +1,227 @@
+// The production shape on one machine (`npm run edge`): one redis-server, N server instances
+// counting on it, and nginx in front running the build's dist/edge/nginx.conf (src/build/nginx.ts)
+// with the per-run parts written beside it. Every part is a child process; stop() ends them all.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../build/nginx.ts';
+import { acquirePidLock } from '../lib/write.ts';
+import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
+import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';
+import { freePort, hostPort, startPart, stopPart, waitForListener, writeWhole, type Part } from './parts.ts';
+
+export interface EdgeOptions {
+  /** The build served (holds client/, server/ and edge/): dist/ or a release link. */
+  outDir: string;
+  /** The edge's own folder: state.json, the nginx prefix, redis-server's folder. */
+  stateDir: string;
+  host: string;
+  /** 0: a free port. */
+  port: number;
+  instances: number;
+  /** The environment every instance starts with (server settings such as RATE_LIMIT). */
+  env: NodeJS.ProcessEnv;
+  programs: { nginx: string; redisServer: string; node: string };
+  /** Node flags of the instances (those of `npm run serve`). */
+  nodeArgs: readonly string[];
+  /** Lines about the parts (start, exit); the parts' own output goes to `output`. */
+  log: (line: string) => void;
+  output: NodeJS.WritableStream;
+  /** How long a part may take to get ready. */
+  readyTimeoutMs?: number;
+  /** How often a release link (`outDir`) is checked for a new target (ms; 0: only on `switchRelease()`). */
+  releasePollMs?: number;
+}
+
+export interface Edge {
+  url: string;
+  state: EdgeState;
+  /** Stops every part (nginx first, then the instances, then Redis) and removes state.json. */
+  stop(): Promise<void>;
+  /** Resolves when nginx exits on its own (the edge is down then). */
+  nginxExited: Promise<number | null>;
+  /** Serves the release `outDir` points to now, when it is another one (SIGHUP); resolves true on a switch. */
+  switchRelease(): Promise<boolean>;
+}
+
+/** Replaces `link` with a symbolic link to `target`, atomically (a new link renamed over it). */
+function relink(target: string, link: string): void {
+  rmSync(`${link}.tmp`, { force: true });
+  symlinkSync(target, `${link}.tmp`);
+  renameSync(`${link}.tmp`, link);
+}
+
+/**
+ * Starts Redis, the instances and nginx, in that order; anything started is stopped again on a
+ * failure. The instances and nginx serve the real folder `outDir` resolves to. When `outDir` is a
+ * release link that moves, the edge starts the other pool of instances on the new release, then
+ * moves one link, `serving`, through which nginx reads both the files it serves and the pool it
+ * passes requests to, and stops the old pool. nginx is never reloaded (a reload would close its
+ * clients' idle connections, failing a request sent on one as it closes), and every request after
+ * the move gets the new release, static or dynamic: none gets an older answer after a newer one.
+ */
+export async function startEdge(options: EdgeOptions): Promise<Edge> {
+  const dir = path.resolve(options.stateDir);
+  mkdirSync(path.join(dir, 'temp'), { recursive: true });
+  const unlock = await acquirePidLock(path.join(dir, 'edge.lock'), (pid) => `edge: another edge (pid ${pid}) runs in ${dir}: stop it first`, options.log);
+  const timeout = options.readyTimeoutMs ?? 30_000;
+  let redis: Part | null = null;
+  let nginx: Part | null = null;
+  let instances: Array<{ part: Part; port: number }> = [];
+  const retired = new Set<Part>();
+  let stopping = false;
+  const stopAll = async () => {
+    stopping = true;
+    // nginx first (no new requests reach the instances), then the instances, then Redis.
+    for (const part of [nginx, ...instances.map((i) => i.part), redis]) if (part !== null) await stopPart(part);
+    rmSync(path.join(dir, EDGE_STATE_FILE), { force: true });
+    await unlock();
+  };
+  const watch = (part: Part) => {
+    void part.exited.then((code) => {
+      if (!stopping && !retired.has(part)) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
+    });
+  };
+
+  try {
+    const redisPort = await freePort('127.0.0.1');
+    redis = (await startPart('redis-server', options.programs.redisServer, ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], process.env, /Ready to accept connections/, options)).part;
+    watch(redis);
+
+    // Each pool has its ports for good: nginx's upstream groups name them once.
+    const ports = {} as Record<Pool, number[]>;
+    for (const pool of POOLS) {
+      ports[pool] = [];
+      for (let k = 0; k < options.instances; k++) ports[pool].push(await freePort('127.0.0.1'));
+      writeWhole(path.join(dir, poolServersFile(pool)), ports[pool].map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(''));
+      mkdirSync(path.join(dir, 'pools', pool), { recursive: true });
+      // The marker edge-site.conf tests for through the `serving` link.
+      writeWhole(path.join(dir, 'pools', pool, pool), `${pool}\n`);
+    }
+
+    /** The pool's instances, serving the release folder `release`. */
+    const startPool = async (pool: Pool, release: string) => {
+      const env: NodeJS.ProcessEnv = {
+        ...options.env,
+        HOST: '127.0.0.1',
+        RTP_OUT_DIR: release,
+        // The edge moves the instances to a new release (another pool), never they themselves.
+        RELEASE_POLL_MS: '0',
+        RATE_LIMIT_STORE: 'redis',
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        // Only nginx connects to the instances, from 127.0.0.1, and it sets X-Forwarded-For to the client's own address.
+        TRUST_PROXY: '127.0.0.1',
+      };
+      const entry = path.join(release, 'server', SERVER_ENTRY_FILE);
+      const settled = await Promise.allSettled(
+        ports[pool].map((port, k) => startPart(`instance ${k + 1} (${pool})`, options.programs.node, [...options.nodeArgs, entry], { ...env, PORT: String(port) }, /listening on http:\/\//, options).then((s) => ({ part: s.part, port }))),
+      );
+      const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) {
+        for (const s of started) await stopPart(s.part);
+        throw failed.reason;
+      }
+      for (const s of started) watch(s.part);
+      return started;
+    };
+
+    let release = realpathSync(options.outDir);
+    let pool: Pool = 'blue';
+    const conf = path.join(release, EDGE_DIR, NGINX_CONF_FILE);
+    if (!existsSync(conf)) throw new Error(`edge: ${conf} is missing: rebuild with \`npm run build\` (or make a new release)`);
+    relink(release, path.join(dir, 'pools', pool, 'release'));
+    relink(path.join('pools', pool), path.join(dir, 'serving'));
+    instances = await startPool(pool, release);
+
+    const port = options.port === 0 ? await freePort(options.host) : options.port;
+    const serving = path.join(dir, 'serving');
+    writeWhole(
+      path.join(dir, EDGE_SITE_FILE),
+      [
+        `listen ${hostPort(options.host, port)};`,
+        `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`,
+        `set $rtp_pool ${poolUpstream('blue')};`,
+        `if (-f ${JSON.stringify(path.join(serving, 'green'))}) {`,
+        `  set $rtp_pool ${poolUpstream('green')};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+    // A link, not a copy: nginx reads the build's file, and includes the files above from the link's folder.
+    const link = path.join(dir, NGINX_CONF_FILE);
+    relink(conf, link);
+    const args = ['-p', `${dir}/`, '-c', link, '-e', 'stderr'];
+    // As root, nginx would run its workers as nobody, who cannot read a private checkout or temp folder.
+    if (process.getuid?.() === 0) args.push('-g', 'user root;');
+    const nginxChild = spawn(options.programs.nginx, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    nginxChild.stdout!.pipe(options.output, { end: false });
+    nginxChild.stderr!.pipe(options.output, { end: false });
+    nginx = { name: 'nginx', child: nginxChild, exited: new Promise((resolve) => nginxChild.once('exit', (code) => resolve(code))) };
+    nginxChild.once('error', (err) => options.log(`edge: cannot run nginx (${options.programs.nginx}): ${err.message}`));
+    watch(nginx);
+    await waitForListener(options.host, port, nginx, timeout);
+
+    const state = (): EdgeState =>
+      EdgeStateSchema.parse({
+        nginx: { pid: nginxChild.pid, port },
+        redis: { pid: redis!.child.pid, port: redisPort },
+        instances: instances.map((i) => ({ pid: i.part.child.pid, port: i.port })),
+      });
+    const writeState = () => writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state(), null, 2)}\n`);
+    writeState();
+
+    let switching: Promise<boolean> | null = null;
+    const switchTo = async (): Promise<boolean> => {
+      const target = realpathSync(options.outDir);
+      if (target === release || stopping) return false;
+      const next: Pool = pool === 'blue' ? 'green' : 'blue';
+      options.log(`edge: ${options.outDir} now points to ${target}: starting the ${next} pool of ${options.instances} instance(s) on it`);
+      relink(target, path.join(dir, 'pools', next, 'release'));
+      const started = await startPool(next, target);
+      const old = instances;
+      // The switch: from here on nginx reads the new release's files and passes requests to the new pool.
+      relink(path.join('pools', next), serving);
+      instances = started;
+      pool = next;
+      release = target;
+      writeState();
+      // Requests already passed to the old pool finish there (a graceful stop).
+      for (const i of old) retired.add(i.part);
+      await Promise.all(old.map((i) => stopPart(i.part)));
+      options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
+      return true;
+    };
+    const switchRelease = (): Promise<boolean> => {
+      switching ??= switchTo()
+        .catch((err: unknown) => {
+          options.log(`edge: keeping ${release}: ${err instanceof Error ? err.message : String(err)}`);
+          return false;
+        })
+        .finally(() => {
+          switching = null;
+        });
+      return switching;
+    };
+    const pollMs = options.releasePollMs ?? 1000;
+    const timer = lstatSync(options.outDir).isSymbolicLink() && pollMs > 0 ? setInterval(() => void switchRelease(), pollMs) : null;
+
+    let stopped: Promise<void> | undefined;
+    return {
+      url: `http://${hostPort(options.host, port)}`,
+      get state() {
+        return state();
+      },
+      nginxExited: nginx.exited,
+      switchRelease,
+      stop: () => {
+        if (timer !== null) clearInterval(timer);
+        stopped ??= (switching ?? Promise.resolve()).then(stopAll);
+        return stopped;
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

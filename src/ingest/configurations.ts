@@ -1,0 +1,79 @@
+// Configuration rules: when a figure a source states for a game is a known other build of that
+// game (a lower operator build, a bought feature) rather than a competing default. Such a figure
+// becomes a variant of its kind; a difference no rule explains is a disagreement, and above
+// CONFLICT_TOLERANCE between sources of one rank it holds the game back (src/ingest/merge.ts).
+// docs/data-model.md, "Configuration rules", gives each rule with real examples.
+import type { VariantKind } from '../schemas/authoring.ts';
+import type { SourceFact } from './source.ts';
+
+/** Defaults of one rank further apart than this (in points) that no rule explains hold a game back. */
+export const CONFLICT_TOLERANCE = 0.5;
+
+/** A provider's RTP ladder: the band of its default builds and the bands of its lower builds, each [from, to). */
+export interface Ladder {
+  defaultBand: readonly [number, number];
+  rungs: ReadonlyArray<readonly [number, number]>;
+}
+
+/**
+ * Providers whose lower builds sit in fixed bands. Play'n GO builds most games at 96.x and offers
+ * casinos the same game at 94.x, 91.x, 87.x and 84.x (Book of Dead: 96.21, 94.25, 91.25, 87.25,
+ * 84.18 in the hand-checked seed).
+ */
+export const PROVIDER_LADDERS: Readonly<Record<string, Ladder>> = {
+  playngo: { defaultBand: [96, 97], rungs: [[94, 95], [91, 92], [87, 88], [84, 85]] },
+};
+
+/** The kinds a source names for a build other than the default. */
+const NAMED_KINDS: ReadonlySet<VariantKind> = new Set(['operator_ladder', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction']);
+
+const within = (x: number, [from, to]: readonly [number, number]) => x >= from && x < to;
+
+/** The rung of `provider`'s ladder that holds `x`, when `x` is a lower build of a default in the ladder's default band. */
+export function ladderRung(provider: string, x: number, defaultRtp: number): readonly [number, number] | null {
+  const ladder = PROVIDER_LADDERS[provider];
+  if (ladder === undefined || !within(defaultRtp, ladder.defaultBand)) return null;
+  return ladder.rungs.find((r) => within(x, r)) ?? null;
+}
+
+/** Whether `x` lies in a lower rung of `provider`'s ladder (whatever the default). */
+export function inLowerRung(provider: string, x: number): boolean {
+  return PROVIDER_LADDERS[provider]?.rungs.some((r) => within(x, r)) ?? false;
+}
+
+/** The configuration rules that explain a figure as another build (the range-minimum rule is the slotcatalog adapter's). */
+export type Rule = 'named_variant' | 'provider_ladder' | 'listed_figure';
+
+/** Which build a figure is, and by which rule. */
+export interface Explanation {
+  kind: VariantKind;
+  rule: Rule;
+}
+
+/**
+ * A source names `x` as a build of a kind (a bonus buy, an ante bet, an operator build...): rule
+ * "named variant". Sweet Bonanza 1000: the slot data API lists 96.50 as its bonus buy.
+ */
+export function namedVariant(x: number, facts: readonly SourceFact[]): Explanation | null {
+  for (const f of facts) for (const v of f.variants) if (v.rtp === x && NAMED_KINDS.has(v.kind)) return { kind: v.kind, rule: 'named_variant' };
+  return null;
+}
+
+/**
+ * Why `x`, stated by a source as its figure for a game whose default is `defaultRtp`, is another
+ * build of the game, or null when no rule explains it:
+ * - named variant: a source names `x` as a build of a kind (that kind);
+ * - provider ladder: `x` is a lower rung of the provider's ladder under a default in its band (`operator_ladder`);
+ * - listed figure: a source stating the default lists `x` among the game's figures (the kind it gives, else `unknown`).
+ */
+export function explain(provider: string, x: number, defaultRtp: number, facts: readonly SourceFact[]): Explanation | null {
+  const named = namedVariant(x, facts);
+  if (named !== null) return named;
+  if (x < defaultRtp && ladderRung(provider, x, defaultRtp) !== null) return { kind: 'operator_ladder', rule: 'provider_ladder' };
+  for (const f of facts) {
+    if (f.stated_rtp !== defaultRtp) continue;
+    const v = f.variants.find((w) => w.rtp === x);
+    if (v !== undefined) return { kind: v.kind === 'standard' ? 'unknown' : v.kind, rule: 'listed_figure' };
+  }
+  return null;
+}

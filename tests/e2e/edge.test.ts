@@ -1,0 +1,228 @@
+// `npm run edge` against real nginx, real server instances and a real redis-server (loopback, free
+// ports, state in a temp folder): the state file and a clean stop, header parity with the Node
+// server for every route family, the client's own address behind nginx, failover under load, and
+// the static half served with every instance killed.
+import { readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EDGE_UNAVAILABLE } from '../../src/build/nginx.ts';
+import { DYNAMIC_FAMILIES, POLICIES, type RouteFamily } from '../../src/routes/routes.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { readDataFiles } from '../helpers/data-files.ts';
+import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
+import { get } from '../helpers/load.ts';
+import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
+import { removeTemp, tempDir } from '../helpers/browser.ts';
+import { runScript } from '../helpers/production.ts';
+import { testDataDir, testOutDir } from '../helpers/server.ts';
+
+const data = readDataFiles(testDataDir());
+const game = data.games.find((g) => g.provider === data.providers[0]!.provider)!;
+const SAMPLES = familySamples({
+  slug: game.canonical_slug,
+  provider: game.provider,
+  version: data.meta.data_version,
+  asset: `/_astro/${readdirSync(path.join(testOutDir(), 'client/_astro')).sort()[0]!}`,
+});
+const FAMILIES = Object.keys(SAMPLES) as RouteFamily[];
+const STATIC = FAMILIES.filter((f) => !DYNAMIC_FAMILIES.has(f));
+
+interface Seen {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+async function fetchOne(base: string, family: RouteFamily, url: string): Promise<Seen> {
+  const res = await fetch(base + url, family === 'mcp' ? MCP_CALL : {});
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('npm run edge: nginx in front of two instances and one redis-server', () => {
+  let dir: string;
+  let edge: RunningEdge;
+  const LIMIT = 40;
+
+  beforeAll(async () => {
+    dir = await tempDir('rtp-edge-');
+    edge = await startEdge(dir, 2, { RATE_LIMIT: String(LIMIT) });
+  });
+
+  afterAll(async () => {
+    if (edge !== undefined) {
+      expect(await edge.stop()).toBe(0);
+      // Nothing it started still runs, and the state file is gone.
+      expect(edge.running()).toEqual([]);
+      expect(readdirSync(dir)).not.toContain('state.json');
+    }
+    await removeTemp(dir);
+  });
+
+  it('writes state.json with the pid and port of nginx, Redis and each instance, all running', () => {
+    expect(edge.state.instances).toHaveLength(2);
+    expect(edge.url).toBe(`http://127.0.0.1:${edge.state.nginx.port}`);
+    expect(edge.running()).toHaveLength(4);
+    expect(new Set([edge.state.nginx.port, edge.state.redis.port, ...edge.state.instances.map((i) => i.port)]).size).toBe(4);
+  });
+
+  it('refuses a second edge in the same folder, and bad settings, naming the fix', async () => {
+    const second = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, PORT: '0', HOST: '127.0.0.1', RTP_OUT_DIR: testOutDir() }, 60_000);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`edge: another edge (pid `);
+    expect(second.stderr).toContain(`runs in ${dir}: stop it first`);
+    const bad = await runScript('scripts/edge.ts', ['--instances', '0'], { EDGE_DIR: dir }, 60_000);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('edge: --instances "0": must be a whole number from 1 to 32');
+    const port = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, PORT: 'eighty' }, 60_000);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('edge: PORT="eighty": must be an integer from 0 to 65535');
+    // The running edge is untouched.
+    expect(edge.running()).toHaveLength(4);
+  });
+
+  it('answers every route family with the headers the Node server sends (table-driven from the route table)', async () => {
+    const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
+    for (const family of FAMILIES) {
+      for (const url of SAMPLES[family]) {
+        const [direct, viaEdge] = [await fetchOne(node, family, url), await fetchOne(edge.url, family, url)];
+        expect(viaEdge.status, url).toBe(direct.status);
+        expect(direct.status === 200 || family === 'mcp', url).toBe(true);
+        expect(viaEdge.body.equals(direct.body), url).toBe(true);
+        if (DYNAMIC_FAMILIES.has(family)) {
+          // Passed through from an instance: the same headers; the budget left differs by the requests between.
+          const leaveOut = new Set([...NOT_COMPARED, ...RATE_LIMIT_HEADERS]);
+          expect(comparable(viaEdge.headers, leaveOut), url).toEqual(comparable(direct.headers, leaveOut));
+          expect([...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)), url).toEqual([...direct.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)));
+        } else {
+          // Served by nginx: the same headers but the validators nginx makes itself, and no rate-limit headers.
+          const leaveOut = new Set([...NOT_COMPARED, ...VALIDATORS, ...RATE_LIMIT_HEADERS]);
+          expect(comparable(viaEdge.headers, leaveOut), url).toEqual(comparable(direct.headers, leaveOut));
+          expect(viaEdge.headers.get('etag'), url).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+          expect([...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)), url).toEqual([]);
+          expect(direct.headers.has('x-ratelimit-limit'), url).toBe(POLICIES[family].rateLimited);
+        }
+      }
+    }
+  });
+
+  it('leaves to the instances what no file answers: the same 404s, dot files and CDN files never served', async () => {
+    const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
+    for (const url of ['/.env', '/_headers', '/404', '/index', '/about.html', '/api/rtp/no-such-game', '/api/nothing', '/rtp/no-such-game', '/_astro/missing.js']) {
+      const [direct, viaEdge] = [await fetchOne(node, 'page', url), await fetchOne(edge.url, 'page', url)];
+      expect(direct.status, url).toBe(404);
+      expect(viaEdge.status, url).toBe(404);
+      expect(viaEdge.body.equals(direct.body), url).toBe(true);
+      expect(viaEdge.headers.get('content-type'), url).toBe(direct.headers.get('content-type'));
+    }
+    // A symbolic link planted in the served folder is not followed (as by the instances).
+    const secret = path.join(dir, 'secret.txt');
+    writeFileSync(secret, 'not for the web');
+    const link = path.join(testOutDir(), 'client/_astro', `edge-link-${process.pid}.txt`);
+    symlinkSync(secret, link);
+    try {
+      const leaked = await fetchOne(edge.url, 'asset', `/_astro/${path.basename(link)}`);
+      expect(leaked.status).toBe(404);
+      expect(leaked.body.toString()).not.toContain('not for the web');
+    } finally {
+      unlinkSync(link);
+    }
+    // The preflight, which nginx's static files refuse, is the server's.
+    const preflight = await fetch(`${edge.url}${SAMPLES.slot[0]}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
+  });
+
+  it('counts each client by its own address: an X-Forwarded-For it sends buys no fresh budget', async () => {
+    const url = `${edge.url}${SAMPLES.list[0]}`;
+    const remaining: string[] = [];
+    for (let k = 0; k < LIMIT; k++) {
+      const r = await get(url, { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': `198.51.100.${k}, 203.0.113.${k}` } });
+      expect(r.status).toBe(200);
+      remaining.push(String(r.headers['x-ratelimit-remaining']));
+    }
+    // Counted once each, across both instances, in the one Redis.
+    expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, k) => String(LIMIT - 1 - k)));
+    const over = await get(url, { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '192.0.2.77' } });
+    expect(over.status).toBe(429);
+    const other = await get(url, { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': '127.0.0.2' } });
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  it('serves the static families with every instance killed, same bytes and headers; dynamic routes get a JSON 503 within 1 s', async () => {
+    const before = new Map<string, Seen>();
+    for (const family of STATIC) for (const url of SAMPLES[family]) before.set(url, await fetchOne(edge.url, family, url));
+    for (const instance of edge.state.instances) process.kill(instance.pid, 'SIGKILL');
+    for (const instance of edge.state.instances) await edge.waitFor(new RegExp(`\\(pid ${instance.pid}\\) exited`));
+    for (const family of STATIC) {
+      for (const url of SAMPLES[family]) {
+        const now = await fetchOne(edge.url, family, url);
+        const was = before.get(url)!;
+        expect(now.status, url).toBe(200);
+        expect(now.body.equals(was.body), url).toBe(true);
+        expect(comparable(now.headers, NOT_COMPARED), url).toEqual(comparable(was.headers, NOT_COMPARED));
+      }
+    }
+    for (const family of FAMILIES.filter((f) => DYNAMIC_FAMILIES.has(f))) {
+      for (const url of SAMPLES[family]) {
+        const started = performance.now();
+        const res = await fetch(edge.url + url, family === 'mcp' ? MCP_CALL : {});
+        const body = ErrorBodySchema.parse(await res.json());
+        expect(performance.now() - started, url).toBeLessThan(1000);
+        expect(res.status, url).toBe(503);
+        expect(body).toEqual(EDGE_UNAVAILABLE);
+        expect(res.headers.get('content-type')).toBe(POLICIES.list.contentType);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+      }
+    }
+  });
+});
+
+describe('npm run edge: failover', () => {
+  let dir: string;
+  let edge: RunningEdge;
+
+  beforeAll(async () => {
+    dir = await tempDir('rtp-edge-');
+    edge = await startEdge(dir, 2, { RATE_LIMIT: '0' });
+  });
+
+  afterAll(async () => {
+    if (edge !== undefined) {
+      expect(await edge.stop()).toBe(0);
+      expect(edge.running()).toEqual([]);
+    }
+    await removeTemp(dir);
+  });
+
+  it('loses no request when one of two instances is killed (SIGKILL) under list load at 10 connections', async () => {
+    const queries = ['?limit=20', '?q=book&limit=10', '?provider=' + game.provider, '?sort=rtp_desc&limit=50', '?has_variants=1&limit=5', '?q=gold&sort=name'];
+    for (const q of queries) expect((await get(`${edge.url}/api/rtp/list${q}`)).status, q).toBe(200);
+    const victim = edge.state.instances[0]!.pid;
+    let responses = 0;
+    let killedAt = -1;
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const run = autocannon(
+        { url: edge.url, connections: 10, amount: 6000, timeout: 10, requests: queries.map((q) => ({ method: 'GET', path: `/api/rtp/list${q}` })) },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+      run.on('response', () => {
+        // A third of the way in, with every connection busy: the instance dies mid-flight.
+        if (++responses === 2000) {
+          killedAt = responses;
+          process.kill(victim, 'SIGKILL');
+        }
+      });
+    });
+    await edge.waitFor(new RegExp(`\\(pid ${victim}\\) exited`));
+    const detail = `${result['2xx']} answers, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts; killed after ${killedAt}`;
+    expect(killedAt, detail).toBe(2000);
+    expect(result.errors, detail).toBe(0);
+    expect(result.timeouts, detail).toBe(0);
+    expect(result.non2xx, detail).toBe(0);
+    expect(result['2xx'], detail).toBe(6000);
+    // The survivor answers on its own.
+    expect((await get(`${edge.url}/api/rtp/list?limit=1`)).status).toBe(200);
+  });
+});
