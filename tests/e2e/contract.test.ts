@@ -92,6 +92,7 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
   return [
     ok('/api/rtp/list?limit=2'), ok('/api/rtp/list?limit=2&format=csv'), ok('/api/rtp/list?slugs=book-of-dead,no-such-game'), ok('/api/rtp/list?updated_since=2026-01-01&limit=2'),
     ok('/api/rtp/list?rtp_min=96&volatility=high,very-high&released_after=2015&max_win_min=1000&sort=rtp_desc&limit=3'),
+    ok('/api/rtp/list?confidence=verified&volatility=high&rtp_max=97&limit=3'),
     bad('/api/rtp/list?limit=0'), bad('/api/rtp/list?rtp_min=abc&format=xml'),
     ok('/api/rtp/history?limit=2'), bad('/api/rtp/history?since=yesterday'),
     ok('/api/rtp/identify?slug=book-of-dead&rtp=96.21'), bad('/api/rtp/identify?rtp=96'), no('/api/rtp/identify?slug=no-such-game&rtp=96'),
@@ -273,6 +274,7 @@ describe('a validating proxy finds no violation', () => {
       game_type: ['slot', 'table', 'video', ''],
       has_variants: ['1', 'yes'],
       badge: ['verified_rtp', 'sources_disagree', 'gold'],
+      confidence: ['verified', 'corroborated', 'single_source', 'high'],
       sort: ['name', 'rtp_desc', 'recent', 'relevance', 'newest'],
       limit: ['1', '50', '200', '0', '201', 'abc'],
       offset: ['0', '10', '1000000', '-1'],
@@ -288,7 +290,7 @@ describe('a validating proxy finds no violation', () => {
       since: ['2026-01-01', 'x'],
       slug: ['book-of-dead', 'no-such-game'],
     };
-    const LIST = ['q', 'provider', 'game_type', 'has_variants', 'badge', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'format'];
+    const LIST = ['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'format'];
     for (let k = 0; k < 600; k++) {
       const history = rnd() < 0.15;
       const names = history ? ['slug', 'provider', 'since', 'limit', 'offset'] : rnd() < 0.1 ? ['slugs', 'format', pick(LIST)] : rnd() < 0.1 ? ['updated_since', 'limit', 'offset', 'format'] : LIST;

@@ -15,7 +15,7 @@ import { testDataDir } from '../helpers/server.ts';
 const data = readDataFiles(testDataDir());
 const server = useListServer();
 
-describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_before', () => {
+describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_before (with confidence)', () => {
   it('match the independent model in 300 random combinations with the other parameters', async () => {
     const rnd = rng(2026);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
@@ -24,6 +24,7 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
       provider: ['netent', 'pragmatic-play', 'playngo', 'hacksaw'],
       game_type: ['slot', 'table'],
       has_variants: ['1'],
+      confidence: ['verified', 'corroborated', 'single_source'],
       sort: ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'],
       rtp_min: ['94', '95.5', '96', '96.21', '96.5', '97'],
       rtp_max: ['96', '96.5', '97', '98.5', '100'],
@@ -70,6 +71,18 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
     const netent = data.games.filter((g) => g.provider === 'netent');
     for (const f of page.facets.volatilities) expect(f.count, f.volatility).toBe(netent.filter((g) => g.volatility === f.volatility).length);
     expect(page.meta.filtered).toBe(netent.filter((g) => g.volatility === 'high').length);
+  });
+
+  it('count confidence levels within the volatility filter and volatilities within the confidence filter', async () => {
+    const page = await server.list('confidence=corroborated&volatility=high,very-high');
+    const high = data.games.filter((g) => g.volatility === 'high' || g.volatility === 'very-high');
+    const corroborated = data.games.filter((g) => g.confidence === 'corroborated');
+    expect(page.meta.filtered).toBe(high.filter((g) => g.confidence === 'corroborated').length);
+    expect(page.meta.filtered).toBeGreaterThan(0);
+    for (const f of page.facets.confidence) expect(f.count, f.confidence).toBe(high.filter((g) => g.confidence === f.confidence).length);
+    for (const f of page.facets.volatilities) expect(f.count, f.volatility).toBe(corroborated.filter((g) => g.volatility === f.volatility).length);
+    expect(page.facets.confidence.map((f) => f.confidence)).toContain('verified');
+    expect(page.facets.volatilities.map((f) => f.volatility)).toContain('low');
   });
 
   it('reject bad values with a 400 naming each parameter', async () => {

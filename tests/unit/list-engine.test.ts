@@ -412,7 +412,7 @@ describe('engine loading and response bytes', () => {
     const runs: string[] = [];
     const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
     // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
-    // the confidence and volatility counts) about 890: two pages and one facets entry fit in 2,400;
+    // the confidence and volatility counts) about 900: two pages and one facets entry fit in 2,400;
     // two pages with a facets entry each would not.
     const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
     runs.length = 0;
