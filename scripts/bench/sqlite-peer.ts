@@ -79,14 +79,17 @@ const ORDER: Record<ListQuery['sort'], string> = {
   relevance: 'f.rank, g.slug',
 };
 
-/** One row of a facet cube: games per provider, game type, whether they have variants, and confidence level. */
+/** One row of a facet cube: games per provider, game type, whether they have variants, confidence level and volatility. */
 interface CubeRow {
   provider: string;
   game_type: string;
   multi: number;
   confidence: string;
+  volatility: string | null;
   n: number;
 }
+
+const CUBE = 'SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, g.confidence AS confidence, g.volatility AS volatility, count(*) AS n FROM g';
 
 /** Confidence levels in facet order (ties by count). */
 const LEVELS = ['verified', 'corroborated', 'single_source'];
@@ -119,12 +122,13 @@ export class SqliteList {
       CREATE TABLE g (
         id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL, provider TEXT NOT NULL,
         display_key TEXT NOT NULL, game_type TEXT NOT NULL, stated_rtp REAL NOT NULL,
-        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL, confidence TEXT NOT NULL);
+        variants_count INTEGER NOT NULL, release_year INTEGER, verified INTEGER NOT NULL, confidence TEXT NOT NULL,
+        volatility TEXT, max_win REAL);
       CREATE TABLE doc (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
       CREATE VIRTUAL TABLE f USING fts5(name, slug, provider, display, also, tokenize = 'unicode61');
       CREATE TEMP TABLE m (id INTEGER PRIMARY KEY, rank REAL NOT NULL);
     `);
-    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insG = db.prepare('INSERT INTO g VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insD = db.prepare('INSERT INTO doc VALUES (?, ?)');
     const insF = db.prepare('INSERT INTO f (rowid, name, slug, provider, display, also) VALUES (?, ?, ?, ?, ?, ?)');
     // A provider's group and source labels are searched too (as the route's index does).
@@ -132,7 +136,7 @@ export class SqliteList {
     db.exec('BEGIN');
     bundle.records.forEach((r, i) => {
       const shown = this.display.get(r.provider)!;
-      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), r.confidence);
+      insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), r.confidence, r.volatility, r.max_win);
       insD.run(i + 1, JSON.stringify(r));
       insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display), ftsText(also.get(r.provider) ?? ''));
     });
@@ -148,7 +152,7 @@ export class SqliteList {
       CREATE INDEX g_type ON g (game_type, variants_count);
       ANALYZE;
     `);
-    this.allCube = this.all<CubeRow>(`SELECT provider, game_type, variants_count > 1 AS multi, confidence, count(*) AS n FROM g GROUP BY 1, 2, 3, 4`, []);
+    this.allCube = this.all<CubeRow>(`${CUBE} GROUP BY 1, 2, 3, 4, 5`, []);
   }
 
   private statement(sql: string): ReturnType<Db['prepare']> {
@@ -181,6 +185,25 @@ export class SqliteList {
       conds.push('g.confidence = ?');
       params.push(query.confidence);
     }
+    if (query.volatility !== null) conds.push(`g.volatility IN (${query.volatility.map((v) => `'${v}'`).join(', ')})`);
+    const ranges = SqliteList.ranges(query);
+    return { conds: [...conds, ...ranges.conds], params: [...params, ...ranges.params] };
+  }
+
+  /** WHERE conditions for the range filters (a NULL figure fails every comparison, as in the route). */
+  private static ranges(query: ListQuery): { conds: string[]; params: unknown[] } {
+    const conds: string[] = [];
+    const params: unknown[] = [];
+    const add = (cond: string, value: number | null) => {
+      if (value === null) return;
+      conds.push(cond);
+      params.push(value);
+    };
+    add('g.stated_rtp >= ?', query.rtp_min);
+    add('g.stated_rtp <= ?', query.rtp_max);
+    add('g.max_win >= ?', query.max_win_min);
+    add('g.release_year >= ?', query.released_after);
+    add('g.release_year <= ?', query.released_before);
     return { conds, params };
   }
 
@@ -213,33 +236,41 @@ export class SqliteList {
   answer(query: ListQuery): string {
     let cube = this.allCube;
     let matched = false;
-    if (query.q !== null) {
-      matched = this.match(query.q, query.sort === 'relevance');
-      cube = matched ? this.all<CubeRow>('SELECT g.provider AS provider, g.game_type AS game_type, g.variants_count > 1 AS multi, g.confidence AS confidence, count(*) AS n FROM g WHERE g.id IN (SELECT id FROM m) GROUP BY 1, 2, 3, 4', []) : [];
+    const ranges = SqliteList.ranges(query);
+    if (query.q !== null) matched = this.match(query.q, query.sort === 'relevance');
+    if (query.q !== null && !matched) cube = [];
+    else if (matched || ranges.conds.length > 0) {
+      const conds = [...(matched ? ['g.id IN (SELECT id FROM m)'] : []), ...ranges.conds];
+      cube = this.all<CubeRow>(`${CUBE} WHERE ${conds.join(' AND ')} GROUP BY 1, 2, 3, 4, 5`, ranges.params);
     }
     const items = query.q !== null && !matched ? [] : this.page(query, matched);
     const hv = (r: CubeRow) => !query.has_variants || r.multi === 1;
     const byProvider = new Map<string, number>();
     const byType = new Map<string, number>();
+    const byConfidence = new Map<string, number>();
     const byLevel = new Map<string, number>();
     let filtered = 0;
     for (const r of cube) {
       if (!hv(r)) continue;
       const providerOk = query.provider === null || r.provider === query.provider;
       const typeOk = query.game_type === null || r.game_type === query.game_type;
-      const levelOk = query.confidence === null || r.confidence === query.confidence;
-      if (typeOk && levelOk) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + r.n);
-      if (providerOk && levelOk) byType.set(r.game_type, (byType.get(r.game_type) ?? 0) + r.n);
-      if (providerOk && typeOk) byLevel.set(r.confidence, (byLevel.get(r.confidence) ?? 0) + r.n);
-      if (providerOk && typeOk && levelOk) filtered += r.n;
+      const confOk = query.confidence === null || r.confidence === query.confidence;
+      const levelOk = query.volatility === null || (r.volatility !== null && (query.volatility as string[]).includes(r.volatility));
+      if (typeOk && confOk && levelOk) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + r.n);
+      if (providerOk && confOk && levelOk) byType.set(r.game_type, (byType.get(r.game_type) ?? 0) + r.n);
+      if (providerOk && typeOk && levelOk) byConfidence.set(r.confidence, (byConfidence.get(r.confidence) ?? 0) + r.n);
+      if (providerOk && typeOk && confOk && r.volatility !== null) byLevel.set(r.volatility, (byLevel.get(r.volatility) ?? 0) + r.n);
+      if (providerOk && typeOk && confOk && levelOk) filtered += r.n;
     }
-    if (query.confidence !== null && !byLevel.has(query.confidence)) byLevel.set(query.confidence, 0);
+    if (query.confidence !== null && !byConfidence.has(query.confidence)) byConfidence.set(query.confidence, 0);
     if (query.provider !== null && this.providerKeys.has(query.provider) && !byProvider.has(query.provider)) byProvider.set(query.provider, 0);
     if (query.game_type !== null && !byType.has(query.game_type)) byType.set(query.game_type, 0);
+    for (const level of query.volatility ?? []) if (!byLevel.has(level)) byLevel.set(level, 0);
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const providers = [...byProvider].map(([provider, count]) => ({ provider, display: this.display.get(provider)!, count })).sort((a, b) => b.count - a.count || cmp(a.provider, b.provider));
     const gameTypes = [...byType].map(([game_type, count]) => ({ game_type, count })).sort((a, b) => b.count - a.count || cmp(a.game_type, b.game_type));
-    const confidence = [...byLevel].map(([level, count]) => ({ confidence: level, count })).sort((a, b) => b.count - a.count || LEVELS.indexOf(a.confidence) - LEVELS.indexOf(b.confidence));
+    const confidence = [...byConfidence].map(([level, count]) => ({ confidence: level, count })).sort((a, b) => b.count - a.count || LEVELS.indexOf(a.confidence) - LEVELS.indexOf(b.confidence));
+    const volatilities = [...byLevel].map(([volatility, count]) => ({ volatility, count })).sort((a, b) => b.count - a.count || cmp(a.volatility, b.volatility));
     const meta = {
       data_version: this.meta.data_version,
       frozen_at: this.meta.frozen_at,
@@ -248,7 +279,7 @@ export class SqliteList {
       has_more: query.offset + items.length < filtered,
       query,
     };
-    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes, confidence })},"items":[${items.join(',')}]}`;
+    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes, confidence, volatilities })},"items":[${items.join(',')}]}`;
   }
 }
 

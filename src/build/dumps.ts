@@ -13,6 +13,7 @@ import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
 import { dumpFiles } from '../routes/routes.ts';
 import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
+import { CRLF, CSV_COLUMNS, csvField, csvRows } from '../schemas/csv.ts';
 import { GameRecordSchema, type GameRecord } from '../schemas/game-record.ts';
 import { renderLlmsTxt } from './llms.ts';
 import { feedIndex, registryFeed } from './feeds.ts';
@@ -23,54 +24,14 @@ export interface DumpFile {
   bytes: Buffer;
 }
 
-/** RFC 4180 line ends. */
-const CRLF = '\r\n';
 /** A UTF-8 byte order mark: spreadsheet programs read the file as UTF-8 only with it (names carry ™ and –). */
 const BOM = '\uFEFF';
 
-/** One CSV column: its Table Schema field and how a record fills it. */
-interface Column extends TableField {
-  cell: (r: GameRecord) => string | number | null;
-}
-
-const list = (values: readonly (string | number)[]) => values.join(';');
-
-/** The CSV's columns, in order (variants, badges and source URLs joined with `;`). */
-export const CSV_COLUMNS: readonly Column[] = [
-  { name: 'canonical_slug', type: 'string', description: 'The game\'s slug: /api/rtp/{slug}.', constraints: { required: true, unique: true }, cell: (r) => r.canonical_slug },
-  { name: 'canonical_name', type: 'string', description: 'The game\'s name.', constraints: { required: true }, cell: (r) => r.canonical_name },
-  { name: 'provider', type: 'string', description: 'The provider\'s key.', constraints: { required: true }, cell: (r) => r.provider },
-  { name: 'provider_display', type: 'string', description: 'The provider\'s name.', constraints: { required: true }, cell: (r) => r.provider_display },
-  { name: 'stated_rtp', type: 'number', description: 'The provider-stated RTP, percent.', constraints: { required: true }, cell: (r) => r.stated_rtp },
-  { name: 'rtp_variants', type: 'string', description: 'Every known RTP of the game, percent, ascending, separated by ";".', constraints: { required: true }, cell: (r) => list(r.rtp_variants) },
-  { name: 'rtp_min', type: 'number', description: 'The lowest known RTP, percent.', constraints: { required: true }, cell: (r) => r.rtp_min },
-  { name: 'rtp_max', type: 'number', description: 'The highest known RTP, percent.', constraints: { required: true }, cell: (r) => r.rtp_max },
-  { name: 'variants_count', type: 'integer', description: 'How many RTP variants are known.', constraints: { required: true }, cell: (r) => r.variants_count },
-  { name: 'volatility', type: 'string', description: 'The provider-stated volatility, empty when unknown.', cell: (r) => r.volatility },
-  { name: 'max_win', type: 'number', description: 'The maximum win as a multiple of the stake, empty when unknown.', cell: (r) => r.max_win },
-  { name: 'release_year', type: 'integer', description: 'The release year, empty when unknown.', cell: (r) => r.release_year },
-  { name: 'game_type', type: 'string', description: 'slot, table, live, crash, instant, bingo or keno.', constraints: { required: true }, cell: (r) => r.game_type },
-  { name: 'last_verified', type: 'datetime', description: 'When the figures were last checked against a source (UTC).', constraints: { required: true }, cell: (r) => r.last_verified },
-  { name: 'snapshot_id', type: 'string', description: 'sha256 of the game\'s published facts.', constraints: { required: true }, cell: (r) => r.snapshot_id },
-  { name: 'source_url', type: 'string', description: 'The source to cite for the stated RTP.', constraints: { required: true }, cell: (r) => r.source_url },
-  { name: 'source_kind', type: 'string', description: 'provider_page or third_party.', constraints: { required: true }, cell: (r) => r.source_kind },
-  { name: 'source_urls', type: 'string', description: 'Every source stating the figures, in precedence order, separated by ";".', constraints: { required: true }, cell: (r) => list(r.sources.map((s) => s.url)) },
-  { name: 'badges', type: 'string', description: 'verified_rtp, variants_tracked, sources_disagree, separated by ";".', cell: (r) => list(r.badges) },
-  { name: 'notes', type: 'string', description: 'Notes on the figures and their sources.', cell: (r) => r.notes },
-];
-
-/** A CSV field per RFC 4180 §2: quoted when it holds a comma, a quote or a line break; quotes doubled. */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+export { CSV_COLUMNS, csvField };
 
 /** The CSV dump: a header row, then one row per record, CRLF after every row. */
 export function registryCsv(records: readonly GameRecord[]): string {
-  const rows = [CSV_COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const r of records) rows.push(CSV_COLUMNS.map((c) => csvField(c.cell(r))).join(','));
-  return `${BOM}${rows.join(CRLF)}${CRLF}`;
+  return `${BOM}${csvRows(records)}`;
 }
 
 /** The JSON record fields as Table Schema fields (for the JSON and NDJSON resources). */

@@ -27,7 +27,7 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     '',
     '## API (JSON, no key, CORS *)',
     '',
-    `- [Search, filter, sort and page](${url(paths.list)}?q=book&limit=5): \`GET /api/rtp/list\` with \`q\`, \`provider\`, \`game_type\`, \`has_variants=1\`, \`badge\`, \`sort\`, \`limit\` (1-200), \`offset\`; ${PUBLIC_RATE_LIMIT.toLocaleString('en-US')} requests per day per IP.`,
+    `- [Search, filter, sort and page](${url(paths.list)}?q=book&limit=5): \`GET /api/rtp/list\` with \`q\`, \`provider\`, \`game_type\`, \`has_variants=1\`, \`badge\`, \`confidence\`, \`rtp_min\`, \`rtp_max\`, \`volatility\`, \`max_win_min\`, \`released_after\`, \`released_before\`, \`sort\`, \`limit\` (1-200), \`offset\`; \`format=csv\` for CSV; ${PUBLIC_RATE_LIMIT.toLocaleString('en-US')} requests per day per IP.`,
     `- [Several games at once](${url(paths.list)}?slugs=${slug}): \`GET /api/rtp/list?slugs=a,b,c\`, up to 200, in the order given.`,
     `- [One game](${url(paths.slot(slug))}): \`GET /api/rtp/{slug}\`, the record with provider meta, house edge, history, embed code and a citation line.`,
     `- [One provider](${url(paths.provider(provider))}): \`GET /api/rtp/provider/{provider}\`.`,

@@ -39,8 +39,8 @@ export function parseBatch(input: QueryInput): { ok: true; slugs: string[] } | {
   return { ok: false, errors };
 }
 
-/** The batch response's bytes: meta, then the found records copied from the engine. */
-export function batchAnswer(engine: ListEngine, slugs: readonly string[]): HandlerResult {
+/** The record indexes of the slugs the registry has, in the order given, and the slugs it does not have. */
+export function batchIndexes(engine: ListEngine, slugs: readonly string[]): { found: number[]; missing: string[] } {
   const found: number[] = [];
   const missing: string[] = [];
   for (const slug of slugs) {
@@ -48,6 +48,12 @@ export function batchAnswer(engine: ListEngine, slugs: readonly string[]): Handl
     if (i < 0) missing.push(slug);
     else found.push(i);
   }
+  return { found, missing };
+}
+
+/** The batch response's bytes: meta, then the found records copied from the engine. */
+export function batchAnswer(engine: ListEngine, slugs: readonly string[]): HandlerResult {
+  const { found, missing } = batchIndexes(engine, slugs);
   const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, found: found.length, missing, query: { slugs } };
   return jsonOk(recordsBody(engine, meta, found), CACHE_LIST);
 }

@@ -1,8 +1,9 @@
 // The list's facet counts: a count table per query (records by provider × game type × has several
-// variants × confidence level), the `filtered` total read from it, and the facets' JSON written
-// straight into the response bytes. Facets count the records matching every filter except their own, sorted by count
-// descending then key; zero counts are left out except for the selected provider or type.
-import { GAME_TYPES } from '../schemas/authoring.ts';
+// variants × confidence level × volatility), the `filtered` total read from it, and the facets'
+// JSON written straight into the response bytes. Facets count the records matching every filter
+// except their own, sorted by count descending then key; zero counts are left out except for the
+// selected values.
+import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import type { ListBundle } from '../schemas/list-bundle.ts';
 import { compareStrings } from '../schemas/text.ts';
@@ -12,13 +13,37 @@ export const ALL = -1;
 /** A provider the registry does not have: matches nothing. */
 export const UNKNOWN = -2;
 const T = GAME_TYPES.length;
+/** Volatility cells: each level, then unknown (list-bundle.ts `volatilityIndex`). */
+const V = VOLATILITIES.length + 1;
+/** A volatility mask selecting every cell: no volatility filter. */
+export const ALL_LEVELS = (1 << V) - 1;
 const C = CONFIDENCE_LEVELS.length;
+/** Cells per provider, type and has_variants: confidence level × volatility (cell c * V + v). */
+const L = C * V;
+/** A cell mask selecting every confidence level and volatility. */
+const ALL_CELLS = (1 << L) - 1;
+
+/** The volatility mask of a query's levels (null: every level and unknown). */
+export function levelMask(levels: readonly string[] | null): number {
+  if (levels === null) return ALL_LEVELS;
+  let mask = 0;
+  for (const level of levels) mask |= 1 << (VOLATILITIES as readonly string[]).indexOf(level);
+  return mask;
+}
+
+/** The cells (confidence × volatility) a confidence index (or ALL) and a volatility mask select. */
+function cellMask(conf: number, mask: number): number {
+  let cells = 0;
+  for (let c = 0; c < C; c++) if (conf === ALL || conf === c) cells |= mask << (c * V);
+  return cells;
+}
 
 const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 const PROVIDERS_OPEN = new Uint8Array(Buffer.from('{"providers":['));
 const TYPES_OPEN = new Uint8Array(Buffer.from('],"game_types":['));
 const CONFIDENCE_OPEN = new Uint8Array(Buffer.from('],"confidence":['));
+const VOLATILITIES_OPEN = new Uint8Array(Buffer.from('],"volatilities":['));
 const FACETS_CLOSE = new Uint8Array(Buffer.from(']}'));
 
 /** Strings encoded once, each its own view (so copying one allocates nothing). */
@@ -34,8 +59,10 @@ function writeUint(value: number, target: Uint8Array, at: number): number {
   return at + digits;
 }
 
+type Order = { rank: Int32Array; atRank: Int32Array };
+
 /** Each key's position in compareStrings order, and the key index at each position. */
-function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array } {
+function rankOf(keys: readonly string[]): Order {
   const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
   const rank = new Int32Array(keys.length);
   atRank.forEach((k, r) => (rank[k] = r));
@@ -43,13 +70,16 @@ function rankOf(keys: readonly string[]): { rank: Int32Array; atRank: Int32Array
 }
 
 /**
- * Per count table: totals by provider, by game type and by confidence level over all the others,
- * without and with has_variants ([m]); the first two also per confidence level ([m][c], c = C for all levels).
+ * A count table: Uint16 cells while no count can pass 65,535 (a registry of fewer games), which
+ * halves what a cached search holds and what each new one allocates; Int32 beyond.
  */
+export type CountTable = Uint16Array | Int32Array;
+
+/** Per count table: totals by provider, by game type and by cell (confidence × volatility) over all the others, without and with has_variants. */
 interface Totals {
-  byProvider: Int32Array[][];
-  byType: Int32Array[][];
-  byConfidence: [Int32Array, Int32Array];
+  byProvider: [Int32Array, Int32Array];
+  byType: [Int32Array, Int32Array];
+  byCell: [Int32Array, Int32Array];
 }
 
 /** Count tables and facet JSON over one list bundle's columns. */
@@ -58,22 +88,27 @@ export class Facets {
   readonly maxBytes: number;
   private readonly n: number;
   private readonly p: number;
-  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'confidence'>;
+  private readonly columns: Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'confidence' | 'volatilityOf'>;
   private readonly providerHead: Fragments;
   private readonly typeHead: Fragments;
   private readonly confidenceHead = fragments(CONFIDENCE_LEVELS.map((c) => `{"confidence":${JSON.stringify(c)},"count":`));
   /** Confidence facets list levels by count, then in CONFIDENCE_LEVELS order. */
-  private readonly confidenceOrder = { rank: Int32Array.from(CONFIDENCE_LEVELS.keys()), atRank: Int32Array.from(CONFIDENCE_LEVELS.keys()) };
+  private readonly confidenceOrder: Order = { rank: Int32Array.from(CONFIDENCE_LEVELS.keys()), atRank: Int32Array.from(CONFIDENCE_LEVELS.keys()) };
   private readonly confidenceCounts = new Int32Array(C);
   private readonly listedConfidence = new Int32Array(C);
-  private readonly providerOrder: { rank: Int32Array; atRank: Int32Array };
+  private readonly levelHead = fragments(VOLATILITIES.map((v) => `{"volatility":${JSON.stringify(v)},"count":`));
+  private readonly levelOrder = rankOf(VOLATILITIES);
+  private readonly levelCounts = new Int32Array(VOLATILITIES.length);
+  private readonly listedLevels = new Int32Array(VOLATILITIES.length);
+  private readonly providerOrder: Order;
   private readonly typeOrder = rankOf(GAME_TYPES);
   private readonly providerCounts: Int32Array;
   private readonly typeCounts = new Int32Array(T);
   private readonly listedProviders: Int32Array;
   private readonly listedTypes = new Int32Array(T);
+  private readonly cellCounts = new Int32Array(L);
   private readonly sortKeys: Float64Array;
-  private readonly totalsOf = new WeakMap<Int32Array, Totals>();
+  private readonly totalsOf = new WeakMap<CountTable, Totals>();
 
   constructor(bundle: ListBundle) {
     const { total: n, providerKeys, providerDisplay } = bundle;
@@ -85,77 +120,122 @@ export class Facets {
     this.providerOrder = rankOf(providerKeys);
     this.providerCounts = new Int32Array(this.p);
     this.listedProviders = new Int32Array(this.p);
-    this.sortKeys = new Float64Array(Math.max(this.p, T, C));
+    this.sortKeys = new Float64Array(Math.max(this.p, T, C, V));
     this.maxBytes =
       PROVIDERS_OPEN.length +
       TYPES_OPEN.length +
       CONFIDENCE_OPEN.length +
+      VOLATILITIES_OPEN.length +
       FACETS_CLOSE.length +
       fragmentBytes(this.providerHead) +
       fragmentBytes(this.typeHead) +
       fragmentBytes(this.confidenceHead) +
-      (this.p + T + C) * (String(n).length + 2);
+      fragmentBytes(this.levelHead) +
+      (this.p + T + C + V) * (String(n).length + 2);
   }
 
-  private cell(prov: number, type: number, m: number, c: number): number {
-    return ((prov * T + type) * 2 + m) * C + c;
+  private cell(prov: number, type: number, m: number, c: number, v: number): number {
+    return ((prov * T + type) * 2 + m) * L + c * V + v;
   }
 
-  /** Sum of the cells of provider range, type range, has_variants and confidence selection. */
-  private sum(cube: Int32Array, prov: number, type: number, mFrom: number, conf: number): number {
+  /** Records of a table's cells for one provider and type, has_variants from `mFrom`, confidence × volatility in `cells`. */
+  private sum(cube: CountTable, prov: number, type: number, mFrom: number, cells: number): number {
     let count = 0;
-    for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
-      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
-        for (let m = mFrom; m < 2; m++) {
-          for (let c = conf === ALL ? 0 : conf; c < (conf === ALL ? C : conf + 1); c++) count += cube[this.cell(pp, tt, m, c)]!;
-        }
-      }
+    for (let m = mFrom; m < 2; m++) {
+      const at = this.cell(prov, type, m, 0, 0);
+      if (cells === ALL_CELLS) for (let l = 0; l < L; l++) count += cube[at + l]!;
+      else for (let l = 0; l < L; l++) if ((cells & (1 << l)) !== 0) count += cube[at + l]!;
     }
     return count;
   }
 
-  /** The count table of the records `ids` (all when null), only those with badge bit `bit` when it is not 0. */
-  count(ids: ArrayLike<number> | null, bit = 0): Int32Array {
-    const { providerOf, typeOf, multi, badges, confidence } = this.columns;
-    const cube = new Int32Array(this.p * T * 2 * C);
+  /** Records of a table by cell (confidence × volatility) into `cellCounts`, over the provider and type filters. */
+  private countCells(cube: CountTable, sums: Totals, prov: number, type: number, mFrom: number): Int32Array {
+    const out = this.cellCounts;
+    if (prov === ALL && type === ALL) {
+      out.set(sums.byCell[mFrom]!);
+      return out;
+    }
+    out.fill(0);
+    // An unknown provider matches nothing: every count stays 0.
+    if (prov === UNKNOWN) return out;
+    for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
+      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) {
+        for (let m = mFrom; m < 2; m++) {
+          const at = this.cell(pp, tt, m, 0, 0);
+          for (let l = 0; l < L; l++) out[l]! += cube[at + l]!;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The count table of the records `ids` (all when null), only those with badge bit `bit` when it
+   * is not 0, and only those `pass` accepts when given (the range filters, memory-engine.ts).
+   */
+  count(ids: ArrayLike<number> | null, bit = 0, pass: ((i: number) => boolean) | null = null): CountTable {
+    const { providerOf, typeOf, multi, badges, confidence, volatilityOf } = this.columns;
+    const size = this.p * T * 2 * L;
+    const cube = this.n <= 0xffff ? new Uint16Array(size) : new Int32Array(size);
     const count = ids === null ? this.n : ids.length;
     for (let k = 0; k < count; k++) {
       const i = ids === null ? k : ids[k]!;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
-      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!, confidence[i]!)]!++;
+      if (pass !== null && !pass(i)) continue;
+      cube[this.cell(providerOf[i]!, typeOf[i]!, multi[i]!, confidence[i]!, volatilityOf[i]!)]!++;
     }
     return cube;
   }
 
-  /** Records of a count table passing the provider, game type, has_variants and confidence filters. */
-  filtered(cube: Int32Array, prov: number, type: number, hv: boolean, conf: number = ALL): number {
+  /**
+   * Records of a count table passing the provider, game type, has_variants, volatility (`mask`,
+   * levelMask) and confidence (`conf`: an index into CONFIDENCE_LEVELS, or ALL) filters.
+   */
+  filtered(cube: CountTable, prov: number, type: number, hv: boolean, mask = ALL_LEVELS, conf = ALL): number {
     if (prov === UNKNOWN) return 0;
-    return this.sum(cube, prov, type, hv ? 1 : 0, conf);
+    const mFrom = hv ? 1 : 0;
+    const cells = cellMask(conf, mask);
+    if (cells === ALL_CELLS && type === ALL) {
+      const sums = this.totals(cube);
+      if (prov !== ALL) return sums.byProvider[mFrom][prov]!;
+      let count = 0;
+      for (let tt = 0; tt < T; tt++) count += sums.byType[mFrom][tt]!;
+      return count;
+    }
+    let count = 0;
+    for (let pp = prov === ALL ? 0 : prov; pp < (prov === ALL ? this.p : prov + 1); pp++) {
+      for (let tt = type === ALL ? 0 : type; tt < (type === ALL ? T : type + 1); tt++) count += this.sum(cube, pp, tt, mFrom, cells);
+    }
+    return count;
   }
 
-  private totals(cube: Int32Array): Totals {
+  private totals(cube: CountTable): Totals {
     let t = this.totalsOf.get(cube);
     if (t === undefined) {
-      const perLevel = (size: number) => [0, 1].map(() => Array.from({ length: C + 1 }, () => new Int32Array(size)));
-      const byProvider = perLevel(this.p);
-      const byType = perLevel(T);
-      const byConfidence: [Int32Array, Int32Array] = [new Int32Array(C), new Int32Array(C)];
+      const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
+      const [cellAll, cellMulti] = [new Int32Array(L), new Int32Array(L)];
+      // One pass over the table in its own order, skipping empty cells (most, for a search).
+      let at = 0;
       for (let pp = 0; pp < this.p; pp++) {
         for (let tt = 0; tt < T; tt++) {
-          for (let c = 0; c < C; c++) {
-            const multiOnly = cube[this.cell(pp, tt, 1, c)]!;
-            const all = cube[this.cell(pp, tt, 0, c)]! + multiOnly;
-            for (const [m, v] of [[0, all], [1, multiOnly]] as const) {
-              byProvider[m]![c]![pp]! += v;
-              byProvider[m]![C]![pp]! += v;
-              byType[m]![c]![tt]! += v;
-              byType[m]![C]![tt]! += v;
-              byConfidence[m][c]! += v;
+          for (let m = 0; m < 2; m++) {
+            for (let l = 0; l < L; l++, at++) {
+              const count = cube[at]!;
+              if (count === 0) continue;
+              provAll[pp]! += count;
+              typeAll[tt]! += count;
+              cellAll[l]! += count;
+              if (m === 1) {
+                provMulti[pp]! += count;
+                typeMulti[tt]! += count;
+                cellMulti[l]! += count;
+              }
             }
           }
         }
       }
-      t = { byProvider, byType, byConfidence };
+      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti] };
       this.totalsOf.set(cube, t);
     }
     return t;
@@ -166,7 +246,7 @@ export class Facets {
    * descending, then key: each entry becomes one number, (n - count) * entries + rank, so a
    * numeric typed-array sort orders them (exact: below 2^53 for any registry).
    */
-  private writeList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: { rank: Int32Array; atRank: Int32Array }, heads: Fragments): number {
+  private writeList(target: Uint8Array, at: number, listed: Int32Array, m: number, counts: Int32Array, order: Order, heads: Fragments): number {
     const size = heads.length;
     for (let k = 0; k < m; k++) this.sortKeys[k] = (this.n - counts[listed[k]!]!) * size + order.rank[listed[k]!]!;
     const keys = this.sortKeys.subarray(0, m).sort();
@@ -182,36 +262,58 @@ export class Facets {
     return at;
   }
 
-  /** Writes `{"providers":[…],"game_types":[…],"confidence":[…]}` for a count table and filters at `at`; returns the end. */
-  write(cube: Int32Array, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, conf: number = ALL): number {
+  /**
+   * Writes `{"providers":[…],"game_types":[…],"confidence":[…],"volatilities":[…]}` for a count
+   * table and filters (`mask`: the volatility filter, levelMask; `conf`: the confidence index or
+   * ALL) at `at`; returns the end.
+   */
+  write(cube: CountTable, prov: number, type: number, hv: boolean, target: Uint8Array, at: number, mask = ALL_LEVELS, conf = ALL): number {
     const mFrom = hv ? 1 : 0;
     const sums = this.totals(cube);
-    const level = conf === ALL ? C : conf;
+    const cells = cellMask(conf, mask);
+    const allCells = cells === ALL_CELLS;
     let providers = 0;
     for (let pp = 0; pp < this.p; pp++) {
-      const count = type === ALL ? sums.byProvider[mFrom]![level]![pp]! : this.sum(cube, pp, type, mFrom, conf);
+      let count = 0;
+      if (type === ALL && allCells) count = sums.byProvider[mFrom]![pp]!;
+      else if (type !== ALL) count = this.sum(cube, pp, type, mFrom, cells);
+      else for (let tt = 0; tt < T; tt++) count += this.sum(cube, pp, tt, mFrom, cells);
       this.providerCounts[pp] = count;
       if (count > 0 || pp === prov) this.listedProviders[providers++] = pp;
     }
     let types = 0;
     for (let tt = 0; tt < T; tt++) {
-      // An unknown provider matches nothing.
-      const count = prov === ALL ? sums.byType[mFrom]![level]![tt]! : prov === UNKNOWN ? 0 : this.sum(cube, prov, tt, mFrom, conf);
+      let count = 0;
+      if (prov === ALL && allCells) count = sums.byType[mFrom]![tt]!;
+      else if (prov === ALL) for (let pp = 0; pp < this.p; pp++) count += this.sum(cube, pp, tt, mFrom, cells);
+      else if (prov !== UNKNOWN) count = this.sum(cube, prov, tt, mFrom, cells); // an unknown provider matches nothing
       this.typeCounts[tt] = count;
       if (count > 0 || tt === type) this.listedTypes[types++] = tt;
     }
-    let levels = 0;
+    // Confidence counts ignore the confidence filter, volatility counts the volatility filter.
+    const byCell = this.countCells(cube, sums, prov, type, mFrom);
+    let confidences = 0;
     for (let c = 0; c < C; c++) {
-      const count = prov === ALL && type === ALL ? sums.byConfidence[mFrom][c]! : prov === UNKNOWN ? 0 : this.sum(cube, prov, type, mFrom, c);
+      let count = 0;
+      for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += byCell[c * V + v]!;
       this.confidenceCounts[c] = count;
-      if (count > 0 || c === conf) this.listedConfidence[levels++] = c;
+      if (count > 0 || c === conf) this.listedConfidence[confidences++] = c;
+    }
+    let levels = 0;
+    for (let v = 0; v < V - 1; v++) {
+      let count = 0;
+      for (let c = 0; c < C; c++) if (conf === ALL || conf === c) count += byCell[c * V + v]!;
+      this.levelCounts[v] = count;
+      if (count > 0 || (mask !== ALL_LEVELS && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
     }
     target.set(PROVIDERS_OPEN, at);
     at = this.writeList(target, at + PROVIDERS_OPEN.length, this.listedProviders, providers, this.providerCounts, this.providerOrder, this.providerHead);
     target.set(TYPES_OPEN, at);
     at = this.writeList(target, at + TYPES_OPEN.length, this.listedTypes, types, this.typeCounts, this.typeOrder, this.typeHead);
     target.set(CONFIDENCE_OPEN, at);
-    at = this.writeList(target, at + CONFIDENCE_OPEN.length, this.listedConfidence, levels, this.confidenceCounts, this.confidenceOrder, this.confidenceHead);
+    at = this.writeList(target, at + CONFIDENCE_OPEN.length, this.listedConfidence, confidences, this.confidenceCounts, this.confidenceOrder, this.confidenceHead);
+    target.set(VOLATILITIES_OPEN, at);
+    at = this.writeList(target, at + VOLATILITIES_OPEN.length, this.listedLevels, levels, this.levelCounts, this.levelOrder, this.levelHead);
     target.set(FACETS_CLOSE, at);
     return at + FACETS_CLOSE.length;
   }

@@ -6,10 +6,11 @@ import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { BodyPool } from '../lib/body-pool.ts';
 import { ListCache, pageResult, type CachedPage, type ListCacheOptions } from './list-cache.ts';
-import type { QueryInput } from './params.ts';
+import type { ParamError, QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
-import { answerBatch } from './batch.ts';
-import { createSyncAnswer } from './sync.ts';
+import { answerBatch, batchIndexes, mayBeBatch, parseBatch } from './batch.ts';
+import { createSyncAnswer, createSyncPages } from './sync.ts';
+import { csvAnswer, mayNameFormat, parseFormat } from './csv.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 
 /**
@@ -113,6 +114,30 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
   const cache = new ListCache(options);
   // Delta sync (updated_since) needs the history log; without it the parameter is ignored.
   const sync = history === undefined ? undefined : createSyncAnswer(engine, history);
+  const syncPages = history === undefined ? undefined : createSyncPages(engine, history);
+  /**
+   * A query with `format=csv`, or a `format` that is not one: the same records as its JSON answer
+   * (a list page, a batch lookup or a delta sync page) as CSV, or every rejected parameter.
+   */
+  const answerFormat = (input: QueryInput, formatErrors: ParamError[]): HandlerResult => {
+    let items: ArrayLike<number> = [];
+    let errors: ParamError[] = [];
+    const batch = mayBeBatch(input) ? parseBatch(input) : null;
+    const synced = batch === null ? (syncPages?.(input) ?? null) : null;
+    if (batch !== null) {
+      if (batch.ok) items = batchIndexes(engine, batch.slugs).found;
+      else errors = batch.errors;
+    } else if (synced !== null) {
+      if (synced.ok) items = synced.items;
+      else errors = synced.errors;
+    } else {
+      const parsed = parseListQuery(input);
+      if (parsed.ok) items = engine.run(parsed.query).items;
+      else errors = parsed.errors;
+    }
+    errors = errors.concat(formatErrors);
+    return errors.length > 0 ? invalidQuery(errors) : csvAnswer(engine, items);
+  };
   const prefix = metaPrefix(engine);
   listFormat(engine); // made once, before the first request
   /** The response of a cached page, offered to the cache whole. */
@@ -141,6 +166,10 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     if (known !== undefined) {
       const hit = cached(known);
       if (hit !== undefined) return hit;
+    }
+    if (mayNameFormat(input)) {
+      const { format, errors } = parseFormat(input);
+      if (format === 'csv' || errors.length > 0) return answerFormat(input, errors);
     }
     const batch = answerBatch(engine, input);
     if (batch !== null) return batch;

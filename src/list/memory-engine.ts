@@ -6,7 +6,7 @@ import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
 import { badgeBit, confidenceIndex, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
 import { queryTerms } from '../schemas/text.ts';
-import { ALL, Facets, UNKNOWN } from './facets.ts';
+import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './facets.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import { PostingSearch, unpackSearchIndex } from './search.ts';
@@ -37,12 +37,12 @@ interface CachedSearch {
   /** The words, as the cache key. */
   key: string;
   match: SearchMatch;
-  /** Matching records counted by provider × game type × multi-variant (see `cell`). */
-  cube: Int32Array;
+  /** Matching records counted by provider × game type × multi-variant × confidence × volatility (facets.ts). */
+  cube: CountTable;
   /** The matching records in each static sort's order, made on first use. */
   sorted: Partial<Record<StaticSort, Int32Array>>;
   /** Like `cube`, over the matches carrying one badge (by badge bit), made on first use. */
-  badgeCubes: Map<number, Int32Array>;
+  badgeCubes: Map<number, CountTable>;
 }
 
 /** Bytes of `q` strings (and their word keys) remembered so a repeated q is not tokenised again. */
@@ -61,7 +61,7 @@ function weighSearch(v: CachedSearch): number {
  * Relevance order (only with q): search score descending, then slug.
  */
 export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, orders } = compiled;
+  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, volatilityOf, orders } = compiled;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const recordBuffer = recordBytes.buffer;
@@ -109,9 +109,14 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
 
   const scratch = new Uint8Array(n);
 
-  /** Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit, or 0; `conf`: a confidence index, or ALL). */
-  function walk(order: Int32Array, prov: number, type: number, hv: boolean, bit: number, conf: number, start: number, end: number): ArrayLike<number> {
-    if (prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL) return order.subarray(start, end);
+  /**
+   * Positions [start, end) of `order` among the records passing the filters (`bit`: a badge's bit,
+   * or 0; `conf`: a confidence index, or ALL; `mask`: the volatility cells asked for, levelMask;
+   * `pass`: the range filters, rangeTest).
+   */
+  function walk(order: Int32Array, f: Filters, start: number, end: number): ArrayLike<number> {
+    const { prov, type, hv, bit, conf, mask, pass } = f;
+    if (prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL && mask === ALL_LEVELS && pass === null) return order.subarray(start, end);
     const out: number[] = [];
     let seen = 0;
     for (let k = 0; k < order.length; k++) {
@@ -121,6 +126,8 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       if (hv && multi[i] === 0) continue;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
       if (conf !== ALL && confidence[i] !== conf) continue;
+      if (mask !== ALL_LEVELS && (mask & (1 << volatilityOf[i]!)) === 0) continue;
+      if (pass !== null && !pass(i)) continue;
       if (seen >= start) out.push(i);
       if (++seen >= end) break;
     }
@@ -154,16 +161,18 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     return out;
   }
 
-  function page(found: CachedSearch | null, sort: ListSort, prov: number, type: number, hv: boolean, bit: number, conf: number, start: number, end: number): ArrayLike<number> {
+  function page(found: CachedSearch | null, sort: ListSort, f: Filters, start: number, end: number): ArrayLike<number> {
     if (start >= end) return [];
-    if (sort === 'relevance') return walk(found!.match.byRelevance, prov, type, hv, bit, conf, start, end);
-    return walk(found === null ? orders[sort] : sortedMatches(found, sort), prov, type, hv, bit, conf, start, end);
+    if (sort === 'relevance') return walk(found!.match.byRelevance, f, start, end);
+    return walk(found === null ? orders[sort] : sortedMatches(found, sort), f, start, end);
   }
 
+  const rangeTest = rangeTester(compiled);
+
   // The whole registry counted per badge, made on first use (a badge filter's facets and counts).
-  const baseBadgeCubes = new Map<number, Int32Array>();
+  const baseBadgeCubes = new Map<number, CountTable>();
   /** The count table for a query: its search's (or the registry's), restricted to a badge when one is asked for. */
-  function cubeFor(found: CachedSearch | null, bit: number): Int32Array {
+  function cubeFor(found: CachedSearch | null, bit: number): CountTable {
     if (bit === 0) return found === null ? baseCube : found.cube;
     const cache = found === null ? baseBadgeCubes : found.badgeCubes;
     let cube = cache.get(bit);
@@ -181,13 +190,17 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const hv = query.has_variants;
     const bit = query.badge === null ? 0 : badgeBit(query.badge);
     const conf = query.confidence === null ? ALL : confidenceIndex(query.confidence);
+    const mask = levelMask(query.volatility);
+    const pass = rangeTest(query);
     const found = query.q === null ? null : searchFor(query.q);
     const sort: ListSort = query.sort === 'relevance' && found === null ? 'name' : query.sort;
-    const cube = cubeFor(found, bit);
-    const filtered = facets.filtered(cube, prov, type, hv, conf);
+    // Range filters: counted afresh over the search's matches (or the registry), not kept (the list
+    // cache keeps the pages of repeated queries).
+    const cube = pass === null ? cubeFor(found, bit) : facets.count(found === null ? null : found.match.ids, bit, pass);
+    const filtered = facets.filtered(cube, prov, type, hv, mask, conf);
     const end = Math.min(filtered, query.offset + query.limit);
-    const items = page(found, sort, prov, type, hv, bit, conf, query.offset, end);
-    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, conf), facets.maxBytes);
+    const items = page(found, sort, { prov, type, hv, bit, conf, mask, pass }, query.offset, end);
+    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, mask, conf), facets.maxBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');
@@ -206,6 +219,45 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       target.set(new Uint8Array(recordBuffer, recordBase + start, length), at);
       return at + length;
     },
+  };
+}
+
+/** A query's filters as the walk over an order applies them. */
+interface Filters {
+  prov: number;
+  type: number;
+  hv: boolean;
+  bit: number;
+  conf: number;
+  mask: number;
+  pass: ((i: number) => boolean) | null;
+}
+
+/**
+ * The test of a query's range filters over the bundle's columns (stated RTP within rtp_min..rtp_max,
+ * max win at least max_win_min, release year within released_after..released_before, all
+ * inclusive; an unknown max win or year never matches its filter), or null when it has none.
+ */
+export function rangeTester(columns: Pick<ListBundle, 'rtp' | 'maxWin' | 'year'>): (query: ListQuery) => ((i: number) => boolean) | null {
+  const { rtp, maxWin, year } = columns;
+  return (query) => {
+    const { rtp_min: rtpMin, rtp_max: rtpMax, max_win_min: winMin, released_after: after, released_before: before } = query;
+    if (rtpMin === null && rtpMax === null && winMin === null && after === null && before === null) return null;
+    const lo = rtpMin ?? Number.NEGATIVE_INFINITY;
+    const hi = rtpMax ?? Number.POSITIVE_INFINITY;
+    const byYear = after !== null || before !== null;
+    const yFrom = after ?? 0;
+    const yTo = before ?? Number.POSITIVE_INFINITY;
+    return (i) => {
+      const r = rtp[i]!;
+      if (r < lo || r > hi) return false;
+      if (winMin !== null && !(maxWin[i]! >= winMin)) return false; // NaN (unknown) fails
+      if (byYear) {
+        const y = year[i]!;
+        if (y === 0 || y < yFrom || y > yTo) return false;
+      }
+      return true;
+    };
   };
 }
 

@@ -107,3 +107,30 @@ export function oneOf<T extends string>(values: Map<string, string[]>, name: str
   }
   return raw as T;
 }
+
+/**
+ * A plain decimal number in [0, max] with at most two decimals (`96`, `96.5`, `96.21`; no sign,
+ * exponent or spaces), or null when absent; `message` is the error text.
+ */
+export function decimal(values: Map<string, string[]>, name: string, errors: ParamError[], max: number, message: string): number | null {
+  const raw = single(values, name, errors);
+  if (raw === null) return null;
+  const n = /^[0-9]{1,12}(?:\.[0-9]{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 0 && n <= max)) {
+    errors.push({ param: name, message });
+    return null;
+  }
+  return n;
+}
+
+/** Several of a fixed set of values separated by commas: each once, in the set's order; null when absent. */
+export function someOf<T extends string>(values: Map<string, string[]>, name: string, errors: ParamError[], allowed: readonly T[]): T[] | null {
+  const raw = single(values, name, errors);
+  if (raw === null) return null;
+  const given = raw.split(',');
+  if (given.some((v) => !(allowed as readonly string[]).includes(v))) {
+    errors.push({ param: name, message: `must be one or more of: ${allowed.join(', ')} (separated by commas)` });
+    return null;
+  }
+  return allowed.filter((v) => given.includes(v));
+}

@@ -29,8 +29,21 @@ export function updatedAtOf(engine: ListEngine, history: readonly HistoryEntry[]
   return out;
 }
 
+/** A delta sync page: its meta, record indexes and each one's `updated_at` field; or the rejected parameters. */
+export type SyncPage = { ok: true; meta: unknown; items: number[]; stamp: (index: number) => string } | { ok: false; errors: ParamError[] };
+
 /** Creates the sync answerer; it returns null for queries without `updated_since` (the list answers those). */
 export function createSyncAnswer(engine: ListEngine, history: readonly HistoryEntry[]): (input: QueryInput) => HandlerResult | null {
+  const pages = createSyncPages(engine, history);
+  return (input) => {
+    const page = pages(input);
+    if (page === null) return null;
+    return page.ok ? jsonOk(recordsBody(engine, page.meta, page.items, page.stamp), CACHE_LIST) : invalidQuery(page.errors);
+  };
+}
+
+/** Creates the sync pager (the records of a query, before they are written as JSON or CSV); null for queries without `updated_since`. */
+export function createSyncPages(engine: ListEngine, history: readonly HistoryEntry[]): (input: QueryInput) => SyncPage | null {
   let updated: Float64Array | undefined;
   /** Record indexes by last change, then index (the records are in slug order): the answers' order. */
   let order: Int32Array | undefined;
@@ -51,7 +64,7 @@ export function createSyncAnswer(engine: ListEngine, history: readonly HistoryEn
     if (raw !== null && sinceMs === null) errors.push({ param: 'updated_since', message: MSG_SINCE });
     const limit = integer(values, 'limit', errors, { min: LIST_LIMIT_MIN, max: LIST_LIMIT_MAX, fallback: LIST_LIMIT_DEFAULT });
     const offset = integer(values, 'offset', errors, { min: 0, max: LIST_OFFSET_MAX, fallback: 0 });
-    if (errors.length > 0 || sinceMs === null) return invalidQuery(errors);
+    if (errors.length > 0 || sinceMs === null) return { ok: false, errors };
     if (order === undefined) prepare();
     // First record changed strictly after the moment (binary search over the ordered times).
     let lo = 0;
@@ -68,6 +81,6 @@ export function createSyncAnswer(engine: ListEngine, history: readonly HistoryEn
     const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, filtered, has_more: offset + (to - from) < filtered, query };
     const items = Array.from(order!.subarray(from, to));
     const stamp = (i: number) => `,"updated_at":"${new Date(updated![i]!).toISOString().replace('.000Z', 'Z')}"`;
-    return jsonOk(recordsBody(engine, meta, items, stamp), CACHE_LIST);
+    return { ok: true, meta, items, stamp };
   };
 }

@@ -9,7 +9,7 @@ import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSc
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
-import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema } from '../schemas/list.ts';
+import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
@@ -28,6 +28,7 @@ export const COMPONENT_SCHEMAS = {
   ProviderFacet: ProviderFacetSchema,
   GameTypeFacet: GameTypeFacetSchema,
   ConfidenceFacet: ConfidenceFacetSchema,
+  VolatilityFacet: VolatilityFacetSchema,
   ListFacets: ListFacetsSchema,
   ListResponse: ListResponseSchema,
   ProviderMeta: ProviderMetaSchema,
@@ -116,6 +117,11 @@ export function componentSchemas(): Record<ComponentName, Json> {
     result[id] = schema;
   }
   return result;
+}
+
+/** An optional query parameter of an operation. */
+export function queryParam(name: string, description: string, schema: Json, example?: unknown): Json {
+  return { name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) };
 }
 
 /** JSON Schema of one query parameter, from the (non-null part of the) zod schema of its echoed value. */

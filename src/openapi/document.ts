@@ -8,24 +8,21 @@
 import { WIDGET_LANGS } from '../routes/widget-i18n.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import { HistoryQuerySchema } from '../schemas/history.ts';
-import { ListQuerySchema } from '../schemas/list.ts';
-import { BATCH_MAX } from '../schemas/batch.ts';
 import { IDENTIFY_TOLERANCE } from '../schemas/identify.ts';
 import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBED_WIDTH } from '../schemas/oembed.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
-import { componentSchemas, paramSchema, type ComponentName, type Json } from './components.ts';
+import { componentSchemas, paramSchema, queryParam, type ComponentName, type Json } from './components.ts';
+import { listParameters } from './list-params.ts';
+import { SHARED_HEADERS, SHARED_RESPONSES, sharedResponses } from './responses.ts';
 
 /** The server's 404 body for unknown paths under /api/ outside /api/rtp/ (src/server/app.ts). */
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.4.0';
+export const API_VERSION = '1.5.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
-function queryParam(name: string, description: string, schema: Json, example?: unknown): Json {
-  return { name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) };
-}
 
 const RATE_HEADERS = {
   'X-RateLimit-Limit': ref('X-RateLimit-Limit', 'headers'),
@@ -48,13 +45,17 @@ function jsonOk(description: string, schema: ComponentName | Json, limited: bool
   };
 }
 
+/** A 200 response that may also be CSV (`format=csv`). */
+function withCsv(response: Json): Json {
+  return { ...response, content: { ...(response.content as Json), 'text/csv': { schema: { type: 'string' } } } };
+}
+
 function jsonError(description: string, example: unknown): Json {
   return { description, content: { 'application/json': { schema: ref('ErrorBody'), example } } };
 }
 
 function operation(op: { id: string; summary: string; description: string; tags: string[]; limited: boolean; parameters?: Json[]; responses: Json }): Json {
-  const responses: Json = { ...op.responses, '304': ref('NotModified', 'responses') };
-  if (op.limited) responses['429'] = ref('RateLimited', 'responses');
+  const responses: Json = { ...sharedResponses(), ...op.responses };
   return {
     get: {
       operationId: op.id,
@@ -79,7 +80,8 @@ function download(id: string, summary: string, description: string, type: string
     ...(parameters === undefined ? {} : { parameters }),
     responses: {
       '200': { description: summary, headers: CACHE_HEADERS, content: { [type]: { schema } } },
-      '404': jsonError('No such file (the answer of every unknown path under /api/rtp/).', SLOT_NOT_FOUND),
+      // A fixed path is always there; a path with a parameter may name nothing.
+      ...(parameters === undefined ? {} : { '404': jsonError('No such file (the answer of every unknown path under /api/rtp/ and /api/).', SLOT_NOT_FOUND) }),
     },
   });
 }
@@ -122,7 +124,19 @@ function dumpOperations(): Json {
 
 /** POST /mcp: the MCP server over streamable HTTP (src/server/mcp-http.ts). */
 function mcpOperation(): Json {
-  const rpcError = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'error', 'id'], properties: { jsonrpc: { const: '2.0' }, error: { type: 'object' }, id: { type: 'null' } } } } } });
+  const rpcSchema = {
+    type: 'object',
+    required: ['jsonrpc', 'error', 'id'],
+    properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'] }, id: { type: ['string', 'number', 'null'] } },
+  };
+  const { '304': _notModified, ...neverCached } = sharedResponses();
+  // Refused before the MCP handler (a missing Host, a request Node cannot parse or a slow head,
+  // load shed): the server's JSON error body instead of a JSON-RPC one.
+  const rpcError = (description: string, server = false, headers?: Json) => ({
+    description,
+    ...(headers === undefined ? {} : { headers }),
+    content: { 'application/json': { schema: server ? { oneOf: [rpcSchema, ref('ErrorBody')] } : rpcSchema } },
+  });
   return {
     post: {
       operationId: 'mcp',
@@ -133,13 +147,16 @@ function mcpOperation(): Json {
       tags: ['mcp'],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification (MCP).' } } } },
       responses: {
-        '200': { description: 'The JSON-RPC response.', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } },
+        ...neverCached,
+        '200': { description: 'The JSON-RPC response (an array for a batch).', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
         '202': { description: 'A notification was accepted (no body).' },
-        '400': rpcError('The body is not JSON (code -32700), or not a valid MCP request.'),
+        '400': rpcError('The body is not JSON (code -32700), not a valid MCP request or batch, or names an unsupported `MCP-Protocol-Version`; or the request has no `Host` header.', true),
         '405': jsonError('Only POST (and OPTIONS) are answered on /mcp.', { statusCode: 405, statusMessage: 'method not allowed' }),
-        '406': { description: 'The `Accept` header does not allow `application/json` and `text/event-stream`.' },
+        '406': rpcError('The `Accept` header does not allow `application/json` (code -32600).'),
+        '408': rpcError('The body did not arrive within `BODY_TIMEOUT_MS` (code -32600), or the head within the server\'s timeout.', true),
         '413': rpcError('The body is larger than 64 KiB (code -32600).'),
-        '429': ref('RateLimited', 'responses'),
+        '415': rpcError('The `Content-Type` is not `application/json` (code -32600).'),
+        '503': rpcError('Server busy (code -32002, `ERR_MCP_BUSY`): one MCP request at a time per connection, a bound on MCP requests in flight; or answers wait unread past `MAX_UNSENT_MB`.', true, { 'Retry-After': ref('Retry-After', 'headers') }),
       },
       'x-rate-limited': true,
     },
@@ -148,7 +165,6 @@ function mcpOperation(): Json {
 
 /** The OpenAPI 3.1 document of the whole public API. */
 export function openApiDocument(): Json {
-  const list = ListQuerySchema.shape;
   const hist = HistoryQuerySchema.shape;
   const slugParam = ref('slug', 'parameters');
   const invalidExample = { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'limit', message: 'must be an integer from 1 to 200' }] };
@@ -185,30 +201,10 @@ export function openApiDocument(): Json {
         tags: ['registry'],
         limited: true,
         parameters: [
-          queryParam('q', 'Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
-          queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
-          queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
-          queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
-          queryParam('badge', 'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).', paramSchema(list.badge), 'sources_disagree'),
-          queryParam('confidence', 'Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record\'s `confidence`). Counted in `facets.confidence`.', paramSchema(list.confidence), 'verified'),
-          queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
-          queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
-          queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
-          queryParam(
-            'slugs',
-            `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).`,
-            { type: 'string' },
-            'book-of-dead,gates-of-olympus',
-          ),
-          queryParam(
-            'updated_since',
-            'Delta sync: only the records whose published figures changed after this ISO 8601 date or timestamp (a SyncResponse: each record with `updated_at`, oldest change first, paged by `limit` and `offset`). With `GET /api/rtp/removed` a mirror stays exact. Takes no other parameter but `limit` and `offset`.',
-            { type: 'string' },
-            '2026-11-22T00:00:00Z',
-          ),
+          ...listParameters(),
         ],
         responses: {
-          '200': jsonOk('A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records.', { oneOf: [ref('ListResponse'), ref('BatchResponse'), ref('SyncResponse')] }, true),
+          '200': withCsv(jsonOk('A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records; with `format=csv`, those records as CSV.', { oneOf: [ref('ListResponse'), ref('BatchResponse'), ref('SyncResponse')] }, true)),
           '400': jsonError('One or more query parameters are invalid.', invalidExample),
         },
       }),
@@ -375,9 +371,10 @@ export function openApiDocument(): Json {
         ETag: { description: 'Strong validator of the body; send it in `If-None-Match` to get 304.', schema: { type: 'string' } },
         'Access-Control-Allow-Origin': { description: 'Always `*`.', schema: { type: 'string', const: '*' } },
         'Content-Security-Policy': { description: "The widget's policy: only its own inline style and script.", schema: { type: 'string' } },
+        ...SHARED_HEADERS,
       },
       responses: {
-        NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
+        ...SHARED_RESPONSES,
         RateLimited: {
           description: 'Over the budget of 1,000 requests per 24 hours for this IP address.',
           headers: { 'Retry-After': ref('Retry-After', 'headers'), ...RATE_HEADERS },

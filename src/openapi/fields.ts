@@ -151,14 +151,25 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     sort: 'Order applied (`relevance` without `q` becomes `name`).',
     limit: 'Page size.',
     offset: 'Records skipped.',
+    rtp_min: 'Lowest stated RTP (percent, inclusive), or null.',
+    rtp_max: 'Highest stated RTP (percent, inclusive), or null.',
+    volatility: 'The volatility levels asked for (any of them matches), in the registry\'s order, or null.',
+    max_win_min: 'Lowest max win (a multiple of the stake, inclusive), or null. Games with no known max win never match it.',
+    released_after: 'Earliest release year (inclusive), or null. Games with no known year never match it.',
+    released_before: 'Latest release year (inclusive), or null. Games with no known year never match it.',
   },
   ListFacets: {
     providers: 'Matches per provider. Each facet counts the records matching every other filter, ignoring its own, so a client can offer alternatives.',
     game_types: 'Matches per game type, counted the same way.',
     confidence: 'Matches per confidence level, counted the same way.',
+    volatilities: 'Matches per volatility level, counted the same way (games of unknown volatility are in no entry).',
   },
   ConfidenceFacet: {
     confidence: 'Confidence level (`verified`, `corroborated`, `single_source`).',
+    count: 'Matching records of this level.',
+  },
+  VolatilityFacet: {
+    volatility: 'Volatility level.',
     count: 'Matching records of this level.',
   },
   ProviderFacet: {

@@ -7,7 +7,7 @@
 // section at an 8-byte aligned offset (offsets in the header count from the start of the file).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { HistoryEntrySchema, RegistryFileSchema } from './authoring.ts';
+import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
 import { BADGES, CONFIDENCE_LEVELS, type Badge, type Confidence } from './game-record.ts';
 import type { ListSort } from './list.ts';
 
@@ -23,6 +23,11 @@ export function badgeBit(badge: Badge): number {
 /** The index of a confidence level in the `confidence` column (CONFIDENCE_LEVELS order). */
 export function confidenceIndex(level: Confidence): number {
   return CONFIDENCE_LEVELS.indexOf(level);
+}
+
+/** The `volatilityOf` value of a volatility level, or of an unknown one (null). */
+export function volatilityIndex(level: Volatility | null): number {
+  return level === null ? VOLATILITIES.length : VOLATILITIES.indexOf(level);
 }
 
 /**
@@ -73,6 +78,14 @@ export interface ListBundle {
   badges: Uint8Array;
   /** Per record, the index of its confidence level in CONFIDENCE_LEVELS (`confidenceIndex`). */
   confidence: Uint8Array;
+  /** Index into VOLATILITIES, or VOLATILITIES.length when unknown (`volatilityIndex`). */
+  volatilityOf: Uint8Array;
+  /** stated_rtp. */
+  rtp: Float64Array;
+  /** max_win (a multiple of the stake), NaN when unknown. */
+  maxWin: Float64Array;
+  /** release_year, 0 when unknown. */
+  year: Uint16Array;
   /** Record indexes in each order. */
   orders: Record<StaticSort, Int32Array>;
   searchIndex: PackedSearchIndex;
@@ -83,7 +96,7 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -128,6 +141,10 @@ function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
     ['multi', b.multi],
     ['badges', b.badges],
     ['confidence', b.confidence],
+    ['volatilityOf', b.volatilityOf],
+    ['rtp', bytesOf(b.rtp)],
+    ['maxWin', bytesOf(b.maxWin)],
+    ['year', bytesOf(b.year)],
     ...STATIC_SORTS.map((o): [SectionName, Uint8Array] => [`order_${o}`, bytesOf(b.orders[o])]),
     ['recordBytes', b.recordBytes],
     ['search_head', Buffer.from(s.head, 'utf8')],
@@ -219,6 +236,10 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
     multi: view('multi', Uint8Array, 1),
     badges: view('badges', Uint8Array, 1),
     confidence: view('confidence', Uint8Array, 1),
+    volatilityOf: view('volatilityOf', Uint8Array, 1),
+    rtp: view('rtp', Float64Array, 8),
+    maxWin: view('maxWin', Float64Array, 8),
+    year: view('year', Uint16Array, 2),
     orders,
     searchIndex: {
       head: file.toString('utf8', head.offset, head.offset + head.length),

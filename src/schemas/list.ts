@@ -1,6 +1,6 @@
 // Public schemas of GET /api/rtp/list: the normalised query echoed in meta, facets and the response.
 import { z } from 'zod';
-import { GameTypeSchema } from './authoring.ts';
+import { GameTypeSchema, VolatilitySchema } from './authoring.ts';
 import { BadgeSchema, ConfidenceSchema, GameRecordSchema } from './game-record.ts';
 
 /** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
@@ -14,6 +14,15 @@ export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_OFFSET_MAX = 1_000_000;
 /** Longest accepted `q` (and any other free-text parameter), in characters. */
 export const TEXT_PARAM_MAX = 200;
+/** Highest `max_win_min` accepted (a multiple of the stake). */
+export const MAX_WIN_PARAM_MAX = 100_000_000;
+/** Bounds of the release-year filters. */
+export const YEAR_PARAM_MIN = 1000;
+export const YEAR_PARAM_MAX = 9999;
+
+/** The list route's answer formats (`format=`): JSON by default, or CSV (the dump's columns). */
+export const LIST_FORMATS = ['json', 'csv'] as const;
+export type ListFormat = (typeof LIST_FORMATS)[number];
 
 /** The query actually applied, defaults filled in (meta.query). */
 export const ListQuerySchema = z.strictObject({
@@ -26,8 +35,34 @@ export const ListQuerySchema = z.strictObject({
   sort: ListSortSchema,
   limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX),
   offset: z.int().min(0).max(LIST_OFFSET_MAX),
+  rtp_min: z.number().min(0).max(100).nullable(),
+  rtp_max: z.number().min(0).max(100).nullable(),
+  /** The levels asked for, in the registry's order, each once; null when not filtered. */
+  volatility: z.array(VolatilitySchema).min(1).nullable(),
+  max_win_min: z.number().min(0).max(MAX_WIN_PARAM_MAX).nullable(),
+  released_after: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
+  released_before: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
+
+/** The query of a request without parameters: every default (meta.query of `GET /api/rtp/list`). */
+export const LIST_QUERY_DEFAULTS: ListQuery = {
+  q: null,
+  provider: null,
+  game_type: null,
+  has_variants: false,
+  badge: null,
+  confidence: null,
+  sort: 'name',
+  limit: LIST_LIMIT_DEFAULT,
+  offset: 0,
+  rtp_min: null,
+  rtp_max: null,
+  volatility: null,
+  max_win_min: null,
+  released_after: null,
+  released_before: null,
+};
 
 export const ListMetaSchema = z.strictObject({
   data_version: z.string(),
@@ -42,12 +77,14 @@ export type ListMeta = z.output<typeof ListMetaSchema>;
 export const ProviderFacetSchema = z.strictObject({ provider: z.string(), display: z.string(), count: z.int().min(0) });
 export const GameTypeFacetSchema = z.strictObject({ game_type: GameTypeSchema, count: z.int().min(0) });
 export const ConfidenceFacetSchema = z.strictObject({ confidence: ConfidenceSchema, count: z.int().min(0) });
+export const VolatilityFacetSchema = z.strictObject({ volatility: VolatilitySchema, count: z.int().min(0) });
 
 /** Each facet counts the records matching every filter except its own (docs/api-list.md). */
 export const ListFacetsSchema = z.strictObject({
   providers: z.array(ProviderFacetSchema),
   game_types: z.array(GameTypeFacetSchema),
   confidence: z.array(ConfidenceFacetSchema),
+  volatilities: z.array(VolatilityFacetSchema),
 });
 export type ListFacets = z.output<typeof ListFacetsSchema>;
 

@@ -2,9 +2,9 @@
 // (sort name, no filter) with its facets, and the registry's counts. tests/unit/site-helpers.test.ts
 // checks the first page equals GET /api/rtp/list's answer byte for byte.
 import type { RegistryBundle } from '../registry/bundle.ts';
-import { GAME_TYPES } from '../schemas/authoring.ts';
+import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
-import { ListResponseSchema, type ListResponse } from '../schemas/list.ts';
+import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListResponse } from '../schemas/list.ts';
 import { compareStrings } from '../schemas/text.ts';
 import { byName } from './registry.ts';
 
@@ -21,9 +21,11 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
   const display = new Map(bundle.providers.map((p) => [p.provider, p.display]));
   const providers = new Map<string, { provider: string; display: string; count: number }>();
   const types = new Map<string, number>();
+  const confidences = new Map<string, number>();
   const levels = new Map<string, number>();
   for (const r of bundle.records) {
-    levels.set(r.confidence, (levels.get(r.confidence) ?? 0) + 1);
+    confidences.set(r.confidence, (confidences.get(r.confidence) ?? 0) + 1);
+    if (r.volatility !== null) levels.set(r.volatility, (levels.get(r.volatility) ?? 0) + 1);
     const facet = providers.get(r.provider) ?? { provider: r.provider, display: display.get(r.provider) ?? r.provider_display, count: 0 };
     facet.count++;
     providers.set(r.provider, facet);
@@ -37,7 +39,7 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
       total,
       filtered: total,
       has_more: total > limit,
-      query: { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit, offset: 0 },
+      query: { ...LIST_QUERY_DEFAULTS, limit },
     },
     facets: {
       providers: [...providers.values()].sort(byCount((f) => f.provider)),
@@ -45,9 +47,12 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
         .map((game_type) => ({ game_type, count: types.get(game_type)! }))
         .sort(byCount((f) => f.game_type)),
       // Levels by count, then in their own order (verified, corroborated, single_source).
-      confidence: CONFIDENCE_LEVELS.filter((c) => levels.has(c))
-        .map((confidence) => ({ confidence, count: levels.get(confidence)! }))
+      confidence: CONFIDENCE_LEVELS.filter((c) => confidences.has(c))
+        .map((confidence) => ({ confidence, count: confidences.get(confidence)! }))
         .sort((a, b) => b.count - a.count || CONFIDENCE_LEVELS.indexOf(a.confidence) - CONFIDENCE_LEVELS.indexOf(b.confidence)),
+      volatilities: VOLATILITIES.filter((v) => levels.has(v))
+        .map((volatility) => ({ volatility, count: levels.get(volatility)! }))
+        .sort(byCount((f) => f.volatility)),
     },
     items: [...bundle.records].sort(byName).slice(0, limit),
   });

@@ -1,6 +1,7 @@
 // GET /api/rtp/list over HTTP against the built dist: every parameter and their combinations,
 // checked against an independent model computed from the data files; every response schema-valid.
 import { describe, expect, it } from 'vitest';
+import { LIST_QUERY_DEFAULTS } from '../../src/schemas/list.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { refFacets, refFilterSort, refMatchesQ, refSearch } from '../helpers/list-reference.ts';
 import { useListServer } from '../helpers/list-server.ts';
@@ -27,7 +28,7 @@ describe('list parameters and combinations', () => {
     const page = await list('');
     expect(page.meta).toEqual({
       data_version: data.meta.data_version, frozen_at: data.meta.frozen_at, total: data.games.length, filtered: data.games.length,
-      has_more: data.games.length > 50, query: { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0 },
+      has_more: data.games.length > 50, query: LIST_QUERY_DEFAULTS,
     });
     expect(page.items.map((r) => r.canonical_slug)).toEqual(refFilterSort(data.games, { sort: 'name' }).slice(0, 50).map((r) => r.canonical_slug));
   });
@@ -51,7 +52,7 @@ describe('list parameters and combinations', () => {
               expect(page.meta.filtered).toBe(expected.length);
               expect(page.meta.total).toBe(data.games.length);
               expect(page.meta.has_more).toBe(expected.length > 200);
-              expect(page.meta.query).toEqual({ q, provider, game_type: gameType, has_variants: hv, badge: null, confidence: null, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200, offset: 0 });
+              expect(page.meta.query).toEqual({ ...LIST_QUERY_DEFAULTS, q, provider, game_type: gameType, has_variants: hv, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200 });
               const slugs = page.items.map((r) => r.canonical_slug);
               if (sort === 'relevance') expect([...slugs].sort()).toEqual(expected.map((r) => r.canonical_slug).sort());
               else expect(slugs).toEqual(expected.map((r) => r.canonical_slug));

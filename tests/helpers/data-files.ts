@@ -34,6 +34,8 @@ export function readDataFiles(dir: string): DataFiles {
         stated_rtp: g.stated_rtp,
         variants_count: g.rtp_variants.length,
         release_year: g.release_year,
+        volatility: g.volatility,
+        max_win: g.max_win_x,
         last_verified: g.last_verified,
         game_type: g.game_type,
         confidence,

@@ -2,7 +2,7 @@
 // in RTP and names, unknown release years, multi-variant games, providers with accented names.
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { GAME_TYPES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
+import { GAME_TYPES, VOLATILITIES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
 import { withSource } from '../fixtures/registry.ts';
 
 const WORDS = ['book', 'dead', 'gold', 'fruit', 'wild', 'mega', 'sweet', 'bonanza', 'crystal', 'dragon', 'fortune', 'lucky', 'Café', 'Élan', 'señor', 'Zebra', 'apple', 'Äpfel', 'quest', 'gonzo\'s', 'rise', 'olympus', 'moon', 'star', 'x'];
@@ -15,7 +15,8 @@ export const FIXTURE_PROVIDERS: ProviderFile[] = [
   { provider: 'empty-co', display: 'Empty Co', website: 'https://empty.example.com' },
 ];
 
-function rng(seed: number): () => number {
+/** A seeded random stream (mulberry32). */
+export function rng(seed: number): () => number {
   let s = seed;
   return () => {
     s = (s + 0x6d2b79f5) | 0;
@@ -56,8 +57,9 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
       game_type: GAME_TYPES[i % 7 === 0 ? 1 + (i % 5) : 0]!,
       stated_rtp: stated,
       rtp_variants: multi ? [{ rtp: lower, kind: 'operator_ladder' }, { rtp: stated, kind: 'standard' }] : [{ rtp: stated, kind: 'standard' }],
-      volatility: null,
-      max_win_x: null,
+      // From the index, not the random stream, so names and figures stay as they were.
+      volatility: ([null, ...VOLATILITIES] as const)[(i * 3) % 5]!,
+      max_win_x: [null, 250, 5000, 12500.5, 96.21][Math.floor(i / 3) % 5]!,
       release_year: rnd() < 0.25 ? null : 2010 + Math.floor(rnd() * 15),
       source_url: `https://${provider}.example.com/${slug}`,
       evidence_url: `https://evidence.example.com/${slug}`,

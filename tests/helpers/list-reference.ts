@@ -1,5 +1,6 @@
 // An independent, deliberately naive model of the list route (docs/api-list.md) for tests: filter
 // every record, sort with plain comparators, count facets by brute force. Shares no code with src/list.
+import { VOLATILITIES } from '../../src/schemas/authoring.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 
 export interface RefQuery {
@@ -10,12 +11,20 @@ export interface RefQuery {
   badge?: string | null;
   confidence?: string | null;
   sort?: string;
+  rtp_min?: number | null;
+  rtp_max?: number | null;
+  /** Levels, any of which matches. */
+  volatility?: readonly string[] | null;
+  max_win_min?: number | null;
+  released_after?: number | null;
+  released_before?: number | null;
 }
 
 export interface RefFacets {
   providers: Array<{ provider: string; display: string; count: number }>;
   game_types: Array<{ game_type: string; count: number }>;
   confidence: Array<{ confidence: string; count: number }>;
+  volatilities: Array<{ volatility: string; count: number }>;
 }
 
 export function refFold(s: string): string {
@@ -142,13 +151,20 @@ export const REF_COMPARATORS: Record<string, (a: GameRecord, b: GameRecord) => n
   },
 };
 
-function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | null): boolean {
+function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | 'volatility' | null): boolean {
   if (q.q != null && !refMatchesQ(r, q.q)) return false;
   if (skip !== 'provider' && q.provider != null && r.provider !== q.provider) return false;
   if (skip !== 'game_type' && q.game_type != null && r.game_type !== q.game_type) return false;
   if (q.has_variants === true && !(r.variants_count > 1)) return false;
   if (q.badge != null && !r.badges.includes(q.badge as (typeof r.badges)[number])) return false;
   if (skip !== 'confidence' && q.confidence != null && r.confidence !== q.confidence) return false;
+  if (q.rtp_min != null && r.stated_rtp < q.rtp_min) return false;
+  if (q.rtp_max != null && r.stated_rtp > q.rtp_max) return false;
+  if (skip !== 'volatility' && q.volatility != null && (r.volatility === null || !q.volatility.includes(r.volatility))) return false;
+  // An unknown max win or year never matches a filter on it.
+  if (q.max_win_min != null && (r.max_win === null || r.max_win < q.max_win_min)) return false;
+  if (q.released_after != null && (r.release_year === null || r.release_year < q.released_after)) return false;
+  if (q.released_before != null && (r.release_year === null || r.release_year > q.released_before)) return false;
   return true;
 }
 
@@ -174,5 +190,9 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((c) => ({ confidence: c, count: records.filter((r) => r.confidence === c && passes(r, q, 'confidence')).length }))
     .filter((f) => f.count > 0 || f.confidence === q.confidence)
     .sort((a, b) => b.count - a.count || levels.indexOf(a.confidence) - levels.indexOf(b.confidence));
-  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet };
+  const levelFacet = VOLATILITIES
+    .map((v) => ({ volatility: v, count: records.filter((r) => r.volatility === v && passes(r, q, 'volatility')).length }))
+    .filter((f) => f.count > 0 || (q.volatility ?? []).includes(f.volatility))
+    .sort((a, b) => b.count - a.count || str(a.volatility, b.volatility));
+  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet, volatilities: levelFacet };
 }

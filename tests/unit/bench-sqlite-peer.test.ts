@@ -54,6 +54,22 @@ describe('SQLite FTS5 peer', () => {
     }
   });
 
+  it('answers the range, volatility and confidence filters like the route (same bytes)', () => {
+    for (const search of [
+      'rtp_min=96&volatility=high,low',
+      'max_win_min=250&released_after=2015&provider=alpha-games',
+      'rtp_max=96.5&released_before=2018&sort=recent',
+      'volatility=very-high&q=book&game_type=slot',
+      'rtp_min=94&rtp_max=94&limit=200',
+      'confidence=verified&volatility=high,low',
+      'confidence=single_source&rtp_min=95&max_win_min=250&sort=rtp_desc',
+      'confidence=corroborated&volatility=medium&q=book&released_before=2020',
+    ]) {
+      const { aText, bText } = both(search);
+      expect({ search, body: bText }).toEqual({ search, body: aText });
+    }
+  });
+
   it('finds accented and apostrophe names the way the route does', () => {
     for (const q of ['gonzos', 'GONZ', 'cafe', 'Café'.normalize('NFD')]) {
       const { a, b } = both(`q=${encodeURIComponent(q)}&limit=200`);

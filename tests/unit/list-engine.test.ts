@@ -8,8 +8,8 @@ import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { PostingSearch } from '../../src/list/search.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
-import { ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
-import { fixtureBundle, FIXTURE_PROVIDERS } from '../helpers/list-fixture.ts';
+import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
+import { fixtureBundle, FIXTURE_PROVIDERS, rng } from '../helpers/list-fixture.ts';
 import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
 
 const bundle = fixtureBundle(300);
@@ -80,6 +80,92 @@ describe('memory engine vs the reference model', () => {
     expect(new Set(records.map((r) => r.confidence)).size).toBe(3);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
+  });
+
+  it('matches the reference for random combinations with rtp_min, rtp_max, volatility, max_win_min and the release years, with confidence too', () => {
+    const rnd = rng(36);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+    const RTPS = ['94', '95.5', '96', '96.21', '96.5', '97', '98.1', '0', '100'];
+    const LEVELS = ['low', 'medium', 'high', 'very-high', 'low,high', 'medium,very-high,low', 'high,high'];
+    const WINS = ['0', '96.21', '250', '251', '5000', '12500.5', '100000'];
+    const YEARS = ['2009', '2010', '2015', '2020', '2024', '2030'];
+    const seen = { rtp: 0, volatility: 0, max_win: 0, years: 0, unknownYearExcluded: 0, confidenceAndVolatility: 0 };
+    for (let k = 0; k < 1500; k++) {
+      const params = new URLSearchParams({ sort: pick([...SORTS, 'relevance']), limit: pick(['7', '200']), offset: pick(['0', '0', '3']) });
+      const maybe = (name: string, values: readonly (string | null)[], p = 0.4) => {
+        const v = rnd() < p ? pick(values) : null;
+        if (v !== null) params.set(name, v);
+      };
+      maybe('q', QS.filter((q) => q !== null), 0.2);
+      maybe('provider', PROVIDERS.filter((p) => p !== null), 0.3);
+      maybe('game_type', TYPES.filter((t) => t !== null), 0.2);
+      maybe('has_variants', ['1'], 0.2);
+      maybe('badge', BADGE_FILTERS.filter((b) => b !== null), 0.2);
+      maybe('confidence', ['verified', 'corroborated', 'single_source'], 0.3);
+      maybe('rtp_min', RTPS);
+      maybe('rtp_max', RTPS);
+      maybe('volatility', LEVELS);
+      maybe('max_win_min', WINS, 0.3);
+      maybe('released_after', YEARS, 0.3);
+      maybe('released_before', YEARS, 0.3);
+      const parsed = parseListQuery(params.toString());
+      if (!parsed.ok) {
+        // Only a range given backwards is refused among these values.
+        expect(parsed.errors.map((e) => e.param).every((p) => p === 'rtp_max' || p === 'released_before'), params.toString()).toBe(true);
+        continue;
+      }
+      const query = parsed.query;
+      const q = query.q;
+      const matching = q === null ? records : refSearch(records, q);
+      const ref: RefQuery = { ...query, q: null };
+      const expected = refFilterSort(matching, ref);
+      const result = engine.run(query);
+      expect(result.filtered, params.toString()).toBe(expected.length);
+      const slugs = Array.from(result.items, (i) => records[i]!.canonical_slug);
+      if (query.sort === 'relevance') expect(new Set(slugs).size).toBe(slugs.length);
+      else expect(slugs, params.toString()).toEqual(expected.slice(query.offset, query.offset + query.limit).map((r) => r.canonical_slug));
+      expect(result.facets, params.toString()).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
+      if (query.rtp_min !== null || query.rtp_max !== null) seen.rtp++;
+      if (query.volatility !== null) seen.volatility++;
+      // Each of the two level facets ignores its own filter and applies the other's.
+      if (query.volatility !== null && query.confidence !== null) seen.confidenceAndVolatility++;
+      if (query.max_win_min !== null) seen.max_win++;
+      if (query.released_after !== null || query.released_before !== null) {
+        seen.years++;
+        if (query.released_before !== null && query.released_after === null) seen.unknownYearExcluded++;
+      }
+    }
+    for (const [name, count] of Object.entries(seen)) expect(count, name).toBeGreaterThan(50);
+    // The fixture has games with and without each figure the filters read.
+    expect(records.some((r) => r.release_year === null) && records.some((r) => r.max_win === null) && records.some((r) => r.volatility === null)).toBe(true);
+  });
+
+  it('treats a game with no known year or max win as matching no filter on it', () => {
+    const unknownYear = records.filter((r) => r.release_year === null).map((r) => r.canonical_slug);
+    const all = respond('released_before=9999&limit=200');
+    expect(all.meta.filtered).toBe(records.length - unknownYear.length);
+    expect(all.items.map((r) => r.canonical_slug)).not.toContain(unknownYear[0]);
+    expect(respond('max_win_min=0&limit=1').meta.filtered).toBe(records.filter((r) => r.max_win !== null).length);
+  });
+
+  it('counts volatilities over every other filter and lists a selected level with 0', () => {
+    const page = respond('volatility=low&provider=beta');
+    const levels = page.facets.volatilities.map((f) => f.volatility);
+    expect(levels).toEqual(expect.arrayContaining(['low', 'medium', 'high', 'very-high']));
+    expect(page.meta.query.volatility).toEqual(['low']);
+    const none = respond('volatility=high&q=zzz');
+    expect(none.facets.volatilities).toEqual([{ volatility: 'high', count: 0 }]);
+  });
+
+  it('counts confidence levels within the volatility filter and volatilities within the confidence filter', () => {
+    const page = respond('confidence=verified&volatility=high,low&limit=1');
+    const inLevels = records.filter((r) => r.volatility === 'high' || r.volatility === 'low');
+    const verified = records.filter((r) => r.confidence === 'verified');
+    expect(page.meta.filtered).toBe(inLevels.filter((r) => r.confidence === 'verified').length);
+    for (const f of page.facets.confidence) expect(f.count, f.confidence).toBe(inLevels.filter((r) => r.confidence === f.confidence).length);
+    for (const f of page.facets.volatilities) expect(f.count, f.volatility).toBe(verified.filter((r) => r.volatility === f.volatility).length);
+    expect(page.facets.confidence.map((f) => f.confidence).sort()).toEqual(['corroborated', 'single_source', 'verified']);
+    expect(page.facets.volatilities.length).toBe(4);
   });
 
   it('pages through every order without repeating or skipping a record', () => {
@@ -208,7 +294,7 @@ describe('engine loading and response bytes', () => {
 
   it('echoes the normalised query with defaults and the bundle meta', () => {
     const page = respond('q=++book++&sort=relevance&limit=3');
-    expect(page.meta.query).toEqual({ q: 'book', provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'relevance', limit: 3, offset: 0 });
+    expect(page.meta.query).toEqual({ ...LIST_QUERY_DEFAULTS, q: 'book', sort: 'relevance', limit: 3 });
     expect(page.meta).toMatchObject({ data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', total: 300 });
     expect(respond('sort=relevance').meta.query.sort).toBe('name');
   });
@@ -326,8 +412,8 @@ describe('engine loading and response bytes', () => {
     const runs: string[] = [];
     const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
     // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
-    // the confidence counts) about 770: two pages and one facets entry fit in 2,400; two pages with a
-    // facets entry each would not.
+    // the confidence and volatility counts) about 900: two pages and one facets entry fit in 2,400;
+    // two pages with a facets entry each would not.
     const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
     runs.length = 0;
     const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];

@@ -19,10 +19,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '5100a64bbd87974d',
-  'q=book&sort=relevance&limit=7': '970c433b80946480',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'cdab7b10d80ab939',
-  'game_type=keno&q=xyz': '45a1fc7899c18277',
+  '': '29572666d3eba4ed',
+  'q=book&sort=relevance&limit=7': 'd4bfd9ce2d8aa680',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'bb34edc8c7aec55c',
+  'game_type=keno&q=xyz': '2e8f308d0a913e55',
 };
 
 describe('list handler', () => {

@@ -4,7 +4,8 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0 };
+const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null };
+const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
 
 function errorsOf(query: string) {
   const r = parseListQuery(query);
@@ -22,13 +23,48 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before']);
   });
 
   it('reads every parameter', () => {
     expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&confidence=corroborated&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
-      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', confidence: 'corroborated', sort: 'rtp_desc', limit: 200, offset: 1_000_000,
+      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', confidence: 'corroborated', sort: 'rtp_desc', limit: 200, offset: 1_000_000, ...RANGES,
     });
+    expect(queryOf('rtp_min=96&rtp_max=97.5&volatility=very-high,low,high,low&max_win_min=5000.25&released_after=2015&released_before=2015')).toEqual({
+      ...DEFAULTS, rtp_min: 96, rtp_max: 97.5, volatility: ['low', 'high', 'very-high'], max_win_min: 5000.25, released_after: 2015, released_before: 2015,
+    });
+    expect(queryOf('rtp_min=0&rtp_max=100&max_win_min=0')).toMatchObject({ rtp_min: 0, rtp_max: 100, max_win_min: 0 });
+  });
+
+  const RTP = 'must be a percentage from 0 to 100 with at most two decimals (96.5)';
+  const WIN = 'must be a multiple of the stake from 0 to 100000000 with at most two decimals (5000)';
+  const YEAR = 'must be a year from 1000 to 9999';
+  const LEVELS = 'must be one or more of: low, medium, high, very-high (separated by commas)';
+  it.each([
+    ['rtp_min=96.215', 'rtp_min', RTP],
+    ['rtp_min=100.01', 'rtp_min', RTP],
+    ['rtp_min=-1', 'rtp_min', RTP],
+    ['rtp_max=1e2', 'rtp_max', RTP],
+    ['rtp_max=96,5', 'rtp_max', RTP],
+    ['rtp_max=.5', 'rtp_max', RTP],
+    ['rtp_min=97&rtp_max=96', 'rtp_max', 'must not be below rtp_min'],
+    ['volatility=extreme', 'volatility', LEVELS],
+    ['volatility=low,,high', 'volatility', LEVELS],
+    ['volatility=LOW', 'volatility', LEVELS],
+    ['max_win_min=x5000', 'max_win_min', WIN],
+    ['max_win_min=100000001', 'max_win_min', WIN],
+    ['max_win_min=1.234', 'max_win_min', WIN],
+    ['released_after=15', 'released_after', YEAR],
+    ['released_after=0999', 'released_after', YEAR],
+    ['released_before=2024.0', 'released_before', YEAR],
+    ['released_after=2020&released_before=2019', 'released_before', 'must not be before released_after'],
+    ['rtp_min=1&rtp_min=2', 'rtp_min', 'must be given at most once'],
+  ])('rejects %s naming %s', (query, param, message) => {
+    expect(errorsOf(query)).toEqual([{ param, message }]);
+  });
+
+  it('reports every bad filter at once, in parameter order', () => {
+    expect(errorsOf('released_before=x&volatility=y&rtp_min=z&limit=0&confidence=w').map((e) => e.param)).toEqual(['confidence', 'limit', 'rtp_min', 'volatility', 'released_before']);
   });
 
   it('rejects an unknown confidence level, naming the parameter and the levels', () => {
@@ -55,7 +91,7 @@ describe('parseListQuery', () => {
   });
 
   it('treats empty values as absent', () => {
-    expect(queryOf('q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=')).toEqual(DEFAULTS);
+    expect(queryOf('q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=&rtp_min=&rtp_max=&volatility=&max_win_min=&released_after=&released_before=')).toEqual(DEFAULTS);
     expect(queryOf('q=%20%20').q).toBeNull();
   });
 

@@ -62,19 +62,22 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('marks rate limiting as the route table does, with 429 exactly on limited routes', () => {
+  it('marks rate limiting as the route table does, and 429 on every route (an exempt one refuses a bad key past the budget)', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       const concrete = path.replace('{slug}', 'book-of-dead').replace('{provider}', 'playngo').replace('{data_version}', '1.0.0');
       const limited = POLICIES[classify(concrete)].rateLimited;
       const op = item.get ?? item.post;
       expect(op['x-rate-limited'], path).toBe(limited);
-      expect('429' in op.responses, path).toBe(limited);
+      expect('429' in op.responses, path).toBe(true);
     }
   });
 
   it('documents 400 on the query routes and 404 on every path route', () => {
-    expect(Object.keys(doc.paths['/api/rtp/list'].get.responses).sort()).toEqual(['200', '304', '400', '429']);
-    expect(Object.keys(doc.paths['/api/rtp/history'].get.responses).sort()).toEqual(['200', '304', '400']);
+    const shared = ['304', '400', '401', '405', '408', '414', '417', '429', '431', '503'];
+    expect(Object.keys(doc.paths['/api/rtp/list'].get.responses).sort()).toEqual(['200', ...shared]);
+    expect(Object.keys(doc.paths['/api/rtp/history'].get.responses).sort()).toEqual(['200', ...shared]);
+    expect(doc.paths['/api/rtp/list'].get.responses['400'].content['application/json'].example.statusMessage).toBe('invalid query parameters');
+    expect(Object.keys(doc.paths['/mcp'].post.responses).sort()).toEqual(['200', '202', '400', '401', '405', '406', '408', '413', '414', '415', '417', '429', '431', '503']);
     for (const p of ['/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}']) {
       expect(doc.paths[p].get.responses['404'], p).toBeDefined();
     }
@@ -92,7 +95,11 @@ describe('OpenAPI document', () => {
     const params = Object.fromEntries((doc.paths['/api/rtp/list'].get.parameters as Json[]).map((p) => [p.name, p.schema]));
     expect(params.sort.enum).toEqual([...LIST_SORTS]);
     expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(params)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'slugs', 'updated_since']);
+    expect(Object.keys(params)).toEqual([
+      'q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset',
+      'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'format', 'slugs', 'updated_since',
+    ]);
+    expect(params.volatility.pattern).toBe('^(low|medium|high|very-high)(,(low|medium|high|very-high))*$');
     expect(params.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
   });
 

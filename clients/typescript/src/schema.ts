@@ -543,6 +543,18 @@ export interface components {
             limit: number;
             /** @description Records skipped. */
             offset: number;
+            /** @description Lowest stated RTP (percent, inclusive), or null. */
+            rtp_min: number | null;
+            /** @description Highest stated RTP (percent, inclusive), or null. */
+            rtp_max: number | null;
+            /** @description The volatility levels asked for (any of them matches), in the registry's order, or null. */
+            volatility: ("low" | "medium" | "high" | "very-high")[] | null;
+            /** @description Lowest max win (a multiple of the stake, inclusive), or null. Games with no known max win never match it. */
+            max_win_min: number | null;
+            /** @description Earliest release year (inclusive), or null. Games with no known year never match it. */
+            released_after: number | null;
+            /** @description Latest release year (inclusive), or null. Games with no known year never match it. */
+            released_before: number | null;
         };
         ListMeta: {
             /** @description Dataset version (dotted three-part). */
@@ -584,6 +596,15 @@ export interface components {
             /** @description Matching records of this level. */
             count: number;
         };
+        VolatilityFacet: {
+            /**
+             * @description Volatility level.
+             * @enum {string}
+             */
+            volatility: "low" | "medium" | "high" | "very-high";
+            /** @description Matching records of this level. */
+            count: number;
+        };
         ListFacets: {
             /** @description Matches per provider. Each facet counts the records matching every other filter, ignoring its own, so a client can offer alternatives. */
             providers: components["schemas"]["ProviderFacet"][];
@@ -591,6 +612,8 @@ export interface components {
             game_types: components["schemas"]["GameTypeFacet"][];
             /** @description Matches per confidence level, counted the same way. */
             confidence: components["schemas"]["ConfidenceFacet"][];
+            /** @description Matches per volatility level, counted the same way (games of unknown volatility are in no entry). */
+            volatilities: components["schemas"]["VolatilityFacet"][];
         };
         ListResponse: {
             /** @description The dataset and this query. */
@@ -1384,6 +1407,129 @@ export interface components {
             };
             content?: never;
         };
+        /** @description A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed). */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 400,
+                 *       "statusMessage": "bad request: HTTP/1.1 requests must carry a Host header"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description An API key was presented (`Authorization: Bearer` or `X-API-Key`) that is unknown, revoked or malformed: never a silent downgrade to the keyless budget. Counted against the address budget. */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 401,
+                 *       "statusMessage": "invalid API key"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A method other than GET, HEAD and OPTIONS (POST and OPTIONS on /mcp). */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 405,
+                 *       "statusMessage": "method not allowed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request head (or a body) did not arrive within the server's timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 408,
+                 *       "statusMessage": "request timeout"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A path past 1,024 bytes, or a query string past 2,048 bytes (14,336 for a batch lookup), refused before it is read. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 414,
+                 *       "statusMessage": "query string too long: at most 2048 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description An `Expect` header other than `100-continue`; the connection is closed. */
+        ExpectationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 417,
+                 *       "statusMessage": "expectation failed: the only Expect this server meets is 100-continue"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A request head past 16 KiB; the connection is closed. */
+        HeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 431,
+                 *       "statusMessage": "request header fields too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Too many answers wait for their clients to read them (past `MAX_UNSENT_MB`): new requests are shed until they drain. */
+        ServerBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 503,
+                 *       "statusMessage": "server busy: too many answers wait for their clients to read them; retry after 1 s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Over the budget of 1,000 requests per 24 hours for this IP address. */
         RateLimited: {
             headers: {
@@ -1438,6 +1584,10 @@ export interface components {
         "Access-Control-Allow-Origin": "*";
         /** @description The widget's policy: only its own inline style and script. */
         "Content-Security-Policy": string;
+        /** @description RFC 6750 challenge: `Bearer realm="rtp-registry", error="invalid_token"`. */
+        "WWW-Authenticate": string;
+        /** @description The methods the path answers. */
+        Allow: string;
     };
     pathItems: never;
 }
@@ -1477,6 +1627,41 @@ export interface operations {
                 /** @description Records to skip. */
                 offset?: number;
                 /**
+                 * @description Only games whose stated RTP is at least this (percent, inclusive; at most two decimals).
+                 * @example 96
+                 */
+                rtp_min?: number;
+                /**
+                 * @description Only games whose stated RTP is at most this (percent, inclusive; at most two decimals; not below `rtp_min`).
+                 * @example 97.5
+                 */
+                rtp_max?: number;
+                /**
+                 * @description Only games of these volatility levels, separated by commas (any of them matches): low, medium, high, very-high. Games of unknown volatility never match.
+                 * @example high,very-high
+                 */
+                volatility?: string;
+                /**
+                 * @description Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.
+                 * @example 5000
+                 */
+                max_win_min?: number;
+                /**
+                 * @description Only games released in this year or later. Games with no known year never match.
+                 * @example 2020
+                 */
+                released_after?: number;
+                /**
+                 * @description Only games released in this year or earlier (not before `released_after`). Games with no known year never match.
+                 * @example 2024
+                 */
+                released_before?: number;
+                /**
+                 * @description `csv` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of `/api/rtp/dump/registry.csv`, one row per item of the page; no meta or facets), with `slugs` and `updated_since` too; for a spreadsheet: `=IMPORTDATA("{base}/api/rtp/list?provider=playngo&limit=200&format=csv")`. Counted as one request.
+                 * @example csv
+                 */
+                format?: "json" | "csv";
+                /**
                  * @description Batch lookup: up to 200 canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in `meta.missing` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).
                  * @example book-of-dead,gates-of-olympus
                  */
@@ -1493,7 +1678,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records. */
+            /** @description A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records; with `format=csv`, those records as CSV. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -1508,6 +1693,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResponse"] | components["schemas"]["BatchResponse"] | components["schemas"]["SyncResponse"];
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -1532,7 +1718,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     listHistory: {
@@ -1595,6 +1788,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getGame: {
@@ -1630,6 +1831,8 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The slug is not in the registry (also with a trailing slash). */
             404: {
                 headers: {
@@ -1645,7 +1848,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getProvider: {
@@ -1676,6 +1885,8 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The provider is not in the registry (the answer of every unknown path under /api/rtp/). */
             404: {
                 headers: {
@@ -1691,6 +1902,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getWidgetData: {
@@ -1721,6 +1939,8 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/). */
             404: {
                 headers: {
@@ -1736,6 +1956,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getWidget: {
@@ -1798,6 +2025,8 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The slug is not in the registry (an HTML page). */
             404: {
                 headers: {
@@ -1807,7 +2036,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     identifyBuild: {
@@ -1874,6 +2109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description No such slug, or no game matches the name. */
             404: {
                 headers: {
@@ -1889,7 +2125,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getOembed: {
@@ -1956,6 +2198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description The URL is no game page or widget of this registry, or the widget cannot fit the size asked for. */
             404: {
                 headers: {
@@ -1971,6 +2214,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
             /** @description A format other than json. */
             501: {
                 headers: {
@@ -1986,6 +2235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            503: components["responses"]["ServerBusy"];
         };
     };
     getRegistryDump: {
@@ -2010,21 +2260,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getRegistryNdjson: {
@@ -2049,21 +2293,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getRegistryCsv: {
@@ -2088,21 +2326,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getDataPackage: {
@@ -2127,21 +2359,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getReleaseChanges: {
@@ -2172,7 +2398,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2187,6 +2415,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getRegistryFeed: {
@@ -2211,21 +2446,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getProviderFeed: {
@@ -2256,7 +2485,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2271,6 +2502,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getGameFeed: {
@@ -2301,7 +2539,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2316,6 +2556,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getLlmsTxt: {
@@ -2340,21 +2587,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getRemoved: {
@@ -2379,21 +2620,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     mcp: {
@@ -2409,7 +2644,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC response. */
+            /** @description The JSON-RPC response (an array for a batch). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2420,7 +2655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, never> | unknown[];
                 };
             };
             /** @description A notification was accepted (no body). */
@@ -2430,7 +2665,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON (code -32700), or not a valid MCP request. */
+            /** @description The body is not JSON (code -32700), not a valid MCP request or batch, or names an unsupported `MCP-Protocol-Version`; or the request has no `Host` header. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2440,10 +2675,11 @@ export interface operations {
                         /** @constant */
                         jsonrpc: "2.0";
                         error: Record<string, never>;
-                        id: null;
-                    };
+                        id: string | number | null;
+                    } | components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description Only POST (and OPTIONS) are answered on /mcp. */
             405: {
                 headers: {
@@ -2459,12 +2695,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The `Accept` header does not allow `application/json` and `text/event-stream`. */
+            /** @description The `Accept` header does not allow `application/json` (code -32600). */
             406: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: Record<string, never>;
+                        id: string | number | null;
+                    };
+                };
+            };
+            /** @description The body did not arrive within `BODY_TIMEOUT_MS` (code -32600), or the head within the server's timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: Record<string, never>;
+                        id: string | number | null;
+                    } | components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The body is larger than 64 KiB (code -32600). */
             413: {
@@ -2476,11 +2733,43 @@ export interface operations {
                         /** @constant */
                         jsonrpc: "2.0";
                         error: Record<string, never>;
-                        id: null;
+                        id: string | number | null;
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description The `Content-Type` is not `application/json` (code -32600). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: Record<string, never>;
+                        id: string | number | null;
+                    };
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            /** @description Server busy (code -32002, `ERR_MCP_BUSY`): one MCP request at a time per connection, a bound on MCP requests in flight; or answers wait unread past `MAX_UNSENT_MB`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: Record<string, never>;
+                        id: string | number | null;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getBadge: {
@@ -2511,6 +2800,8 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/). */
             404: {
                 headers: {
@@ -2526,6 +2817,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
     getOpenApi: {
@@ -2555,7 +2853,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
         };
     };
 }

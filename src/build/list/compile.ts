@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../../schemas/authoring.ts';
 import type { ProviderFile } from '../../schemas/authoring.ts';
 import type { GameRecord } from '../../schemas/game-record.ts';
-import { badgeBit, confidenceIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
+import { badgeBit, confidenceIndex, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
 import type { RegistryBundle } from '../../registry/bundle.ts';
@@ -75,6 +75,9 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const multi = new Uint8Array(n);
   const badges = new Uint8Array(n);
   const confidence = new Uint8Array(n);
+  const volatilityOf = new Uint8Array(n);
+  const maxWin = new Float64Array(n);
+  const yearOf = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const r = records[i]!;
     providerOf[i] = providerIndex.get(r.provider)!;
@@ -82,6 +85,9 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     multi[i] = r.variants_count > 1 ? 1 : 0;
     for (const b of r.badges) badges[i] = badges[i]! | badgeBit(b);
     confidence[i] = confidenceIndex(r.confidence);
+    volatilityOf[i] = volatilityIndex(r.volatility);
+    maxWin[i] = r.max_win ?? Number.NaN;
+    yearOf[i] = r.release_year ?? 0;
   }
 
   const nameKey = records.map((r) => fold(r.canonical_name));
@@ -124,6 +130,10 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     multi,
     badges,
     confidence,
+    volatilityOf,
+    rtp,
+    maxWin,
+    year: yearOf,
     orders,
   };
 }

@@ -1,0 +1,51 @@
+// The query parameters of GET /api/rtp/list in the OpenAPI document: the list schema's own
+// (src/schemas/list.ts), the filters, the answer format, the batch lookup and the delta sync.
+import { VOLATILITIES } from '../schemas/authoring.ts';
+import { BATCH_MAX } from '../schemas/batch.ts';
+import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
+import { paramSchema, queryParam, type Json } from './components.ts';
+
+/** The list route's parameters, in the order its 400 answers report them. */
+export function listParameters(): Json[] {
+  const list = ListQuerySchema.shape;
+  return [
+    queryParam('q', 'Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
+    queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
+    queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
+    queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
+    queryParam('badge', 'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).', paramSchema(list.badge), 'sources_disagree'),
+    queryParam('confidence', 'Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record\'s `confidence`). Counted in `facets.confidence`.', paramSchema(list.confidence), 'verified'),
+    queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
+    queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
+    queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
+    queryParam('rtp_min', 'Only games whose stated RTP is at least this (percent, inclusive; at most two decimals).', { type: 'number', minimum: 0, maximum: 100 }, 96),
+    queryParam('rtp_max', 'Only games whose stated RTP is at most this (percent, inclusive; at most two decimals; not below `rtp_min`).', { type: 'number', minimum: 0, maximum: 100 }, 97.5),
+    queryParam(
+      'volatility',
+      `Only games of these volatility levels, separated by commas (any of them matches): ${VOLATILITIES.join(', ')}. Games of unknown volatility never match.`,
+      { type: 'string', pattern: `^(${VOLATILITIES.join('|')})(,(${VOLATILITIES.join('|')}))*$` },
+      'high,very-high',
+    ),
+    queryParam('max_win_min', 'Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.', { type: 'number', minimum: 0, maximum: MAX_WIN_PARAM_MAX }, 5000),
+    queryParam('released_after', 'Only games released in this year or later. Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2020),
+    queryParam('released_before', 'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2024),
+    queryParam(
+      'format',
+      '`csv` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of `/api/rtp/dump/registry.csv`, one row per item of the page; no meta or facets), with `slugs` and `updated_since` too; for a spreadsheet: `=IMPORTDATA("{base}/api/rtp/list?provider=playngo&limit=200&format=csv")`. Counted as one request.',
+      { type: 'string', enum: [...LIST_FORMATS], default: 'json' },
+      'csv',
+    ),
+    queryParam(
+      'slugs',
+      `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).`,
+      { type: 'string' },
+      'book-of-dead,gates-of-olympus',
+    ),
+    queryParam(
+      'updated_since',
+      'Delta sync: only the records whose published figures changed after this ISO 8601 date or timestamp (a SyncResponse: each record with `updated_at`, oldest change first, paged by `limit` and `offset`). With `GET /api/rtp/removed` a mirror stays exact. Takes no other parameter but `limit` and `offset`.',
+      { type: 'string' },
+      '2026-11-22T00:00:00Z',
+    ),
+  ];
+}

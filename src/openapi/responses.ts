@@ -1,0 +1,66 @@
+// The answers every route of the OpenAPI document can give besides its own (src/server/app.ts,
+// connections.ts, mcp-http.ts): refused requests, bounds and load shedding, each with its body schema.
+import { INVALID_API_KEY } from '../schemas/api-keys.ts';
+import type { Json } from './components.ts';
+
+const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
+
+function errorResponse(description: string, example: unknown, headers?: Json): Json {
+  return { description, ...(headers === undefined ? {} : { headers }), content: { 'application/json': { schema: ref('ErrorBody'), example } } };
+}
+
+/** The shared responses (components.responses), by name. */
+export const SHARED_RESPONSES: Record<string, Json> = {
+  NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
+  BadRequest: errorResponse('A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed).', {
+    statusCode: 400,
+    statusMessage: 'bad request: HTTP/1.1 requests must carry a Host header',
+  }),
+  Unauthorized: errorResponse(
+    'An API key was presented (`Authorization: Bearer` or `X-API-Key`) that is unknown, revoked or malformed: never a silent downgrade to the keyless budget. Counted against the address budget.',
+    INVALID_API_KEY,
+    { 'WWW-Authenticate': ref('WWW-Authenticate', 'headers') },
+  ),
+  MethodNotAllowed: errorResponse('A method other than GET, HEAD and OPTIONS (POST and OPTIONS on /mcp).', { statusCode: 405, statusMessage: 'method not allowed' }, { Allow: ref('Allow', 'headers') }),
+  RequestTimeout: errorResponse('The request head (or a body) did not arrive within the server\'s timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed.', { statusCode: 408, statusMessage: 'request timeout' }),
+  UriTooLong: errorResponse('A path past 1,024 bytes, or a query string past 2,048 bytes (14,336 for a batch lookup), refused before it is read.', {
+    statusCode: 414,
+    statusMessage: 'query string too long: at most 2048 bytes',
+  }),
+  ExpectationFailed: errorResponse('An `Expect` header other than `100-continue`; the connection is closed.', {
+    statusCode: 417,
+    statusMessage: 'expectation failed: the only Expect this server meets is 100-continue',
+  }),
+  HeaderFieldsTooLarge: errorResponse('A request head past 16 KiB; the connection is closed.', { statusCode: 431, statusMessage: 'request header fields too large' }),
+  ServerBusy: errorResponse(
+    'Too many answers wait for their clients to read them (past `MAX_UNSENT_MB`): new requests are shed until they drain.',
+    { statusCode: 503, statusMessage: 'server busy: too many answers wait for their clients to read them; retry after 1 s' },
+    { 'Retry-After': ref('Retry-After', 'headers') },
+  ),
+};
+
+/**
+ * The responses every GET operation carries besides its own: 304, and the refusals any request may
+ * get. `429` on a route the rate limiter exempts comes only for a request refused before routing
+ * (a bad key, an undecodable path) once the address budget is spent.
+ */
+export function sharedResponses(): Json {
+  return {
+    '304': ref('NotModified', 'responses'),
+    '400': ref('BadRequest', 'responses'),
+    '401': ref('Unauthorized', 'responses'),
+    '405': ref('MethodNotAllowed', 'responses'),
+    '408': ref('RequestTimeout', 'responses'),
+    '414': ref('UriTooLong', 'responses'),
+    '417': ref('ExpectationFailed', 'responses'),
+    '429': ref('RateLimited', 'responses'),
+    '431': ref('HeaderFieldsTooLarge', 'responses'),
+    '503': ref('ServerBusy', 'responses'),
+  };
+}
+
+/** Headers of the shared responses (components.headers). */
+export const SHARED_HEADERS: Record<string, Json> = {
+  'WWW-Authenticate': { description: 'RFC 6750 challenge: `Bearer realm="rtp-registry", error="invalid_token"`.', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path answers.', schema: { type: 'string' } },
+};
