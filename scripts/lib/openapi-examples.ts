@@ -28,7 +28,7 @@ const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines
 export interface Example {
   request: string;
   status: number;
-  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain' | 'image/svg+xml' | 'application/atom+xml';
+  contentType: 'application/json' | 'text/html' | 'text/csv' | 'application/x-ndjson' | 'text/plain' | 'image/svg+xml' | 'image/png' | 'application/atom+xml';
   /** Parsed JSON for JSON bodies, the text for the others (a bulk download's first lines). */
   body: unknown;
   /** The OpenAPI path (template) and the response component it must validate against. */
@@ -79,6 +79,7 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
     { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
     { request: paths.badge(slug), status: 200, contentType: 'image/svg+xml', body: renderBadge(record), path: '/api/badge/rtp/{slug}.svg', schema: null },
+    { request: paths.ogImage(slug), status: 200, contentType: 'image/png', body: `(a PNG image of 1200 × 630 pixels: ${record.canonical_name}, ${record.provider_display}, the stated RTP and its ladder)`, path: '/api/og/rtp/{slug}.png', schema: null },
     { request: paths.dump.json, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.json))), path: paths.dump.json, schema: 'RegistryDump' },
     { request: paths.dump.ndjson, status: 200, contentType: 'application/x-ndjson', body: head(dump(dumpFiles.ndjson), 1), path: paths.dump.ndjson, schema: null },
     { request: paths.dump.csv, status: 200, contentType: 'text/csv', body: head(dump(dumpFiles.csv).replace(/^\uFEFF/, ''), 3), path: paths.dump.csv, schema: null },

@@ -60,7 +60,7 @@ function exampleBlock(ex: Example): string {
   } else {
     body = String(ex.body); // the first lines of a bulk download
   }
-  const lang = { 'text/html': 'html', 'application/json': 'json', 'text/csv': 'csv', 'application/x-ndjson': 'json', 'text/plain': 'markdown', 'image/svg+xml': 'svg', 'application/atom+xml': 'xml' }[ex.contentType];
+  const lang = { 'text/html': 'html', 'application/json': 'json', 'text/csv': 'csv', 'application/x-ndjson': 'json', 'text/plain': 'markdown', 'image/svg+xml': 'svg', 'image/png': 'text', 'application/atom+xml': 'xml' }[ex.contentType];
   return `\`\`\`sh\ncurl -i '{base_url}${ex.request}'\n\`\`\`\n\n\`${ex.status}\` · \`${ex.contentType}\`\n\n\`\`\`${lang}\n${body}\n\`\`\`\n`;
 }
 

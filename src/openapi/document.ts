@@ -346,6 +346,18 @@ export function openApiDocument(): Json {
           '404': jsonError('The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/).', ROUTE_NOT_FOUND),
         },
       }),
+      '/api/og/rtp/{slug}.png': operation({
+        id: 'getOgImage',
+        summary: "A game's link-preview card",
+        description: "The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.",
+        tags: ['widget'],
+        limited: false,
+        parameters: [slugParam],
+        responses: {
+          '200': { description: 'The card.', headers: CACHE_HEADERS, content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          '404': jsonError('The slug is not in the registry.', SLOT_NOT_FOUND),
+        },
+      }),
       '/api/openapi.json': operation({
         id: 'getOpenApi',
         summary: 'This document',

@@ -82,7 +82,9 @@ describe('game page link previews', () => {
     expect(head).toContain(`<link rel="canonical" href="${url}">`);
     expect(head).toContain(`<meta property="og:title" content="Book of Dead RTP 96.21% (Play&#39;n GO)">`);
     expect(head).toContain(`<meta property="og:url" content="${url}">`);
-    expect(head).toContain('<meta name="twitter:card" content="summary">');
+    expect(head).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(head).toContain(`<meta property="og:image" content="${SITE}/api/og/rtp/book-of-dead.png">`);
+    expect(head).toContain(`<meta name="twitter:image" content="${SITE}/api/og/rtp/book-of-dead.png">`);
     expect(head).toMatch(/<meta property="og:description" content="Book of Dead \(Play&#39;n GO\): stated RTP 96\.21%[^"]*">/);
     expect(head).toContain(`<link rel="alternate" type="application/json+oembed" href="${SITE}/api/oembed?url=${encodeURIComponent(url)}&amp;format=json"`);
   });

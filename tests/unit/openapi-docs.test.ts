@@ -21,7 +21,7 @@ describe('docs/api.md', () => {
       const section = text.slice(at, text.indexOf('\n## ', at + 5));
       if (path === '/api/openapi.json' || path === '/mcp' || path === '/api/feeds/rtp.atom' || path === '/api/feeds/provider/{provider}.atom') continue; // the document itself; the game feed's example stands for all three
       expect(section, path).toContain("curl -i '{base_url}");
-      expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml|application\/atom\+xml)`/);
+      expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml|image\/png|application\/atom\+xml)`/);
     }
     expect(text).toContain('"canonical_name": "Book of Dead"');
   });

@@ -57,7 +57,7 @@ describe('OpenAPI document', () => {
     expect(documented).toEqual(
       [
         paths.list, paths.history, paths.identify, paths.oembed, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
-        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom', paths.mcp,
+        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.ogImage('{slug}'), paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom', paths.mcp,
       ].sort(),
     );
   });

@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/og/rtp/{slug}.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's link-preview card
+         * @description The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.
+         */
+        get: operations["getOgImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -2812,6 +2832,60 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "statusMessage": "route not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getOgImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Canonical slug of a game.
+                 * @example book-of-dead
+                 */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The slug is not in the registry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
