@@ -103,6 +103,7 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
     ok('/api/widget/rtp/book-of-dead'), no('/api/widget/rtp/no-such-game'),
     ok('/widget/rtp/book-of-dead?theme=dark'), no('/widget/rtp/no-such-game'),
     ok('/api/badge/rtp/book-of-dead.svg'), no('/api/badge/rtp/no-such-game.svg'),
+    ok('/api/og/rtp/book-of-dead.png'), no('/api/og/rtp/no-such-game.png'),
     ok('/api/openapi.json'),
     ok('/api/rtp/dump/registry.json'), ok('/api/rtp/dump/registry.ndjson'), ok('/api/rtp/dump/registry.csv'), ok('/api/rtp/dump/datapackage.json'),
     ok(`/api/rtp/dump/changes/${version}.json`), no('/api/rtp/dump/changes/0.0.1.json'),
