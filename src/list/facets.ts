@@ -80,6 +80,8 @@ interface Totals {
   byProvider: [Int32Array, Int32Array];
   byType: [Int32Array, Int32Array];
   byCell: [Int32Array, Int32Array];
+  /** Records by provider, type and has_variants over every confidence × volatility cell (what a query not filtering on those reads). */
+  base: Int32Array;
 }
 
 /** Count tables and facet JSON over one list bundle's columns. */
@@ -140,6 +142,11 @@ export class Facets {
 
   /** Records of a table's cells for one provider and type, has_variants from `mFrom`, confidence × volatility in `cells`. */
   private sum(cube: CountTable, prov: number, type: number, mFrom: number, cells: number): number {
+    if (cells === ALL_CELLS) {
+      const base = this.totals(cube).base;
+      const at = (prov * T + type) * 2;
+      return mFrom === 0 ? base[at]! + base[at + 1]! : base[at + 1]!;
+    }
     let count = 0;
     for (let m = mFrom; m < 2; m++) {
       const at = this.cell(prov, type, m, 0, 0);
@@ -182,6 +189,7 @@ export class Facets {
     // records of most searches (the table has p × 6 × 2 × 15 cells: 40,500 at 225 providers).
     const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
     const [cellAll, cellMulti] = [new Int32Array(L), new Int32Array(L)];
+    const base = new Int32Array(this.p * T * 2);
     const count = ids === null ? this.n : ids.length;
     for (let k = 0; k < count; k++) {
       const i = ids === null ? k : ids[k]!;
@@ -191,6 +199,7 @@ export class Facets {
       const type = typeOf[i]!;
       const l = confidence[i]! * V + volatilityOf[i]!;
       cube[this.cell(prov, type, multi[i]!, 0, 0) + l]!++;
+      base[(prov * T + type) * 2 + multi[i]!]!++;
       provAll[prov]!++;
       typeAll[type]!++;
       cellAll[l]!++;
@@ -200,7 +209,7 @@ export class Facets {
         cellMulti[l]!++;
       }
     }
-    this.totalsOf.set(cube, { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti] });
+    this.totalsOf.set(cube, { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti], base });
     return cube;
   }
 
@@ -231,6 +240,7 @@ export class Facets {
     if (t === undefined) {
       const [provAll, provMulti, typeAll, typeMulti] = [new Int32Array(this.p), new Int32Array(this.p), new Int32Array(T), new Int32Array(T)];
       const [cellAll, cellMulti] = [new Int32Array(L), new Int32Array(L)];
+      const base = new Int32Array(this.p * T * 2);
       // One pass over the table in its own order, skipping empty cells (most, for a search).
       let at = 0;
       for (let pp = 0; pp < this.p; pp++) {
@@ -242,6 +252,7 @@ export class Facets {
               provAll[pp]! += count;
               typeAll[tt]! += count;
               cellAll[l]! += count;
+              base[(pp * T + tt) * 2 + m]! += count;
               if (m === 1) {
                 provMulti[pp]! += count;
                 typeMulti[tt]! += count;
@@ -251,7 +262,7 @@ export class Facets {
           }
         }
       }
-      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti] };
+      t = { byProvider: [provAll, provMulti], byType: [typeAll, typeMulti], byCell: [cellAll, cellMulti], base };
       this.totalsOf.set(cube, t);
     }
     return t;
