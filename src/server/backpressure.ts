@@ -32,6 +32,7 @@ interface Account {
   waiting: Array<() => void>;
   /** A drain of `waiting` is scheduled. */
   draining: boolean;
+  socket: Socket;
 }
 
 /** Unsent bytes per connection and in all, and the requests waiting on them. */
@@ -72,6 +73,8 @@ export class UnsentLedger {
     const account = this.account(socket);
     if (account.waiting.length >= MAX_WAITING_PER_CONNECTION) return false;
     account.waiting.push(run);
+    // Nothing more is read from the connection while its requests wait (resumed once they ran).
+    if (account.waiting.length === 1) socket.pause();
     return true;
   }
 
@@ -98,12 +101,13 @@ export class UnsentLedger {
   private drain(account: Account): void {
     account.draining = false;
     while (account.open && account.waiting.length > 0 && account.bytes <= this.limits.connectionBytes) account.waiting.shift()!();
+    if (account.open && account.waiting.length === 0) account.socket.resume();
   }
 
   private account(socket: Socket): Account {
     let account = this.accounts.get(socket);
     if (account !== undefined) return account;
-    const created: Account = { bytes: 0, open: !socket.destroyed, waiting: [], draining: false };
+    const created: Account = { bytes: 0, open: !socket.destroyed, waiting: [], draining: false, socket };
     this.accounts.set(socket, created);
     // A connection that closes gives back all it still holds, and its waiting requests are dropped.
     socket.once('close', () => {
