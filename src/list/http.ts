@@ -38,6 +38,9 @@ export function jsonOk(body: Buffer, cacheControl: string, etag: string = strong
   return okAnswer(body, JSON_TYPE, cacheControl, etag);
 }
 
+/** The headers of every JSON error answer, as name/value pairs (node:http's writeHead takes them). */
+export const JSON_ERROR_HEADERS: readonly string[] = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
+
 /** A JSON error answer, never cached. */
 export function jsonError(status: number, payload: ErrorBody | Record<string, unknown>): HandlerResult {
   const body = Buffer.from(JSON.stringify(payload));

@@ -11,9 +11,9 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allowOf, classify, JSON_TYPE, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
+import { allowOf, classify, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
-import { CACHE_ERROR, type HandlerResult } from '../list/http.ts';
+import { CACHE_ERROR, JSON_ERROR_HEADERS, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
@@ -42,7 +42,6 @@ const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED))
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
 const HOST_REQUIRED_BYTES = Buffer.from(JSON.stringify(HOST_REQUIRED));
 const SERVER_BUSY_BYTES = Buffer.from(JSON.stringify(SERVER_BUSY));
-const JSON_ERROR_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
 
 /** `GET /api/rtp/{slug}`: the method and route pattern of a request, safe to log. */
 export function describeRoute(req: IncomingMessage): string {

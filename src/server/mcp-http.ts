@@ -9,7 +9,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { RegistryServices } from '../list/service.ts';
 import { MCP_MESSAGE_BYTES, parseMessage, rpcError, RpcDispatcher, RPC, type Meter, type RpcErrorMessage } from '../mcp/rpc.ts';
 import { createMcpServer } from '../mcp/server.ts';
-import { JSON_TYPE } from '../routes/routes.ts';
+import { JSON_ERROR_HEADERS } from '../list/http.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import type { McpHandler } from './app.ts';
 import type { RateLimitDecision } from './rate-limit.ts';
@@ -22,11 +22,10 @@ export const MCP_IN_FLIGHT_PER_CONNECTION = 1;
 /** How long a request body may take to arrive once its head has (BODY_TIMEOUT_MS), by default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-const BASE_HEADERS = ['Content-Type', JSON_TYPE, 'Cache-Control', 'no-store', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
 
 function write(res: ServerResponse, status: number, body: string | null, extra: readonly string[] | null, close = false): void {
   const bytes = body === null ? null : Buffer.from(body);
-  const headers = BASE_HEADERS.concat(extra ?? [], 'Content-Length', String(bytes?.length ?? 0));
+  const headers = JSON_ERROR_HEADERS.concat(extra ?? [], 'Content-Length', String(bytes?.length ?? 0));
   if (close) {
     headers.push('Connection', 'close');
     // The unread rest of the body is not waited for.

@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { byteLru } from '../lib/bounded.ts';
 import { jsonError, okAnswer, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
-import { CACHE_HOUR, POLICIES } from '../routes/routes.ts';
+import { CACHE_HOUR, KEY_SEGMENT, OG_PREFIX, POLICIES } from '../routes/routes.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
@@ -22,7 +22,7 @@ export const OG_WAITING = 32;
 export const OG_CACHE_BYTES = 8 * 1024 * 1024;
 export const OG_BUSY = { statusCode: 503, statusMessage: 'server busy: too many preview cards being drawn; retry after 1 s' };
 const FONT_FILES = ['@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'];
-const SLUG = /^\/api\/og\/rtp\/([a-z0-9]+(?:-[a-z0-9]+)*)\.png$/;
+const SLUG = new RegExp(`^${OG_PREFIX}${KEY_SEGMENT}\\.png$`);
 
 /** Answers a card's path: the PNG, a JSON 404 for a slug the registry does not hold, or a 503. */
 export type OgImages = (pathname: string) => Promise<HandlerResult>;
