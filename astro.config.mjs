@@ -2,7 +2,7 @@
 // the rtp-registry integration validates data/ and writes the per-game API, widget and page files.
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import rtpRegistry from './src/build/integration.ts';
+import rtpRegistry from './src/emit/integration.ts';
 
 export default defineConfig({
   // RTP_OUT_DIR lets tests and benchmarks build a fixture registry without touching dist/.

@@ -1,13 +1,13 @@
 // Pure rules of dist-check: each compares what a built dist holds with what the data says it must hold.
 import { gzipSync } from 'node:zlib';
 import type { z } from 'zod';
-import type { EmitFamily, OutputFile } from '../src/build/emit.ts';
-import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, staticHeaders } from '../src/build/headers.ts';
+import type { EmitFamily, OutputFile } from '../src/emit/emit.ts';
+import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, staticHeaders } from '../src/emit/headers.ts';
 import { ProviderRecordSchema } from '../src/schemas/provider.ts';
 import { SlotRecordSchema } from '../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../src/schemas/widget.ts';
 import path from 'node:path';
-import type { DumpFile } from '../src/build/dumps.ts';
+import type { DumpFile } from '../src/emit/dumps.ts';
 import { dumpFiles } from '../src/routes/routes.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../src/schemas/dump.ts';
 

@@ -1,16 +1,16 @@
 // Reads a built dist and checks it against the registry it must have been built from (rules in ./rules.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/build/emit.ts';
-import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/build/headers.ts';
-import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/build/nginx.ts';
+import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/emit/emit.ts';
+import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/emit/headers.ts';
+import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/emit/nginx.ts';
 import { servedFiles } from '../src/routes/served-files.ts';
 import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { loadRegistry } from '../src/registry/load.ts';
-import { listBundleProblem } from '../src/build/list/list-bundle.ts';
+import { listBundleProblem } from '../src/emit/list/list-bundle.ts';
 import { checkCounts, checkDump, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
-import { renderDumps } from '../src/build/dumps.ts';
+import { renderDumps } from '../src/emit/dumps.ts';
 import { dumpFiles } from '../src/routes/routes.ts';
 
 /** The folder of the dumps (inside api/rtp/, beside the provider folder). */

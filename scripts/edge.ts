@@ -6,7 +6,7 @@
 // RTP_OUT_DIR=releases/current it follows the link (every RELEASE_POLL_MS, default 1000, and on SIGHUP).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EDGE_DIR, NGINX_CONF_FILE } from '../src/build/nginx.ts';
+import { EDGE_DIR, NGINX_CONF_FILE } from '../src/emit/nginx.ts';
 import { startEdge } from '../src/edge/edge.ts';
 import { provisionTools, requireTool } from './lib/system-tools.ts';
 import { buildFirst } from './lib/build-first.ts';

@@ -1,5 +1,5 @@
 // `npm run serve`: the production server as the build bundled it (dist/server/runtime/server.mjs,
-// src/build/server-bundle.ts), for the build in RTP_OUT_DIR (default dist). Plain JavaScript, so
+// src/emit/server-bundle.ts), for the build in RTP_OUT_DIR (default dist). Plain JavaScript, so
 // nothing of the server's start-up goes to type stripping.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { listFiles } from './data.ts';
 
-/** Threads the build writes files from (src/build/game-pages.ts on the main thread, src/build/write-worker.ts). */
+/** Threads the build writes files from (src/emit/game-pages.ts on the main thread, src/emit/write-worker.ts). */
 export const BUILD_WRITER_THREADS = 2;
 
 export type Manifest = Array<[string, number]>;

@@ -27,11 +27,11 @@ export interface ServerContext {
 }
 
 /**
- * The server the code under test runs in production: its bundle (src/build/server-bundle.ts), made
+ * The server the code under test runs in production: its bundle (src/emit/server-bundle.ts), made
  * into `work`; the sources' src/server/main.ts for code from before servers were bundled.
  */
 export async function serverEntry(codeRoot: string, work: string): Promise<string> {
-  const bundler = path.join(codeRoot, 'src/build/server-bundle.ts');
+  const bundler = path.join(codeRoot, 'src/emit/server-bundle.ts');
   if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
   const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string | undefined> };
   const serverDir = path.join(work, 'server-under-test');

@@ -1,12 +1,12 @@
 // Search alone: the packed index the build writes, searched by the server's PostingSearch, timed in
 // process over the query mix's q values; and the whole list handler per query.
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { buildSearchIndex, packSearchIndex } from '../../src/build/list/search-index.ts';
+import { buildSearchIndex, packSearchIndex } from '../../src/emit/list/search-index.ts';
 import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
-import { searchDocuments } from '../../src/build/list/compile.ts';
+import { searchDocuments } from '../../src/emit/list/compile.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { openServices } from '../../src/list/service.ts';
-import { listBundleOf } from '../../src/build/emit.ts';
+import { listBundleOf } from '../../src/emit/emit.ts';
 import { queryMix, toSearch, vocabularyOf } from './query-mix.ts';
 import type { BenchResult, SearchRow } from './results.ts';
 import { queryTerms } from '../../src/schemas/text.ts';

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { refreshServerBundle } from '../../src/build/server-bundle.ts';
+import { refreshServerBundle } from '../../src/emit/server-bundle.ts';
 import { dataDir } from '../../src/registry/load.ts';
 import { checkFreshness } from '../../src/server/freshness.ts';
 

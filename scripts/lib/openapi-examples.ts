@@ -5,13 +5,13 @@
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../../src/registry/shape.ts';
 import { DEFAULT_SITE } from '../../src/routes/urls.ts';
-import { renderWidget } from '../../src/build/widget.ts';
+import { renderWidget } from '../../src/emit/widget.ts';
 import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
 import { servicesFor } from './services.ts';
-import { renderDumps } from '../../src/build/dumps.ts';
-import { renderBadge } from '../../src/build/badge.ts';
-import { feedIndex, gameFeed } from '../../src/build/feeds.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
+import { renderBadge } from '../../src/emit/badge.ts';
+import { feedIndex, gameFeed } from '../../src/emit/feeds.ts';
 import { dumpFiles, paths } from '../../src/routes/routes.ts';
 
 /** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */

@@ -1,10 +1,10 @@
 // The production shape on one machine (`npm run edge`): one redis-server, N server instances
-// counting on it, and nginx in front running the build's dist/edge/nginx.conf (src/build/nginx.ts)
+// counting on it, and nginx in front running the build's dist/edge/nginx.conf (src/emit/nginx.ts)
 // with the per-run parts written beside it. Every part is a child process; stop() ends them all.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../build/nginx.ts';
+import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
 import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';

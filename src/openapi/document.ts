@@ -86,7 +86,7 @@ function download(id: string, summary: string, description: string, type: string
   });
 }
 
-/** The bulk downloads, release diffs and tombstones (src/build/dumps.ts). */
+/** The bulk downloads, release diffs and tombstones (src/emit/dumps.ts). */
 function dumpOperations(): Json {
   return {
     '/api/rtp/dump/registry.json': download('getRegistryDump', 'Every game record, as one JSON document', 'All public game records with their sources, by slug, and the meta with the licence.', 'application/json', ref('RegistryDump')),

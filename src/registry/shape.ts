@@ -1,5 +1,5 @@
 // Pure shaping of the static JSON responses: single-slot record, widget data, provider record.
-// Emits no files; src/build/emit.ts renders and writes what these functions return.
+// Emits no files; src/emit/emit.ts renders and writes what these functions return.
 import { GAME_TYPES, type ProviderFile, type RegistryFile, type HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';

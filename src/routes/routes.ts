@@ -125,7 +125,7 @@ const KEYED: readonly KeyedRoute[] = [
   { family: 'game_feed', prefix: '/api/feeds/game/', suffix: '.atom', dir: 'api/feeds/game', ext: '.atom' },
   { family: 'slot', prefix: '/api/rtp/', suffix: '', dir: 'api/rtp', ext: '' },
   { family: 'widget', prefix: '/widget/rtp/', suffix: '', dir: 'widget/rtp', ext: '.html' },
-  // The registry's page of each game (src/build/game-pages.ts).
+  // The registry's page of each game (src/emit/game-pages.ts).
   { family: 'page', prefix: '/rtp/', suffix: '', dir: 'rtp', ext: '.html' },
 ];
 /** The keyed families (most specific prefix first) and the pattern of their key: what the edge's nginx locations are made from. */
@@ -157,9 +157,9 @@ export const dumpFiles = {
   changes: (dataVersion: string) => `${DUMP_DIR}/changes/${dataVersion}.json`,
   /** GET /api/rtp/removed: a file in the slots' folder, so a CDN serves it at its path too (the slug is reserved). */
   removed: 'api/rtp/removed',
-  /** GET /llms.txt: the registry's summary for assistants (src/build/llms.ts). */
+  /** GET /llms.txt: the registry's summary for assistants (src/emit/llms.ts). */
   llms: 'llms.txt',
-  /** GET /api/feeds/rtp.atom: the registry-wide feed (src/build/feeds.ts; the per-provider and per-game feeds are keyed families). */
+  /** GET /api/feeds/rtp.atom: the registry-wide feed (src/emit/feeds.ts; the per-provider and per-game feeds are keyed families). */
   feed: 'api/feeds/rtp.atom',
 } as const;
 

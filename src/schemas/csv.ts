@@ -1,4 +1,4 @@
-// The CSV form of game records (RFC 4180): the one column table of the CSV dump (src/build/dumps.ts)
+// The CSV form of game records (RFC 4180): the one column table of the CSV dump (src/emit/dumps.ts)
 // and of the list route's `format=csv` (src/list/csv.ts), with how a record fills each column.
 import type { TableField } from './dump.ts';
 import type { GameRecord } from './game-record.ts';

@@ -4,7 +4,7 @@
 //   dist/server/registry-bundle.json   public records, providers, meta, history (src/registry/bundle.ts)
 //   dist/server/list-bundle.bin        the list engine's compiled form (src/schemas/list-bundle.ts)
 //   dist/server/build-info.json        BuildInfoSchema
-//   dist/server/runtime/server.mjs     the production server, bundled (src/build/server-bundle.ts)
+//   dist/server/runtime/server.mjs     the production server, bundled (src/emit/server-bundle.ts)
 import { z } from 'zod';
 
 /** The registry bundle: the build's hand-off of the public records to the Node side. */

@@ -1,5 +1,5 @@
 // The list bundle, dist/server/list-bundle.bin: the one index format between the build, which
-// compiles it (src/build/list/), and the list engine, which answers queries from it (src/list/).
+// compiles it (src/emit/list/), and the list engine, which answers queries from it (src/list/).
 // Records pre-encoded, filter columns, sort permutations and the packed MiniSearch index, with the
 // registry's meta and history, in one file read with zero-copy typed-array views.
 //

@@ -1,6 +1,6 @@
 // How the list's search index is made and read: the fields indexed, the tokenising, the matching
 // options, and the MiniSearch internals the packed form (list-bundle.ts PackedSearchIndex) mirrors.
-// The build packs an index with these (src/build/list/search-index.ts); the list engine unpacks it
+// The build packs an index with these (src/emit/list/search-index.ts); the list engine unpacks it
 // and searches it the same way (src/list/search.ts).
 import type { Options, SearchOptions } from 'minisearch';
 import { tokenize } from './text.ts';

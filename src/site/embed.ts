@@ -10,7 +10,7 @@ import { widgetLang, type WidgetLang } from '../routes/widget-i18n.ts';
 
 export type WidgetTheme = 'light' | 'dark';
 
-/** Options the widget reads from its query string (src/build/widget-assets.ts). */
+/** Options the widget reads from its query string (src/emit/widget-assets.ts). */
 export interface WidgetOptions {
   theme: WidgetTheme;
   /** `''` for the theme's own border, `none` for no border, or a hex colour `#rgb` / `#rrggbb`. */

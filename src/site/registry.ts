@@ -56,7 +56,7 @@ function cache(): Cache {
 const keyOf = (dir: string, site: string) => `${dir}\u0000${site}`;
 
 /**
- * Hands the registry the build already loaded and validated (src/build/integration.ts) to the pages,
+ * Hands the registry the build already loaded and validated (src/emit/integration.ts) to the pages,
  * so a 50k-game registry is read once per build.
  */
 export function sharePreparedBuild(dir: string, prepared: { site: string; bundle: RegistryBundle; ctx: ShapeContext }): void {

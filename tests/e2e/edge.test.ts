@@ -6,7 +6,7 @@ import { readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_UNAVAILABLE } from '../../src/build/nginx.ts';
+import { EDGE_UNAVAILABLE } from '../../src/emit/nginx.ts';
 import { DYNAMIC_FAMILIES, POLICIES, type RouteFamily } from '../../src/routes/routes.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { readDataFiles } from '../helpers/data-files.ts';

@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { checkFreshness } from '../../src/server/freshness.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { EDGE_DIR, NGINX_CONF_FILE } from '../../src/build/nginx.ts';
-import { refreshServerBundle } from '../../src/build/server-bundle.ts';
+import { EDGE_DIR, NGINX_CONF_FILE } from '../../src/emit/nginx.ts';
+import { refreshServerBundle } from '../../src/emit/server-bundle.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
 
 export default async function setup(): Promise<void> {

@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { openApiJson } from '../../src/openapi/document.ts';
-import { SHELL_FILE } from '../../src/build/game-pages.ts';
+import { SHELL_FILE } from '../../src/emit/game-pages.ts';
 import { MARKERS } from '../../src/site/game-page.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { listItemText } from '../../src/site/list-item.ts';

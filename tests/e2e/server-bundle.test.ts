@@ -1,4 +1,4 @@
-// The production server is a bundle (dist/server/runtime, src/build/server-bundle.ts) that the e2e
+// The production server is a bundle (dist/server/runtime, src/emit/server-bundle.ts) that the e2e
 // tests run; `npm start` runs the same server from src/. Both answer every kind of route with the
 // same bytes, and `npm run serve` names the fix when the bundle is missing.
 import { spawnSync } from 'node:child_process';

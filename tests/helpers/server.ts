@@ -22,7 +22,7 @@ export function testDataDir(): string {
   return path.resolve(REPO_ROOT, process.env.RTP_DATA_DIR || 'data');
 }
 
-/** The production server the build bundled, in the build under test (src/build/server-bundle.ts). */
+/** The production server the build bundled, in the build under test (src/emit/server-bundle.ts). */
 export function serverEntry(): string {
   return path.join(testOutDir(), 'server', SERVER_ENTRY_FILE);
 }

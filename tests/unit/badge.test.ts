@@ -1,6 +1,6 @@
-// The RTP badge (src/build/badge.ts): the stated figure with two decimals, a title, everything escaped.
+// The RTP badge (src/emit/badge.ts): the stated figure with two decimals, a title, everything escaped.
 import { describe, expect, it } from 'vitest';
-import { badgeFigure, renderBadge } from '../../src/build/badge.ts';
+import { badgeFigure, renderBadge } from '../../src/emit/badge.ts';
 
 describe('RTP badge', () => {
   it('shows the provider-stated RTP with two decimals and names the game in its title', () => {

@@ -1,7 +1,7 @@
 // The pool of list-answer buffers: size classes, reuse, its bound, and that a kept (cached) answer
 // never shares memory with a pooled one.
 import { describe, expect, it } from 'vitest';
-import { compileListBundle } from '../../src/build/list/list-bundle.ts';
+import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
 import { BodyPool, POOL_MAX_BYTES, POOL_MIN_BYTES } from '../../src/lib/body-pool.ts';
 import { createListHandler, listBodies } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';

@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDist } from '../../dist-check/run.ts';
 import { checkFile, checkHeadersFile, strayFiles, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
-import { prepareBuild, writeBuild } from '../../src/build/emit.ts';
-import { renderHeadersFile } from '../../src/build/headers.ts';
-import { renderDumps } from '../../src/build/dumps.ts';
+import { prepareBuild, writeBuild } from '../../src/emit/emit.ts';
+import { renderHeadersFile } from '../../src/emit/headers.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
 
@@ -33,7 +33,7 @@ async function distCopy(): Promise<string> {
   return d;
 }
 
-/** The dump files of the fixture build (src/build/dumps.ts). */
+/** The dump files of the fixture build (src/emit/dumps.ts). */
 let DUMPS = 0;
 beforeAll(async () => {
   data = await makeFixtureRegistry();

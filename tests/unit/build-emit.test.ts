@@ -3,16 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/build/emit.ts';
-import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/build/staging.ts';
-import { HEADER_RULES, HEADERS_FILE, pageRules, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/build/headers.ts';
-import { renderNginxConf } from '../../src/build/nginx.ts';
+import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/emit/emit.ts';
+import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/emit/staging.ts';
+import { HEADER_RULES, HEADERS_FILE, pageRules, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/emit/headers.ts';
+import { renderNginxConf } from '../../src/emit/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { servedFiles } from '../../src/routes/served-files.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { CACHE_HOUR, classify, dumpFiles, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
-import { renderDumps } from '../../src/build/dumps.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
@@ -173,7 +173,7 @@ describe('writeBuild', () => {
 });
 
 describe('staged write (worker thread, then moved into dist/client)', () => {
-  const workerFile = new URL('../../src/build/write-worker.ts', import.meta.url);
+  const workerFile = new URL('../../src/emit/write-worker.ts', import.meta.url);
 
   it('writes the same family files as writeBuild, into place, and leaves no staging folder', async () => {
     const [direct, staged] = [await tempDir(), await tempDir()];

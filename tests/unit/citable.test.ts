@@ -6,7 +6,7 @@ import path from 'node:path';
 import jsonld from 'jsonld';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { feedIndex, gameFeed, registryFeed } from '../../src/build/feeds.ts';
+import { feedIndex, gameFeed, registryFeed } from '../../src/emit/feeds.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { websubHub } from '../../src/routes/urls.ts';

@@ -1,4 +1,4 @@
-// The bulk downloads (src/build/dumps.ts) and release diffs (src/registry/changes.ts): computed from
+// The bulk downloads (src/emit/dumps.ts) and release diffs (src/registry/changes.ts): computed from
 // the shipped registry and from small hand-made histories; the data package validated against the
 // published Frictionless profiles, every hash and size checked, every CSV row cast by its table schema.
 import { createHash } from 'node:crypto';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '../../src/build/dumps.ts';
+import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '../../src/emit/dumps.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { releaseChanges, removedGames } from '../../src/registry/changes.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';

@@ -1,9 +1,9 @@
-// The edge's nginx.conf (src/build/nginx.ts) against the route table: every URL family goes to the
+// The edge's nginx.conf (src/emit/nginx.ts) against the route table: every URL family goes to the
 // location nginx would pick for it (exact, then ^~ prefix, then regular expressions in order, then
 // `/`), which serves the file the server would, with the server's headers, or passes it to Node.
 import { describe, expect, it } from 'vitest';
-import { staticHeaders } from '../../src/build/headers.ts';
-import { EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/build/nginx.ts';
+import { staticHeaders } from '../../src/emit/headers.ts';
+import { EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';

@@ -1,9 +1,9 @@
-// The Atom feeds (src/build/feeds.ts), parsed with fast-xml-parser and checked against RFC 4287's
+// The Atom feeds (src/emit/feeds.ts), parsed with fast-xml-parser and checked against RFC 4287's
 // required elements: the registry-wide, provider and game feeds of the shipped registry, and hostile text.
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FEED_ENTRIES, feedChanges, feedIndex, gameFeed, providerFeed, registryFeed, type FeedIndex } from '../../src/build/feeds.ts';
+import { FEED_ENTRIES, feedChanges, feedIndex, gameFeed, providerFeed, registryFeed, type FeedIndex } from '../../src/emit/feeds.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 

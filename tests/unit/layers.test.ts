@@ -17,7 +17,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ingest: ['schemas', 'registry', 'lib'],
   openapi: ['schemas', 'routes'],
   site: ['schemas', 'routes', 'registry', 'lib'],
-  build: ['schemas', 'routes', 'registry', 'site', 'lib'],
+  emit: ['schemas', 'routes', 'registry', 'site', 'lib'],
   list: ['schemas', 'routes', 'lib'],
   keys: ['schemas', 'lib'],
   release: ['schemas', 'routes', 'registry', 'lib'],
@@ -25,10 +25,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   mcp: ['schemas', 'routes', 'list'],
   server: ['schemas', 'routes', 'list', 'keys', 'mcp', 'site', 'lib'],
   // `npm run edge`: runs the build's nginx.conf (its file names) in front of the server instances.
-  edge: ['schemas', 'build', 'lib'],
+  edge: ['schemas', 'emit', 'lib'],
   // Astro's pages and layout: the glue of `astro build` and `astro dev`.
   layouts: ['schemas', 'routes', 'site', 'styles'],
-  pages: ['schemas', 'routes', 'registry', 'site', 'openapi', 'build', 'list', 'layouts', 'lib'],
+  pages: ['schemas', 'routes', 'registry', 'site', 'openapi', 'emit', 'list', 'layouts', 'lib'],
 };
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|new URL\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
@@ -105,14 +105,14 @@ describe('layers of src/', () => {
   it('reports a wrong-way import and an import from scripts/ (the check itself)', () => {
     const at = (p: string) => path.join(ROOT, p);
     const fake = new Map([
-      [at('src/list/engine.ts'), [at('src/schemas/list.ts'), at('src/build/emit.ts')]],
+      [at('src/list/engine.ts'), [at('src/schemas/list.ts'), at('src/emit/emit.ts')]],
       [at('src/server/app.ts'), [at('scripts/lib/services.ts')]],
     ]);
     expect(wrongImports(fake)).toEqual([
-      'src/list/engine.ts imports src/build/emit.ts (list may not import build)',
+      'src/list/engine.ts imports src/emit/emit.ts (list may not import emit)',
       'src/server/app.ts imports scripts/lib/services.ts (outside src/)',
     ]);
-    const sample = "import { x } from '../build/emit.ts';\nconst w = new URL('./worker.ts', import.meta.url);\nawait import('./late.ts');";
-    expect([...sample.matchAll(SPECIFIER)].map((m) => m[2])).toEqual(['../build/emit.ts', './worker.ts', './late.ts']);
+    const sample = "import { x } from '../emit/emit.ts';\nconst w = new URL('./worker.ts', import.meta.url);\nawait import('./late.ts');";
+    expect([...sample.matchAll(SPECIFIER)].map((m) => m[2])).toEqual(['../emit/emit.ts', './worker.ts', './late.ts']);
   });
 });

@@ -4,10 +4,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchDocuments, sortedRecords } from '../../src/build/list/compile.ts';
-import { listBundleBytes, listBundleProblem, writeListBundle } from '../../src/build/list/list-bundle.ts';
-import { buildSearchIndex, packSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
-import { compileListBundleInWorker } from '../../src/build/workers.ts';
+import { searchDocuments, sortedRecords } from '../../src/emit/list/compile.ts';
+import { listBundleBytes, listBundleProblem, writeListBundle } from '../../src/emit/list/list-bundle.ts';
+import { buildSearchIndex, packSearchIndex, referenceSearch } from '../../src/emit/list/search-index.ts';
+import { compileListBundleInWorker } from '../../src/emit/workers.ts';
 import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
 import { loadServices } from '../../src/list/service.ts';
 import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
@@ -79,7 +79,7 @@ describe('list bundle', () => {
   });
 
   it('compiles to the same bytes in a worker thread (the build) as in this thread', async () => {
-    const inWorker = await compileListBundleInWorker(bundleText, new URL('../../src/build/list/worker.ts', import.meta.url));
+    const inWorker = await compileListBundleInWorker(bundleText, new URL('../../src/emit/list/worker.ts', import.meta.url));
     expect(Buffer.from(inWorker).equals(listBundleBytes(bundle, Buffer.from(bundleText)))).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 // The in-memory list engine against the naive reference model: filters, every order, facets,
 // pages, search semantics, relevance, and the response bytes.
 import { describe, expect, it, vi } from 'vitest';
-import { compileListBundle } from '../../src/build/list/list-bundle.ts';
-import { buildSearchIndex, referenceSearch } from '../../src/build/list/search-index.ts';
+import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
+import { buildSearchIndex, referenceSearch } from '../../src/emit/list/search-index.ts';
 import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { PostingSearch } from '../../src/list/search.ts';

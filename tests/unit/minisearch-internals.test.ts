@@ -5,12 +5,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, packSearchIndex } from '../../src/build/list/search-index.ts';
+import { buildSearchIndex, packSearchIndex } from '../../src/emit/list/search-index.ts';
 import { unpackSearchIndex } from '../../src/list/search.ts';
 import { INDEX_OPTIONS } from '../../src/schemas/search-index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const HINT = 'MiniSearch internals changed: re-check PostingSearch and unpack in src/list/search.ts, pack in src/build/list/search-index.ts, before upgrading minisearch';
+const HINT = 'MiniSearch internals changed: re-check PostingSearch and unpack in src/list/search.ts, pack in src/emit/list/search-index.ts, before upgrading minisearch';
 
 describe('minisearch, as PostingSearch relies on it', () => {
   it('is pinned to one exact version, and that version is installed', () => {

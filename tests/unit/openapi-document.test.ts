@@ -10,7 +10,7 @@ import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { openApiDocument, openApiJson } from '../../src/openapi/document.ts';
 import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
-import { renderDumps } from '../../src/build/dumps.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
 import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
 import { classify, dumpFiles, paths, POLICIES } from '../../src/routes/routes.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';

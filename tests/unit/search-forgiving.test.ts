@@ -1,7 +1,7 @@
 // Search that forgives: the planner of the forgiving reading, and the real misspellings people type
 // (tests/fixtures/misspellings.ts) finding the game they mean in the top 3 of sort=relevance.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileListBundle } from '../../src/build/list/list-bundle.ts';
+import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
 import { forgivingDistance, isOptional, numeralForms, planForgiving, splitRunTogether, type TermLookup } from '../../src/list/forgive.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import type { ListEngine } from '../../src/list/engine.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareBuild } from '../../src/build/emit.ts';
+import { prepareBuild } from '../../src/emit/emit.ts';
 import { shapeProvider } from '../../src/registry/shape.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { GAME_TYPES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';

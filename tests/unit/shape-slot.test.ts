@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareBuild } from '../../src/build/emit.ts';
+import { prepareBuild } from '../../src/emit/emit.ts';
 import { citation, compareVersion, embedHtml, historyBySlug, round2, shapeSlot } from '../../src/registry/shape.ts';
 import { DEFAULT_SITE, siteUrl } from '../../src/routes/urls.ts';
 import type { Registry } from '../../src/registry/load.ts';

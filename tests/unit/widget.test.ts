@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { prepareBuild } from '../../src/build/emit.ts';
+import { prepareBuild } from '../../src/emit/emit.ts';
 import { shapeWidgetData } from '../../src/registry/shape.ts';
-import { axisFloor, ladderSvg, renderWidget } from '../../src/build/widget.ts';
+import { axisFloor, ladderSvg, renderWidget } from '../../src/emit/widget.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../../src/routes/widget-assets.ts';
 import { WIDGET_LABELS, WIDGET_LANGS } from '../../src/routes/widget-i18n.ts';
 import { gzipSize, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';

@@ -1,8 +1,8 @@
 // The Astro integration of the build: validates the registry and every response before the build
 // writes anything.
 // Then, while Astro runs Vite and prerenders, two worker threads compile the list bundle
-// (src/build/list/) and write the per-game and per-provider files into a staging folder
-// beside the output (src/build/staging.ts); astro:build:done moves those into dist/client and
+// (src/emit/list/) and write the per-game and per-provider files into a staging folder
+// beside the output (src/emit/staging.ts); astro:build:done moves those into dist/client and
 // writes the registry bundle, build-info.json and dist/server/list-bundle.bin, and bundles the
 // production server into dist/server/runtime (server-bundle.ts). The game pages are written from
 // the Astro-rendered shell as soon as Astro has generated it (game-pages.ts); _headers and
@@ -49,11 +49,11 @@ export default function rtpRegistry(): AstroIntegration {
           assertValidBuild(prepared);
           // The list bundle is compiled in a worker thread while Astro builds; written in astro:build:done.
           bundleText = serialise(prepared.bundle);
-          listBundle = compileListBundleInWorker(bundleText, new URL('./src/build/list/worker.ts', config.root));
+          listBundle = compileListBundleInWorker(bundleText, new URL('./src/emit/list/worker.ts', config.root));
           listBundle.catch(() => undefined); // awaited (and reported) in astro:build:done
           // The per-game and per-provider files are written into a staging folder beside the output
           // folder by another worker meanwhile, and moved into dist/client in astro:build:done.
-          staged = startStagedWrite(bundleText, prepared.site, fileURLToPath(config.outDir), new URL('./src/build/write-worker.ts', config.root));
+          staged = startStagedWrite(bundleText, prepared.site, fileURLToPath(config.outDir), new URL('./src/emit/write-worker.ts', config.root));
           staged.done.catch(() => undefined); // awaited (and reported) in astro:build:done
           // The registry pages reuse the data instead of loading it again.
           sharePreparedBuild(dir, prepared);

@@ -6,8 +6,8 @@
 //   api/rtp/dump/datapackage.json           a Frictionless Data Package describing the three
 //   api/rtp/dump/changes/{version}.json     what each frozen version changed (src/registry/changes.ts)
 //   api/rtp/removed                         removed games (GET /api/rtp/removed)
-//   llms.txt                                the registry's summary for assistants (src/build/llms.ts)
-//   api/feeds/rtp.atom                      the registry-wide Atom feed (src/build/feeds.ts)
+//   llms.txt                                the registry's summary for assistants (src/emit/llms.ts)
+//   api/feeds/rtp.atom                      the registry-wide Atom feed (src/emit/feeds.ts)
 import { createHash } from 'node:crypto';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';

@@ -4,15 +4,15 @@
 //   dist/client/api/rtp/{slug}                 single-slot record (JSON, no extension)
 //   dist/client/api/widget/rtp/{slug}          widget data (JSON, no extension)
 //   dist/client/widget/rtp/{slug}.html         widget page (GET /widget/rtp/{slug})
-//   dist/client/api/badge/rtp/{slug}.svg       RTP badge (src/build/badge.ts)
-//   dist/client/api/feeds/game/{slug}.atom     the game's Atom feed (src/build/feeds.ts)
+//   dist/client/api/badge/rtp/{slug}.svg       RTP badge (src/emit/badge.ts)
+//   dist/client/api/feeds/game/{slug}.atom     the game's Atom feed (src/emit/feeds.ts)
 //   dist/client/api/feeds/provider/{p}.atom    the provider's Atom feed
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
-//   dist/client/_headers                       CDN headers, page rules included (src/build/headers.ts)
-//   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/build/dumps.ts)
+//   dist/client/_headers                       CDN headers, page rules included (src/emit/headers.ts)
+//   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/emit/dumps.ts)
 //   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
 //   dist/server/build-info.json                site and counts of this build (dist-check reads it)
-//   dist/edge/nginx.conf                       the edge's nginx configuration (src/build/nginx.ts)
+//   dist/edge/nginx.conf                       the edge's nginx configuration (src/emit/nginx.ts)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // Worker threads of the build: one helper that runs a worker to its single answer, and the list
-// bundle's compile (src/build/list/worker.ts). The file writer is in staging.ts.
+// bundle's compile (src/emit/list/worker.ts). The file writer is in staging.ts.
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -18,7 +18,7 @@ export function runWorker<T>(file: URL, workerData: unknown, what: string): Prom
 
 /**
  * Compiles the list bundle for the registry bundle whose file holds exactly `bundleText`, in a
- * worker thread (src/build/list/worker.ts at `workerFile`, which the caller resolves: the
+ * worker thread (src/emit/list/worker.ts at `workerFile`, which the caller resolves: the
  * build knows the project root); resolves to the file's bytes, the same as `listBundleBytes`'s.
  */
 export function compileListBundleInWorker(bundleText: string, workerFile: URL): Promise<Uint8Array> {
