@@ -74,7 +74,8 @@ export class UnsentLedger {
     if (account.waiting.length >= MAX_WAITING_PER_CONNECTION) return false;
     account.waiting.push(run);
     // Nothing more is read from the connection while its requests wait (resumed once they ran).
-    if (account.waiting.length === 1) socket.pause();
+    // Paused on every wait, not only the first: Node resumes a socket on 'drain' by itself.
+    socket.pause();
     return true;
   }
 

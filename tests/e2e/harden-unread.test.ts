@@ -24,14 +24,17 @@ function unread(server: Server, localAddress: string): Promise<net.Socket> {
 
 const closed = (socket: net.Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
 
+const STATUS_LINE = 'HTTP/1.1 200 OK\r\n';
+
 /** Counts the status lines of answers read from `socket` (a line may straddle two chunks). */
 function countAnswers(socket: net.Socket, onCount: (n: number) => void): void {
   let count = 0;
   let tail = '';
   socket.on('data', (chunk: Buffer) => {
     const text = tail + chunk.toString('latin1');
-    count += text.split('HTTP/1.1 200 OK\r\n').length - 1;
-    tail = text.slice(-20);
+    count += text.split(STATUS_LINE).length - 1;
+    // Kept: the start of a line cut by the chunk's end; never a whole line, which would count twice.
+    tail = text.slice(-(STATUS_LINE.length - 1));
     onCount(count);
   });
   socket.resume();

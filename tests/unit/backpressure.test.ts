@@ -53,6 +53,22 @@ describe('UnsentLedger', () => {
     expect(ran).toEqual(Array.from({ length: MAX_WAITING_PER_CONNECTION }, (_, k) => k));
   });
 
+  it('keeps a connection paused while its requests wait, even when something else resumed it, and resumes it once they ran', async () => {
+    const ledger = new UnsentLedger({ connectionBytes: 100, processBytes: 1e9 });
+    const a = new net.Socket();
+    const give = ledger.hold(a, 150);
+    const ran: number[] = [];
+    expect(ledger.wait(a, () => ran.push(0))).toBe(true);
+    expect(a.isPaused()).toBe(true);
+    // Node resumes a socket on 'drain' by itself; the next request that waits pauses it again.
+    a.resume();
+    expect(ledger.wait(a, () => ran.push(1))).toBe(true);
+    expect(a.isPaused()).toBe(true);
+    give();
+    await vi.waitFor(() => expect(ran).toEqual([0, 1]));
+    expect(a.isPaused()).toBe(false);
+  });
+
   it('a closed connection gives back all it held', () => {
     const ledger = new UnsentLedger({ connectionBytes: 100, processBytes: 150 });
     const a = new net.Socket();
