@@ -5,6 +5,7 @@ import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFa
 import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/emit/headers.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/emit/nginx.ts';
 import { servedFiles } from '../src/routes/served-files.ts';
+import { BuildInfoError, readBuildInfo } from '../src/routes/build-info.ts';
 import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { loadRegistry } from '../src/registry/load.ts';
@@ -17,7 +18,7 @@ import { dumpFiles } from '../src/routes/routes.ts';
 const DUMP_DIR = path.posix.dirname(dumpFiles.json);
 /** Folders that may sit inside a family's folder. */
 const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, DUMP_DIR]);
-import { BUILD_INFO_FILE, BuildInfoSchema, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 import { formatProblems } from '../src/registry/problems.ts';
 
 export interface CheckOptions {
@@ -94,21 +95,12 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   const problems: DistProblem[] = [];
 
   // The site the dist was built for (absolute links depend on it).
-  const infoText = readText(path.join(serverDir, BUILD_INFO_FILE));
-  let site: string | undefined;
-  if (infoText === undefined) {
-    problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is missing' });
-  } else {
-    const info = (() => {
-      try {
-        return BuildInfoSchema.safeParse(JSON.parse(infoText));
-      } catch {
-        return undefined;
-      }
-    })();
-    if (info === undefined || !info.success) problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is not a valid build record' });
-    else site = info.data.site;
-  }
+  const info = await readBuildInfo(serverDir).catch((err: unknown) => {
+    if (!(err instanceof BuildInfoError)) throw err;
+    problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: err.code === 'build_info_missing' ? 'is missing' : 'is not a valid build record' });
+    return undefined;
+  });
+  let site = info?.site;
   if (env.RTP_SITE !== undefined && env.RTP_SITE.trim() !== '') {
     const wanted = siteUrl(env);
     if (site !== undefined && site !== wanted) problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: `was built for site ${site}, but RTP_SITE is ${wanted}` });
@@ -117,7 +109,7 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   site ??= siteUrl(env);
 
   const prep = prepareBuild(registry, site);
-  if (infoText !== undefined && serialise(buildInfo(prep)) !== infoText && !problems.some((p) => p.file === `server/${BUILD_INFO_FILE}`)) {
+  if (info !== undefined && serialise(buildInfo(prep)) !== serialise(info) && !problems.some((p) => p.file === `server/${BUILD_INFO_FILE}`)) {
     problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: 'is stale: its data version or counts differ from the data' });
   }
 

@@ -1,6 +1,7 @@
 // Deterministic list-route query sets for the benchmark: a realistic mix and a combinatorial stream of distinct queries.
 // Emits URL query strings for GET /api/rtp/list (the caller prefixes the path).
 import { mulberry32 } from '../lib/synth.ts';
+import { tokenize } from '../../src/schemas/text.ts';
 
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -36,23 +37,13 @@ export interface VocabularyRecord {
 
 const STOP_WORDS = new Set(['of', 'the', 'and', 'a', 'an', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'de', 'la', 'le']);
 
-/** Lowercases, strips accents and splits on anything that is not a letter or digit. */
-export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
-}
-
 /** Collects the vocabulary of a registry (sorted, so the same records give the same vocabulary). */
 export function vocabularyOf(records: readonly VocabularyRecord[]): Vocabulary {
   const w = new Set<string>();
   const providers = new Map<string, string>();
   const types = new Set<string>();
   for (const r of records) {
-    for (const x of words(r.canonical_name)) if (x.length >= 3 && !STOP_WORDS.has(x) && !/^\d+$/.test(x)) w.add(x);
+    for (const x of tokenize(r.canonical_name)) if (x.length >= 3 && !STOP_WORDS.has(x) && !/^\d+$/.test(x)) w.add(x);
     providers.set(r.provider, r.provider_display);
     types.add(r.game_type);
   }
@@ -68,7 +59,7 @@ export function vocabularyOf(records: readonly VocabularyRecord[]): Vocabulary {
 /** The name word (3+ letters, not a stop word) that occurs in most names; ties go to the alphabetically first. */
 export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canonical_name'>[]): string {
   const counts = new Map<string, number>();
-  for (const r of records) for (const w of new Set(words(r.canonical_name))) if (w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const r of records) for (const w of new Set(tokenize(r.canonical_name))) if (w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
   let best = '';
   let n = 0;
   for (const [w, c] of counts) if (c > n || (c === n && w < best)) [best, n] = [w, c];
@@ -97,7 +88,7 @@ export function toSearch(query: ListQuery): string {
  * generated queries that a response cache would treat as one count as one.
  */
 export function normalisedKey(query: ListQuery): string {
-  const q = query.q === undefined ? '' : words(query.q).join(' ');
+  const q = query.q === undefined ? '' : tokenize(query.q).join(' ');
   return [q, query.provider ?? '', query.game_type ?? '', query.has_variants ? '1' : '', query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0].join('\u0000');
 }
 

@@ -3,8 +3,10 @@
 // with the per-run parts written beside it. Every part is a child process; stop() ends them all.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
+import { Reloader } from '../lib/reload.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
 import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';
@@ -126,7 +128,7 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
       return started;
     };
 
-    let release = realpathSync(options.outDir);
+    const release = realpathSync(options.outDir);
     let pool: Pool = 'blue';
     const conf = path.join(release, EDGE_DIR, NGINX_CONF_FILE);
     if (!existsSync(conf)) throw new Error(`edge: ${conf} is missing: rebuild with \`npm run build\` (or make a new release)`);
@@ -171,40 +173,33 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
     const writeState = () => writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state(), null, 2)}\n`);
     writeState();
 
-    let switching: Promise<boolean> | null = null;
-    const switchTo = async (): Promise<boolean> => {
-      const target = realpathSync(options.outDir);
-      if (target === release || stopping) return false;
-      const next: Pool = pool === 'blue' ? 'green' : 'blue';
-      options.log(`edge: ${options.outDir} now points to ${target}: starting the ${next} pool of ${options.instances} instance(s) on it`);
-      relink(target, path.join(dir, 'pools', next, 'release'));
-      const started = await startPool(next, target);
-      const old = instances;
-      // The switch: from here on nginx reads the new release's files and passes requests to the new pool.
-      relink(path.join('pools', next), serving);
-      instances = started;
-      pool = next;
-      release = target;
-      writeState();
-      // Requests already passed to the old pool finish there (a graceful stop).
-      for (const i of old) retired.add(i.part);
-      await Promise.all(old.map((i) => stopPart(i.part)));
-      options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
-      return true;
-    };
-    const switchRelease = (): Promise<boolean> => {
-      switching ??= switchTo()
-        .catch((err: unknown) => {
-          options.log(`edge: keeping ${release}: ${err instanceof Error ? err.message : String(err)}`);
-          return false;
-        })
-        .finally(() => {
-          switching = null;
-        });
-      return switching;
-    };
-    const pollMs = options.releasePollMs ?? 1000;
-    const timer = lstatSync(options.outDir).isSymbolicLink() && pollMs > 0 ? setInterval(() => void switchRelease(), pollMs) : null;
+    // A moved release link: the other pool starts on its target, then takes over (lib/reload.ts: the
+    // link polled, one switch at a time; a target that failed is retried when asked, not by polling).
+    const switcher = new Reloader<string, string>(
+      {
+        probe: () => realpath(options.outDir),
+        load: async (target) => {
+          const next: Pool = pool === 'blue' ? 'green' : 'blue';
+          options.log(`edge: ${options.outDir} now points to ${target}: starting the ${next} pool of ${options.instances} instance(s) on it`);
+          relink(target, path.join(dir, 'pools', next, 'release'));
+          const started = await startPool(next, target);
+          const old = instances;
+          // The switch: from here on nginx reads the new release's files and passes requests to the new pool.
+          relink(path.join('pools', next), serving);
+          instances = started;
+          pool = next;
+          writeState();
+          // Requests already passed to the old pool finish there (a graceful stop).
+          for (const i of old) retired.add(i.part);
+          await Promise.all(old.map((i) => stopPart(i.part)));
+          options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
+          return target;
+        },
+        pollMs: lstatSync(options.outDir).isSymbolicLink() ? (options.releasePollMs ?? 1000) : 0,
+        onError: (err, _target, { key: current }) => options.log(`edge: keeping ${current}: ${err instanceof Error ? err.message : String(err)}`),
+      },
+      { key: release, value: release },
+    );
 
     let stopped: Promise<void> | undefined;
     return {
@@ -213,10 +208,10 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
         return state();
       },
       nginxExited: nginx.exited,
-      switchRelease,
+      switchRelease: () => switcher.reload({ retryFailed: true }),
       stop: () => {
-        if (timer !== null) clearInterval(timer);
-        stopped ??= (switching ?? Promise.resolve()).then(stopAll);
+        switcher.close();
+        stopped ??= switcher.idle().then(stopAll);
         return stopped;
       },
     };

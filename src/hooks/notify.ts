@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { paths } from '../routes/routes.ts';
-import { BUILD_INFO_FILE, BUNDLE_FILE, BuildInfoSchema } from '../schemas/dist.ts';
+import { BUNDLE_FILE } from '../schemas/dist.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
 import { ReleaseWebhookSchema, type Delivery } from '../schemas/hooks.ts';
 import { ReleaseManifestSchema } from '../schemas/release.ts';
 import { FILES_FILE, MANIFEST_FILE, readReleaseInfo } from '../release/store.ts';
@@ -72,7 +73,7 @@ export async function queueReleaseNotifications(o: NotifyOptions): Promise<Notif
   }
   const webhooks = out.length;
   if (o.hub !== null) {
-    const site = BuildInfoSchema.parse(JSON.parse(await readFile(path.join(folder, 'server', BUILD_INFO_FILE), 'utf8'))).site;
+    const { site } = await readBuildInfo(path.join(folder, 'server'));
     const manifest = ReleaseManifestSchema.parse(JSON.parse(await readFile(path.join(folder, MANIFEST_FILE), 'utf8')));
     const feeds = [paths.feed, ...manifest.families.feed.changed, ...manifest.families.feed.added].map((p) => `${site}${p}`);
     for (let k = 0; k < feeds.length; k += TOPICS_PER_PING) {

@@ -1,8 +1,9 @@
 // The server's view of API keys: the key ring loaded from the keys file, reloaded when the file
-// changes (stat polling) or on demand (SIGHUP), and the per-request check the server runs before
+// changes (stat polling, lib/reload.ts) or on demand (SIGHUP), and the per-request check the server runs before
 // the rate limiter. The result of each request's check is kept for the access log.
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { Reloader } from '../lib/reload.ts';
 import { INVALID_API_KEY } from '../schemas/api-keys.ts';
 import { readKeysFile } from './file.ts';
 import { KeyRing, presentedKey } from './keys.ts';
@@ -27,63 +28,49 @@ export interface KeyAuthOptions {
   log?: (line: string) => void;
 }
 
+/** What the keys file is now: its identity, size and mtime, or `none` when there is no file. */
+async function probeKeysFile(file: string): Promise<string> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw err;
+  }
+}
+
 export class KeyAuth {
   readonly file: string;
-  private ring = new KeyRing([]);
-  private readonly log: (line: string) => void;
+  private readonly reloader: Reloader<string, KeyRing>;
   private readonly checks = new WeakMap<IncomingMessage, KeyCheck>();
-  private readonly pollMs: number;
-  private watching = false;
-  private loading: Promise<void> | null = null;
-  private again = false;
 
-  private constructor(options: KeyAuthOptions) {
-    this.file = options.file;
-    this.pollMs = options.pollMs ?? 2000;
-    this.log = options.log ?? ((line) => console.error(line));
+  private constructor(file: string, reloader: Reloader<string, KeyRing>) {
+    this.file = file;
+    this.reloader = reloader;
   }
 
   /** Loads the keys file (a missing file: no keys) and starts watching it. Throws when it is invalid. */
   static async open(options: KeyAuthOptions): Promise<KeyAuth> {
-    const auth = new KeyAuth(options);
-    auth.ring = new KeyRing((await readKeysFile(auth.file)).keys);
-    if (auth.pollMs > 0) {
-      auth.watching = true;
-      watchFile(auth.file, { interval: auth.pollMs, persistent: false }, auth.onChange);
-    }
-    return auth;
+    const { file } = options;
+    const log = options.log ?? ((line) => console.error(line));
+    const reloader = await Reloader.open<string, KeyRing>({
+      probe: () => probeKeysFile(file),
+      load: async () => new KeyRing((await readKeysFile(file)).keys),
+      pollMs: options.pollMs ?? 2000,
+      onSwap: ({ value }) => log(`api keys: loaded ${value.size} key(s) from ${file}`),
+      onError: (err, _key, reloader) => log(`api keys: keeping the ${reloader.current.size} key(s) in force: cannot load ${file}: ${err instanceof Error ? err.message : String(err)}`),
+    });
+    return new KeyAuth(file, reloader);
   }
 
   /** Keys in the ring (revoked ones included). */
   get size(): number {
-    return this.ring.size;
+    return this.reloader.current.size;
   }
 
-  private readonly onChange = (curr: Stats, prev: Stats): void => {
-    if (curr.mtimeMs !== prev.mtimeMs || curr.ino !== prev.ino || curr.size !== prev.size) void this.reload();
-  };
-
   /** Re-reads the keys file; on error the keys in force stay and the problem is logged. */
-  reload(): Promise<void> {
-    if (this.loading !== null) {
-      this.again = true;
-      return this.loading;
-    }
-    this.loading = (async () => {
-      do {
-        this.again = false;
-        try {
-          const data = await readKeysFile(this.file);
-          this.ring = new KeyRing(data.keys);
-          this.log(`api keys: loaded ${data.keys.length} key(s) from ${this.file}`);
-        } catch (err) {
-          this.log(`api keys: keeping the ${this.ring.size} key(s) in force: cannot load ${this.file}: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      } while (this.again);
-    })().finally(() => {
-      this.loading = null;
-    });
-    return this.loading;
+  async reload(): Promise<void> {
+    await this.reloader.reload({ force: true });
   }
 
   /** Checks the key a request presents (if any) and remembers the outcome for the access log. */
@@ -93,7 +80,7 @@ export class KeyAuth {
     if (presented.kind === 'none') result = NONE;
     else if (presented.kind === 'malformed') result = INVALID;
     else {
-      const record = this.ring.verify(presented.key);
+      const record = this.reloader.current.verify(presented.key);
       result = record === null ? INVALID : { status: 'valid', id: record.id };
     }
     if (result !== NONE) this.checks.set(req, result);
@@ -106,7 +93,6 @@ export class KeyAuth {
   }
 
   close(): void {
-    if (this.watching) unwatchFile(this.file, this.onChange);
-    this.watching = false;
+    this.reloader.close();
   }
 }

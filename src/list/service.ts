@@ -3,7 +3,7 @@
 // compiler made in process).
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
 import { decodeListBundle, type ListBundle } from '../schemas/list-bundle.ts';
 import type { ListEngine } from './engine.ts';
 import { createHistoryHandler, type HistoryHandler } from './history.ts';
@@ -11,6 +11,7 @@ import { createIdentifyHandler, type IdentifyHandler } from './identify.ts';
 import { createListHandler, type ListHandler, type ListHandlerOptions } from './list.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 import { createOembedHandler, type OembedHandler } from './oembed.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
 import { siteUrl } from '../routes/urls.ts';
 
 /** The dynamic routes over one list bundle. */
@@ -52,24 +53,21 @@ function rebuild(file: string, why: string): Error {
   return new Error(`The list bundle ${file} ${why}: rebuild with \`npm run build\`.`);
 }
 
-/** The text of a build's build-info.json, or null when it cannot be read. */
-export function readBuildInfo(serverDir: string): Promise<string | null> {
-  return readFile(path.join(serverDir, BUILD_INFO_FILE), 'utf8').catch(() => null);
-}
-
 /**
  * Loads the services of the build in `serverDir` (dist/server or a release's server/): reads
  * list-bundle.bin and checks it belongs to this build: its data version, freeze time and game count
  * must equal build-info.json's, and registry-bundle.json must have the size it was compiled from
- * (the full hash is dist-check's job). Throws a one-line error naming `npm run build` otherwise.
- * `buildInfo`: the text of build-info.json when the caller reads it anyway (null: missing).
+ * (the full hash is dist-check's job). Throws a one-line error naming `npm run build` otherwise
+ * (a BuildInfoError when build-info.json itself is missing or invalid).
+ * `buildInfo`: the build record (routes/build-info.ts `readBuildInfo`) when the caller reads it anyway.
  */
-export async function loadServices(serverDir: string, options: ServiceOptions = {}, buildInfo: Promise<string | null> = readBuildInfo(serverDir)): Promise<RegistryServices> {
+export async function loadServices(serverDir: string, options: ServiceOptions = {}, buildInfo: Promise<BuildInfo> = readBuildInfo(serverDir)): Promise<RegistryServices> {
   const file = path.join(serverDir, LIST_BUNDLE_FILE);
   const infoFile = path.join(serverDir, BUILD_INFO_FILE);
-  const [bytes, infoText, bundleStat] = await Promise.all([
+  const [bytes, info, bundleStat] = await Promise.all([
     readFile(file).catch(() => null),
-    buildInfo,
+    // Settled here, thrown below: a missing list bundle is reported first.
+    buildInfo.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
     stat(path.join(serverDir, BUNDLE_FILE)).catch(() => null),
   ]);
   if (bytes === null) throw rebuild(file, 'is missing');
@@ -79,18 +77,12 @@ export async function loadServices(serverDir: string, options: ServiceOptions = 
   } catch (err) {
     throw rebuild(file, `cannot be read (${(err as Error).message})`);
   }
-  if (infoText === null) throw rebuild(file, `has no ${BUILD_INFO_FILE} beside it`);
-  let info: { data_version?: unknown; frozen_at?: unknown; games?: unknown; site?: unknown };
-  try {
-    info = JSON.parse(infoText) as typeof info;
-  } catch {
-    throw rebuild(file, `cannot be checked: ${infoFile} is not valid JSON`);
-  }
+  if (info instanceof Error) throw info;
   if (info.data_version !== bundle.dataVersion || info.frozen_at !== bundle.frozenAt || info.games !== bundle.total) {
-    throw rebuild(file, `does not match ${infoFile} (data ${bundle.dataVersion} frozen ${bundle.frozenAt}, ${bundle.total} games; build-info: data ${String(info.data_version)} frozen ${String(info.frozen_at)}, ${String(info.games)} games)`);
+    throw rebuild(file, `does not match ${infoFile} (data ${bundle.dataVersion} frozen ${bundle.frozenAt}, ${bundle.total} games; build-info: data ${info.data_version} frozen ${info.frozen_at}, ${info.games} games)`);
   }
   if (bundleStat === null || bundleStat.size !== bundle.source.bytes) {
     throw rebuild(file, `was compiled from another ${BUNDLE_FILE} (${bundle.source.bytes} bytes, found ${bundleStat === null ? 'none' : `${bundleStat.size} bytes`})`);
   }
-  return openServices(bytes, typeof info.site === 'string' ? { ...options, site: info.site } : options);
+  return openServices(bytes, { ...options, site: info.site });
 }

@@ -26,7 +26,7 @@ import {
   RELEASE_INFO_FILE,
 } from './store.ts';
 import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from './tree.ts';
-import { BUILD_INFO_FILE, BuildInfoSchema } from '../schemas/dist.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
 import { formatProblems } from '../registry/problems.ts';
 
 /** Points where a test may inject a fault (the CLI's RTP_RELEASE_FAULT). */
@@ -92,11 +92,6 @@ async function releaseHashes(folder: string): Promise<FileHashes> {
   }
 }
 
-async function readBuildInfo(outDir: string) {
-  const text = await readFile(path.join(outDir, 'server', BUILD_INFO_FILE), 'utf8');
-  return BuildInfoSchema.parse(JSON.parse(text));
-}
-
 /** Builds, checks, records and switches to a new release; see the file header. */
 export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcome> {
   const { dir, dataDir, keep, steps } = options;
@@ -122,7 +117,7 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
     await steps.reached?.('checked', stagingDir);
 
     const { info, hashes, name } = await step('stage', async () => {
-      const info = await readBuildInfo(stagingDir);
+      const info = await readBuildInfo(path.join(stagingDir, 'server'));
       const hashes = await hashTree(stagingDir);
       return { info, hashes, name: releaseName(info.data_version, contentHash(hashes)) };
     });
@@ -131,7 +126,7 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
     if (current !== null) {
       const folder = path.join(dir, current);
       const currentInfo = await readReleaseInfo(dir, current);
-      const dataVersion = currentInfo?.data_version ?? (await readBuildInfo(folder).then((i) => i.data_version, () => 'unknown'));
+      const dataVersion = currentInfo?.data_version ?? (await readBuildInfo(path.join(folder, 'server')).then((i) => i.data_version, () => 'unknown'));
       from = { name: current, dataVersion, hashes: await releaseHashes(folder) };
     }
     const manifest = ReleaseManifestSchema.parse(diffReleases(from, { name, dataVersion: info.data_version, hashes }));

@@ -2,7 +2,7 @@
 // every file under the data folder (used by `npm start` and the e2e global setup).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
 
 export interface Freshness {
   fresh: boolean;
@@ -34,7 +34,7 @@ export async function checkFreshness(outDir: string, dataDir: string): Promise<F
     await stat(path.join(outDir, 'server', 'entry.mjs'));
     await stat(path.join(outDir, 'client'));
     // A build that records itself (build-info.json) also holds the list bundle the server loads; older builds do not.
-    if ((await stat(path.join(outDir, 'server', 'build-info.json')).catch(() => null)) !== null) await stat(path.join(outDir, 'server', LIST_BUNDLE_FILE));
+    if ((await stat(path.join(outDir, 'server', BUILD_INFO_FILE)).catch(() => null)) !== null) await stat(path.join(outDir, 'server', LIST_BUNDLE_FILE));
   } catch {
     return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, ${LIST_BUNDLE_FILE}, entry.mjs, client/)` };
   }

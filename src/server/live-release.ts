@@ -3,6 +3,7 @@
 // `current`) or on demand (SIGHUP). The next release is loaded completely from its real folder
 // before the reference moves; requests already running finish on the release they started with.
 import { realpath } from 'node:fs/promises';
+import { Reloader } from '../lib/reload.ts';
 
 export interface LiveReleaseOptions<T> {
   /** The folder to serve: a release folder, dist/, or the `current` link of a releases folder. */
@@ -18,50 +19,50 @@ export interface LiveReleaseOptions<T> {
 
 export class LiveRelease<T> {
   readonly outDir: string;
-  private loaded: T;
-  private realDir: string;
-  private readonly options: LiveReleaseOptions<T>;
-  private readonly log: (line: string) => void;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<boolean> | null = null;
-  /** A target that failed to load: not retried by polling until the link moves again. */
-  private failedDir: string | null = null;
-  private swaps = 0;
+  private readonly reloader: Reloader<string, T>;
 
-  private constructor(options: LiveReleaseOptions<T>, realDir: string, loaded: T) {
-    this.options = options;
-    this.outDir = options.outDir;
-    this.realDir = realDir;
-    this.loaded = loaded;
-    this.log = options.log ?? ((line) => console.log(line));
+  private constructor(outDir: string, reloader: Reloader<string, T>) {
+    this.outDir = outDir;
+    this.reloader = reloader;
   }
 
   /** Resolves `outDir`, loads it, and starts polling its target when `pollMs` > 0. */
   static async open<T>(options: LiveReleaseOptions<T>): Promise<LiveRelease<T>> {
+    const log = options.log ?? ((line) => console.log(line));
     // A missing folder is left to `load`, whose error names what to build.
     const realDir = await realpath(options.outDir).catch(() => options.outDir);
-    const live = new LiveRelease(options, realDir, await options.load(realDir));
-    const pollMs = options.pollMs ?? 0;
-    if (pollMs > 0) {
-      live.timer = setInterval(() => void live.reload(false), pollMs);
-      live.timer.unref();
-    }
-    return live;
+    const reloader = new Reloader<string, T>(
+      {
+        probe: () => realpath(options.outDir),
+        load: options.load,
+        pollMs: options.pollMs ?? 0,
+        onSwap: ({ value, key, previous, ms }) => {
+          const name = options.describe?.(value);
+          log(`release: now serving ${key}${name !== undefined ? ` (${name})` : ''}, loaded in ${ms} ms (was ${previous})`);
+        },
+        onError: (err, key, { key: serving }) => {
+          const why = err instanceof Error ? err.message : String(err);
+          log(key === undefined ? `release: keeping ${serving}: cannot resolve ${options.outDir}: ${why}` : `release: keeping ${serving}: loading ${key} failed: ${why}`);
+        },
+      },
+      { key: realDir, value: await options.load(realDir) },
+    );
+    return new LiveRelease(options.outDir, reloader);
   }
 
   /** The release serving new requests. */
   get current(): T {
-    return this.loaded;
+    return this.reloader.current;
   }
 
   /** The real folder of the current release. */
   get dir(): string {
-    return this.realDir;
+    return this.reloader.key;
   }
 
   /** Releases swapped in since start. */
   get reloads(): number {
-    return this.swaps;
+    return this.reloader.reloads;
   }
 
   /**
@@ -70,48 +71,10 @@ export class LiveRelease<T> {
    * on failure logs, keeps the release serving and resolves false.
    */
   reload(force = true): Promise<boolean> {
-    if (this.running !== null) {
-      // One load at a time: a poll during a load is dropped (the next poll looks again); a forced
-      // reload runs after the load in progress.
-      return force ? this.running.then(() => this.reload(true)) : this.running.then(() => false);
-    }
-    this.running = this.attempt(force).finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async attempt(force: boolean): Promise<boolean> {
-    let target: string;
-    try {
-      target = await realpath(this.outDir);
-    } catch (err) {
-      if (force || this.failedDir !== '(missing)') this.log(`release: keeping ${this.realDir}: cannot resolve ${this.outDir}: ${(err as Error).message}`);
-      this.failedDir = '(missing)';
-      return false;
-    }
-    if (!force && (target === this.realDir || target === this.failedDir)) return false;
-    const started = performance.now();
-    let next: T;
-    try {
-      next = await this.options.load(target);
-    } catch (err) {
-      this.failedDir = target;
-      this.log(`release: keeping ${this.realDir}: loading ${target} failed: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    }
-    const from = this.realDir;
-    this.loaded = next;
-    this.realDir = target;
-    this.failedDir = null;
-    this.swaps++;
-    const name = this.options.describe?.(next);
-    this.log(`release: now serving ${target}${name !== undefined ? ` (${name})` : ''}, loaded in ${Math.round(performance.now() - started)} ms (was ${from})`);
-    return true;
+    return this.reloader.reload({ force });
   }
 
   close(): void {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
+    this.reloader.close();
   }
 }

@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pageHeaders } from '../routes/routes.ts';
-import { loadServices, readBuildInfo, type RegistryServices } from '../list/service.ts';
+import { loadServices, type RegistryServices } from '../list/service.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
 import { createApp, describeRoute, type McpHandler } from './app.ts';
 import { answerClientError, answerExpectation, limitConnections, OpenResponses, serverOptions } from './connections.ts';
 import { countedResponse, UnsentLedger } from './backpressure.ts';
@@ -19,7 +20,6 @@ import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
 import { readProductionSettings } from './production.ts';
 import { LiveRelease } from './live-release.ts';
 import { createAccessLog } from './access-log.ts';
-import { DEFAULT_SITE } from '../routes/urls.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
 import { http } from './node-http.ts';
@@ -32,16 +32,6 @@ async function readNotFoundPage(clientDir: string): Promise<Buffer> {
     return await readFile(path.join(clientDir, '404.html'));
   } catch {
     return Buffer.from(FALLBACK_404);
-  }
-}
-
-/** The build's `site` from the text of its build-info.json: where the embed builder's widget preview comes from. */
-function siteOf(buildInfo: string | null): string | null {
-  try {
-    const info = JSON.parse(buildInfo ?? '') as { site?: unknown };
-    return typeof info.site === 'string' ? info.site : null;
-  } catch {
-    return null;
   }
 }
 
@@ -112,8 +102,8 @@ async function main(): Promise<void> {
     // build-info.json is read once: the list bundle is checked against it, and the site origin (for the
     // pages' CSP) comes from it, beside the other loads, not before them.
     const infoRead = readBuildInfo(serverDir);
-    const siteRead = infoRead.then(siteOf);
-    const headersRead = siteRead.then((site) => pageHeaders(site === null ? null : new URL(site).origin));
+    const siteRead = infoRead.then((info) => info.site);
+    const headersRead = siteRead.then((site) => pageHeaders(new URL(site).origin));
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
       timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), ...(config.searchCacheBytes === null ? {} : { searchCacheBytes: config.searchCacheBytes }) }, infoRead)),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
@@ -129,7 +119,7 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       notFoundHtml,
       pageHeaders: headers,
-      mcp: lazyMcp(services, (await siteRead) ?? DEFAULT_SITE, config.bodyTimeoutMs),
+      mcp: lazyMcp(services, await siteRead, config.bodyTimeoutMs),
       ogImages: lazyOgImages(services),
       ledger,
       // The route and the error, never the request target: it can carry keys or attack payloads.

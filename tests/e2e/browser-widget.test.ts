@@ -1,13 +1,13 @@
 // The widget in a real browser, embedded in an iframe on a page from another origin: light and dark
 // theme, border=none and radius=0, checked by computed styles inside the frame and by screenshots.
 // RTP_SCREENSHOTS=1 writes docs/screenshots/widget-light.png and widget-dark.png (committed images).
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageColour, launchBrowser, removeTemp, screenshotDir, startOriginServer, tempDir, trapPage, type OriginServer } from '../helpers/browser.ts';
 import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
-import { BUILD_INFO_FILE, BuildInfoSchema } from '../../src/schemas/dist.ts';
+import { readBuildInfo } from '../../src/routes/build-info.ts';
 
 const SLUG = 'book-of-dead';
 /** Base URL of absolute links in the build under test (the widget's attribution link), from its build-info.json. */
@@ -28,7 +28,7 @@ function embedPage(registry: string, query: string, bg: string): string {
 
 beforeAll(async () => {
   shots = await tempDir('rtp-e2e-shots-');
-  site = BuildInfoSchema.parse(JSON.parse(await readFile(path.join(testOutDir(), 'server', BUILD_INFO_FILE), 'utf8'))).site;
+  site = (await readBuildInfo(path.join(testOutDir(), 'server'))).site;
   server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
   origin = await startOriginServer({
     '/light.html': embedPage(server.url, 'border=none&radius=0&v=1.0.0', '#f0f0f0'),

@@ -1,6 +1,7 @@
 // A synthetic registry bundle for list tests: every game type, accented and mixed-case names, ties
 // in RTP and names, unknown release years, multi-variant games, providers with accented names.
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import { slugify } from '../../src/registry/names.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { GAME_TYPES, VOLATILITIES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
 import { withSource } from '../fixtures/registry.ts';
@@ -24,10 +25,6 @@ export function rng(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function slugify(name: string): string {
-  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/'/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
 /** A registry of `count` games (default 300) over the first four providers; `empty-co` has none. */

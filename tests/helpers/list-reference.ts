@@ -27,12 +27,21 @@ export interface RefFacets {
   volatilities: Array<{ volatility: string; count: number }>;
 }
 
+/** Letters that compatibility decomposition keeps whole, spelled out (docs/api-list.md). */
+const SPELLED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+
+/** Case, accents, compatibility forms, apostrophes and trademark signs ignored. */
 export function refFold(s: string): string {
-  return s.normalize('NFKD').toLowerCase().replace(/\p{M}/gu, '');
+  let out = '';
+  for (const ch of s.replace(/[™®©℠´]/g, '').normalize('NFKD').toLowerCase()) {
+    if (/\p{M}/u.test(ch) || "'`‘’ʼ′".includes(ch)) continue;
+    out += SPELLED[ch] ?? ch;
+  }
+  return out;
 }
 
 export function refTokens(s: string): string[] {
-  return refFold(s).replace(/['\u2019\u02bc]/g, '').split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  return refFold(s).split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
 }
 
 export function levenshtein(a: string, b: string): number {

@@ -101,6 +101,10 @@ describe('list bundle', () => {
     await writeFile(path.join(otherVersion, 'build-info.json'), info({ data_version: '9.9.9' }));
     await expect(loadServices(otherVersion)).rejects.toThrow(/does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./);
 
+    const noRecord = await serverDir('no-record');
+    rmSync(path.join(noRecord, 'build-info.json'));
+    await expect(loadServices(noRecord)).rejects.toThrow(`${path.join(noRecord, 'build-info.json')} is missing: rebuild with \`npm run build\` (or make a new release).`);
+
     const otherBundle = await serverDir('bundle');
     await writeFile(path.join(otherBundle, BUNDLE_FILE), `${bundleText} `);
     await expect(loadServices(otherBundle)).rejects.toThrow(/was compiled from another registry-bundle\.json .*: rebuild with `npm run build`\./);
