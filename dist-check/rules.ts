@@ -8,7 +8,7 @@ import { SlotRecordSchema } from '../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../src/schemas/widget.ts';
 import path from 'node:path';
 import type { DumpFile } from '../src/emit/dumps.ts';
-import { dumpFiles } from '../src/routes/routes.ts';
+import { dumpFiles } from '../src/routes/paths.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../src/schemas/dump.ts';
 
 /** One problem in a dist: the file (relative to the out dir) and what is wrong with it. */

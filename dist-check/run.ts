@@ -12,7 +12,7 @@ import { loadRegistry } from '../src/registry/load.ts';
 import { listBundleProblem } from '../src/emit/list/list-bundle.ts';
 import { checkCounts, checkDump, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
 import { renderDumps } from '../src/emit/dumps.ts';
-import { dumpFiles } from '../src/routes/routes.ts';
+import { dumpFiles } from '../src/routes/paths.ts';
 
 /** The folder of the dumps (inside api/rtp/, beside the provider folder). */
 const DUMP_DIR = path.posix.dirname(dumpFiles.json);

@@ -12,7 +12,7 @@ import { servicesFor } from './services.ts';
 import { renderDumps } from '../../src/emit/dumps.ts';
 import { renderBadge } from '../../src/emit/badge.ts';
 import { feedIndex, gameFeed } from '../../src/emit/feeds.ts';
-import { dumpFiles, paths } from '../../src/routes/routes.ts';
+import { dumpFiles, paths } from '../../src/routes/paths.ts';
 
 /** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */
 function shorten(value: unknown, n = 2): unknown {

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
-import { dumpFiles } from '../routes/routes.ts';
+import { dumpFiles } from '../routes/paths.ts';
 import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
 import { CRLF, CSV_COLUMNS, csvField, csvRows } from '../schemas/csv.ts';
 import { GameRecordSchema, type GameRecord } from '../schemas/game-record.ts';

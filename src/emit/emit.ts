@@ -18,7 +18,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
 import type { Registry } from '../registry/load.ts';
-import { files } from '../routes/routes.ts';
+import { files } from '../routes/paths.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { SlotRecordSchema } from '../schemas/slot.ts';

@@ -8,7 +8,7 @@
 // WEBSUB_HUB set every feed names that hub (`<link rel="hub">`); `npm run release` pings it.
 import { percent } from '../lib/percent.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
-import { paths } from '../routes/routes.ts';
+import { paths } from '../routes/paths.ts';
 import { pageUrl, REGISTRY_NAME, websubHub } from '../routes/urls.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';

@@ -2,7 +2,8 @@
 // Each rule's `:placeholder` matches one path segment, so no two rules overlap (overlapping rules
 // would make those CDNs join duplicate header values with commas).
 import { contentTypeOf } from '../routes/content-types.ts';
-import { ATOM_TYPE, classify, DUMP_TYPES, KEYED_ROUTES, pageHeaders, paths, POLICIES, TEXT_TYPE, type RouteFamily } from '../routes/routes.ts';
+import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, pageHeaders, POLICIES } from '../routes/routes.ts';
+import { ASSET_PREFIX, classify, dumpFiles, EXACT_ROUTES, KEYED_ROUTES, keyedFile, type RouteFamily } from '../routes/paths.ts';
 import type { ServedFile } from '../routes/served-files.ts';
 
 export const HEADERS_FILE = '_headers';
@@ -15,25 +16,22 @@ export interface HeaderRule {
   contentType?: string;
 }
 
-/** The static URL families served from dist/client, with their CDN patterns. */
+const extOf = (file: string) => file.slice(file.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
+
+/**
+ * The static URL families served from dist/client, with their CDN patterns, from the route table:
+ * the keyed families (a placeholder for the key's segment, `:file` when a suffix follows the key;
+ * the game pages are page rules), the files at exact paths but those a keyed rule covers (the
+ * tombstones are a file in the slots' folder, and the slot's headers are the dump family's), the
+ * dump files (their type by extension) and the build assets.
+ */
 export const HEADER_RULES: readonly HeaderRule[] = [
-  { pattern: '/api/rtp/:slug', family: 'slot' },
-  { pattern: '/api/rtp/provider/:provider', family: 'provider' },
-  { pattern: '/api/widget/rtp/:slug', family: 'widget_data' },
-  { pattern: '/widget/rtp/:slug', family: 'widget' },
-  { pattern: '/api/badge/rtp/:file', family: 'badge' },
-  { pattern: '/api/feeds/provider/:file', family: 'provider_feed' },
-  { pattern: '/api/feeds/game/:file', family: 'game_feed' },
-  { pattern: paths.feed, family: 'dump', contentType: ATOM_TYPE },
-  { pattern: '/api/openapi.json', family: 'openapi' },
-  // /api/rtp/removed is a file in the slots' folder: the slot rule's headers fit it.
-  { pattern: paths.dump.json, family: 'dump' },
-  { pattern: paths.dump.csv, family: 'dump', contentType: DUMP_TYPES['.csv'] },
-  { pattern: paths.dump.ndjson, family: 'dump', contentType: DUMP_TYPES['.ndjson'] },
-  { pattern: paths.dump.dataPackage, family: 'dump' },
-  { pattern: paths.dump.changes(':version'), family: 'dump' },
-  { pattern: paths.llms, family: 'dump', contentType: TEXT_TYPE },
-  { pattern: '/_astro/*', family: 'asset' },
+  ...KEYED_ROUTES.filter((r) => r.family !== 'page').map((r): HeaderRule => ({ pattern: `${r.prefix}:${r.suffix === '' ? r.key : 'file'}`, family: r.family })),
+  ...[...EXACT_ROUTES]
+    .filter(([urlPath, family]) => !DYNAMIC_FAMILIES.has(family) && keyedFile(urlPath) === null)
+    .map(([urlPath, family]): HeaderRule => ({ pattern: urlPath, family, contentType: EXACT_DATA_ROUTES.get(urlPath)?.contentType ?? POLICIES[family].contentType })),
+  ...[dumpFiles.json, dumpFiles.csv, dumpFiles.ndjson, dumpFiles.dataPackage, dumpFiles.changes(':version')].map((file): HeaderRule => ({ pattern: `/${file}`, family: 'dump', contentType: DUMP_TYPES[extOf(file)] })),
+  { pattern: `${ASSET_PREFIX}*`, family: 'asset' },
 ];
 
 /**

@@ -5,7 +5,7 @@
 //   /api/openapi.json, /api/rtp/dump/*, /api/rtp/removed, /rtp/{slug}, /widget/rtp/{slug}
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { citation } from '../registry/shape.ts';
-import { paths } from '../routes/routes.ts';
+import { keyedTemplate, paths } from '../routes/paths.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import { PUBLIC_RATE_LIMIT } from '../schemas/rate-limit.ts';
 
@@ -27,11 +27,11 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     '',
     '## API (JSON, no key, CORS *)',
     '',
-    `- [Search, filter, sort and page](${url(paths.list)}?q=book&limit=5): \`GET /api/rtp/list\` with \`q\`, \`provider\`, \`game_type\`, \`has_variants=1\`, \`badge\`, \`confidence\`, \`rtp_min\`, \`rtp_max\`, \`volatility\`, \`max_win_min\`, \`released_after\`, \`released_before\`, \`sort\`, \`limit\` (1-200), \`offset\`; \`format=csv\` for CSV; ${PUBLIC_RATE_LIMIT.toLocaleString('en-US')} requests per day per IP.`,
-    `- [Several games at once](${url(paths.list)}?slugs=${slug}): \`GET /api/rtp/list?slugs=a,b,c\`, up to 200, in the order given.`,
-    `- [One game](${url(paths.slot(slug))}): \`GET /api/rtp/{slug}\`, the record with provider meta, house edge, history, embed code and a citation line.`,
-    `- [One provider](${url(paths.provider(provider))}): \`GET /api/rtp/provider/{provider}\`.`,
-    `- [RTP changes](${url(paths.history)}): \`GET /api/rtp/history\`, newest first (\`slug\`, \`provider\`, \`since\`).`,
+    `- [Search, filter, sort and page](${url(paths.list)}?q=book&limit=5): \`GET ${paths.list}\` with \`q\`, \`provider\`, \`game_type\`, \`has_variants=1\`, \`badge\`, \`confidence\`, \`rtp_min\`, \`rtp_max\`, \`volatility\`, \`max_win_min\`, \`released_after\`, \`released_before\`, \`sort\`, \`limit\` (1-200), \`offset\`; \`format=csv\` for CSV; ${PUBLIC_RATE_LIMIT.toLocaleString('en-US')} requests per day per IP.`,
+    `- [Several games at once](${url(paths.list)}?slugs=${slug}): \`GET ${paths.list}?slugs=a,b,c\`, up to 200, in the order given.`,
+    `- [One game](${url(paths.slot(slug))}): \`GET ${keyedTemplate('slot')}\`, the record with provider meta, house edge, history, embed code and a citation line.`,
+    `- [One provider](${url(paths.provider(provider))}): \`GET ${keyedTemplate('provider')}\`.`,
+    `- [RTP changes](${url(paths.history)}): \`GET ${paths.history}\`, newest first (\`slug\`, \`provider\`, \`since\`).`,
     `- [OpenAPI 3.1 document](${url(paths.openapi)}): every route, parameter and field.`,
     '',
     '## Bulk data',
@@ -43,8 +43,8 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     '',
     '## Pages',
     '',
-    `- [A game's page](${url(paths.gamePage(slug))}): \`/rtp/{slug}\`, the figures with their sources.`,
-    `- [Embeddable widget](${url(paths.widget(slug))}): \`/widget/rtp/{slug}\` for an iframe.`,
+    `- [A game's page](${url(paths.gamePage(slug))}): \`${keyedTemplate('page')}\`, the figures with their sources.`,
+    `- [Embeddable widget](${url(paths.widget(slug))}): \`${keyedTemplate('widget')}\` for an iframe.`,
     '',
     '## Licence and citation',
     '',

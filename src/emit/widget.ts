@@ -5,7 +5,7 @@ import type { WidgetData } from '../schemas/widget.ts';
 import { escapeHtml, safeHref } from '../lib/html.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
 import { WIDGET_LABELS } from '../routes/widget-i18n.ts';
-import { paths } from '../routes/routes.ts';
+import { paths } from '../routes/paths.ts';
 import { oembedUrl } from '../routes/urls.ts';
 import { percent } from '../lib/percent.ts';
 

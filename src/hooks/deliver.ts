@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { paths } from '../routes/paths.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import type { Delivery } from '../schemas/hooks.ts';
 import { pending, save } from './outbox.ts';
@@ -76,7 +77,7 @@ async function waitServing(settings: DeliverySettings, hash: string): Promise<bo
   const deadline = Date.now() + settings.servingTimeoutMs;
   for (;;) {
     try {
-      const res = await fetch(`${settings.servingUrl}/api/rtp/dump/datapackage.json`, { signal: AbortSignal.timeout(settings.timeoutMs), redirect: 'manual', headers: { 'cache-control': 'no-cache' } });
+      const res = await fetch(`${settings.servingUrl}${paths.dump.dataPackage}`, { signal: AbortSignal.timeout(settings.timeoutMs), redirect: 'manual', headers: { 'cache-control': 'no-cache' } });
       if (res.ok && sha256(new Uint8Array(await res.arrayBuffer())) === hash) return true;
       else await res.body?.cancel();
     } catch {

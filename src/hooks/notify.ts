@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { paths } from '../routes/routes.ts';
+import { dumpFiles, paths } from '../routes/paths.ts';
 import { BUNDLE_FILE } from '../schemas/dist.ts';
 import { readBuildInfo } from '../routes/build-info.ts';
 import { ReleaseWebhookSchema, type Delivery } from '../schemas/hooks.ts';
@@ -18,7 +18,7 @@ import { readSubscribers } from './subscribers.ts';
 /** Feeds named in one WebSub publish ping at most (several pings when more changed). */
 export const TOPICS_PER_PING = 100;
 /** The file whose hash tells the release serves (it hashes every dump, so it changes with any record). */
-export const SERVING_FILE = 'client/api/rtp/dump/datapackage.json';
+export const SERVING_FILE = `client/${dumpFiles.dataPackage}`;
 
 export interface NotifyOptions {
   /** The releases folder. */

@@ -1,6 +1,6 @@
 // Transport-neutral handler results for the dynamic routes, used by the Node server and the Astro endpoints.
 import { hash } from 'node:crypto';
-import { JSON_TYPE } from '../routes/routes.ts';
+import { CACHE_NO_STORE, JSON_ERROR, JSON_TYPE } from '../routes/routes.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 import type { ParamError } from './params.ts';
 
@@ -14,7 +14,7 @@ export interface HandlerResult {
 }
 
 /** Error answers depend on who asks and when, so no cache may keep them. */
-export const CACHE_ERROR = 'no-store';
+export const CACHE_ERROR = CACHE_NO_STORE;
 
 export const MSG_INVALID_QUERY = 'invalid query parameters';
 
@@ -39,15 +39,15 @@ export function jsonOk(body: Buffer, cacheControl: string, etag: string = strong
 }
 
 /** The headers of every JSON error answer, as name/value pairs (node:http's writeHead takes them). */
-export const JSON_ERROR_HEADERS: readonly string[] = ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'];
+export const JSON_ERROR_HEADERS: readonly string[] = Object.entries(JSON_ERROR).flat();
 
 /** A JSON error answer, never cached. */
 export function jsonError(status: number, payload: ErrorBody | Record<string, unknown>): HandlerResult {
   const body = Buffer.from(JSON.stringify(payload));
   return {
     status,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
-    headerList: ['Content-Type', JSON_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
+    headers: JSON_ERROR,
+    headerList: JSON_ERROR_HEADERS,
     body,
   };
 }

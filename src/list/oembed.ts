@@ -3,7 +3,8 @@
 // height, the game as title, the provider as author. Statuses as the spec has them: 404 for a URL
 // that is not one of this registry's game pages or widgets (or a size the widget cannot fit), 501
 // for a format other than json, and 400 naming a missing `url` or a bad size.
-import { CACHE_HOUR, paths } from '../routes/routes.ts';
+import { CACHE_HOUR } from '../routes/routes.ts';
+import { keyedFile, paths } from '../routes/paths.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { percent } from '../lib/percent.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
@@ -19,7 +20,6 @@ export const MSG_SIZE = 'must be a whole number of pixels from 1 to 100000';
 const URL_MAX = 1024;
 /** Widget options carried from a widget URL into the iframe (src/routes/widget-i18n.ts, docs/api-static.md). */
 const WIDGET_OPTIONS = ['theme', 'border', 'radius', 'lang'] as const;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export type OembedHandler = (input: QueryInput) => HandlerResult;
 
@@ -43,13 +43,11 @@ export function embeddable(site: string, raw: string): { slug: string; options: 
   }
   const where = `${url.origin}${url.pathname}`;
   if (!where.startsWith(`${site}/`)) return null;
-  const rest = where.slice(site.length);
-  const page = rest.startsWith('/rtp/') ? rest.slice('/rtp/'.length) : null;
-  const widget = rest.startsWith('/widget/rtp/') ? rest.slice('/widget/rtp/'.length) : null;
-  const slug = page ?? widget;
-  if (slug === null || !SLUG.test(slug)) return null;
+  const keyed = keyedFile(where.slice(site.length));
+  if (keyed === null || (keyed.family !== 'page' && keyed.family !== 'widget')) return null;
+  const slug = keyed.key;
   const options = new URLSearchParams();
-  if (widget !== null) for (const name of WIDGET_OPTIONS) {
+  if (keyed.family === 'widget') for (const name of WIDGET_OPTIONS) {
     const v = url.searchParams.get(name);
     if (v !== null && v !== '') options.set(name, v.slice(0, 16));
   }

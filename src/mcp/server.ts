@@ -8,7 +8,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RegistryServices } from '../list/service.ts';
-import { paths } from '../routes/routes.ts';
+import { paths } from '../routes/paths.ts';
 import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import { BADGES, CONFIDENCE_LEVELS, type GameRecord } from '../schemas/game-record.ts';

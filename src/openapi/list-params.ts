@@ -3,6 +3,7 @@
 import { VOLATILITIES } from '../schemas/authoring.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
+import { paths } from '../routes/paths.ts';
 import { paramSchema, queryParam, type Json } from './components.ts';
 
 /** The list route's parameters, in the order its 400 answers report them. */
@@ -31,7 +32,7 @@ export function listParameters(): Json[] {
     queryParam('released_before', 'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2024),
     queryParam(
       'format',
-      '`csv` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of `/api/rtp/dump/registry.csv`, one row per item of the page; no meta or facets), with `slugs` and `updated_since` too; for a spreadsheet: `=IMPORTDATA("{base}/api/rtp/list?provider=playngo&limit=200&format=csv")`. Counted as one request.',
+      `\`csv\` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of \`${paths.dump.csv}\`, one row per item of the page; no meta or facets), with \`slugs\` and \`updated_since\` too; for a spreadsheet: \`=IMPORTDATA("{base}${paths.list}?provider=playngo&limit=200&format=csv")\`. Counted as one request.`,
       { type: 'string', enum: [...LIST_FORMATS], default: 'json' },
       'csv',
     ),
@@ -43,7 +44,7 @@ export function listParameters(): Json[] {
     ),
     queryParam(
       'updated_since',
-      'Delta sync: only the records whose published figures changed after this ISO 8601 date or timestamp (a SyncResponse: each record with `updated_at`, oldest change first, paged by `limit` and `offset`). With `GET /api/rtp/removed` a mirror stays exact. Takes no other parameter but `limit` and `offset`.',
+      `Delta sync: only the records whose published figures changed after this ISO 8601 date or timestamp (a SyncResponse: each record with \`updated_at\`, oldest change first, paged by \`limit\` and \`offset\`). With \`GET ${paths.removed}\` a mirror stays exact. Takes no other parameter but \`limit\` and \`offset\`.`,
       { type: 'string' },
       '2026-11-22T00:00:00Z',
     ),

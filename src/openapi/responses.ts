@@ -2,37 +2,33 @@
 // connections.ts, mcp-http.ts): refused requests, bounds and load shedding, each with its body schema.
 import { INVALID_API_KEY } from '../schemas/api-keys.ts';
 import type { Json } from './components.ts';
-
-const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
-
-function errorResponse(description: string, example: unknown, headers?: Json): Json {
-  return { description, ...(headers === undefined ? {} : { headers }), content: { 'application/json': { schema: ref('ErrorBody'), example } } };
-}
+import { paths } from '../routes/paths.ts';
+import { jsonError, ref } from './shapes.ts';
 
 /** The shared responses (components.responses), by name. */
 export const SHARED_RESPONSES: Record<string, Json> = {
   NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
-  BadRequest: errorResponse('A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed).', {
+  BadRequest: jsonError('A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed).', {
     statusCode: 400,
     statusMessage: 'bad request: HTTP/1.1 requests must carry a Host header',
   }),
-  Unauthorized: errorResponse(
+  Unauthorized: jsonError(
     'An API key was presented (`Authorization: Bearer` or `X-API-Key`) that is unknown, revoked or malformed: never a silent downgrade to the keyless budget. Counted against the address budget.',
     INVALID_API_KEY,
     { 'WWW-Authenticate': ref('WWW-Authenticate', 'headers') },
   ),
-  MethodNotAllowed: errorResponse('A method other than GET, HEAD and OPTIONS (POST and OPTIONS on /mcp).', { statusCode: 405, statusMessage: 'method not allowed' }, { Allow: ref('Allow', 'headers') }),
-  RequestTimeout: errorResponse('The request head (or a body) did not arrive within the server\'s timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed.', { statusCode: 408, statusMessage: 'request timeout' }),
-  UriTooLong: errorResponse('A path past 1,024 bytes, or a query string past 2,048 bytes (14,336 for a batch lookup), refused before it is read.', {
+  MethodNotAllowed: jsonError(`A method other than GET, HEAD and OPTIONS (POST and OPTIONS on ${paths.mcp}).`, { statusCode: 405, statusMessage: 'method not allowed' }, { Allow: ref('Allow', 'headers') }),
+  RequestTimeout: jsonError('The request head (or a body) did not arrive within the server\'s timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed.', { statusCode: 408, statusMessage: 'request timeout' }),
+  UriTooLong: jsonError('A path past 1,024 bytes, or a query string past 2,048 bytes (14,336 for a batch lookup), refused before it is read.', {
     statusCode: 414,
     statusMessage: 'query string too long: at most 2048 bytes',
   }),
-  ExpectationFailed: errorResponse('An `Expect` header other than `100-continue`; the connection is closed.', {
+  ExpectationFailed: jsonError('An `Expect` header other than `100-continue`; the connection is closed.', {
     statusCode: 417,
     statusMessage: 'expectation failed: the only Expect this server meets is 100-continue',
   }),
-  HeaderFieldsTooLarge: errorResponse('A request head past 16 KiB; the connection is closed.', { statusCode: 431, statusMessage: 'request header fields too large' }),
-  ServerBusy: errorResponse(
+  HeaderFieldsTooLarge: jsonError('A request head past 16 KiB; the connection is closed.', { statusCode: 431, statusMessage: 'request header fields too large' }),
+  ServerBusy: jsonError(
     'Too many answers wait for their clients to read them (past `MAX_UNSENT_MB`): new requests are shed until they drain.',
     { statusCode: 503, statusMessage: 'server busy: too many answers wait for their clients to read them; retry after 1 s' },
     { 'Retry-After': ref('Retry-After', 'headers') },
@@ -64,3 +60,14 @@ export const SHARED_HEADERS: Record<string, Json> = {
   'WWW-Authenticate': { description: 'RFC 6750 challenge: `Bearer realm="rtp-registry", error="invalid_token"`.', schema: { type: 'string' } },
   Allow: { description: 'The methods the path answers.', schema: { type: 'string' } },
 };
+
+/** A GET operation: its own texts, query parameters and answers, after the answers every route can give. */
+export function getOperation(op: { summary: string; description: string; tags: string[]; parameters?: Json[]; responses: Json }): Json {
+  return {
+    summary: op.summary,
+    description: op.description,
+    tags: op.tags,
+    ...(op.parameters === undefined ? {} : { parameters: op.parameters }),
+    responses: { ...sharedResponses(), ...op.responses },
+  };
+}

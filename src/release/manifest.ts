@@ -3,7 +3,7 @@
 //   /api/badge/rtp/{slug}.svg  /api/feeds/...  /api/rtp/dump/...  /api/rtp/removed  /llms.txt
 //   /rtp/{slug}  other pages (/, /about, /providers/{provider}…)  /_astro/* assets
 //   /api/rtp/list, /api/rtp/history, /api/rtp/identify (dynamic: listed whole when the data version changes)
-import { classify, paths, urlOfFile } from '../routes/routes.ts';
+import { classify, paths, urlOfFile } from '../routes/paths.ts';
 import { MANIFEST_FAMILIES, type ManifestFamily, type PathChanges, type ReleaseManifest } from '../schemas/release.ts';
 import { compareBytes, type FileHashes } from './tree.ts';
 
@@ -19,7 +19,7 @@ export function urlOfReleaseFile(rel: string): { family: ManifestFamily; path: s
   const family = classify(url.path);
   // The static data files (dumps, tombstones, the registry feed, llms.txt) are one family whichever way they are found.
   if (family === 'dump') return { family: 'dump', path: url.path };
-  if (!url.keyed) return { family: url.path.startsWith('/_astro/') ? 'asset' : 'page', path: url.path };
+  if (!url.keyed) return { family: family === 'asset' ? 'asset' : 'page', path: url.path };
   if (family === 'page') return { family: 'game_page', path: url.path };
   if (family === 'provider_feed' || family === 'game_feed') return { family: 'feed', path: url.path };
   return { family: family as ManifestFamily, path: url.path };

@@ -1,13 +1,25 @@
-// The route table: every public URL family (POLICIES: its methods, handler, log name, headers,
-// cache lifetime and budget), where its file lives in dist/client, and how a URL path resolves to
-// it. Emits no files itself: the server, the build (_headers, the edge's nginx.conf), dist-check
-// and the docs (docs/routes.md, written by `npm run docs:routes`) all read it.
+// The route table: every public URL family (POLICIES: its methods, handler, log name, OpenAPI
+// operations, headers, cache lifetime and budget) over its URLs (paths.ts: each family's URL
+// pattern, where its file lives in dist/client, how a URL path resolves to it). Emits no files
+// itself: the server, the build (_headers, the edge's nginx.conf, the OpenAPI document), dist-check
+// and the docs (docs/server.md's route table, written by `npm run docs:routes`) all read it.
+import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_DATA_PATHS, keyedTemplate, OG_TEMPLATE, paths, type RouteFamily } from './paths.ts';
 import { WIDGET_CSP } from './widget-assets.ts';
-
-export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
 /** What answers a family: its file under dist/client, or one of the Node server's handlers. */
 export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp';
+
+/** The operations of the OpenAPI document (src/openapi/ describes each). */
+export type OperationId =
+  | 'listGames' | 'identifyBuild' | 'getOembed' | 'getOgImage' | 'mcp' | 'listHistory' | 'getGame' | 'getProvider' | 'getWidgetData' | 'getWidget' | 'getBadge'
+  | 'getProviderFeed' | 'getGameFeed' | 'getOpenApi' | 'getRegistryDump' | 'getRegistryNdjson' | 'getRegistryCsv' | 'getDataPackage' | 'getReleaseChanges'
+  | 'getRegistryFeed' | 'getLlmsTxt' | 'getRemoved';
+
+/** A family's operation in the OpenAPI document: its id, and its path as an OpenAPI path template (keys in braces). */
+export interface RouteOperation {
+  id: OperationId;
+  path: string;
+}
 
 export interface RoutePolicy {
   family: RouteFamily;
@@ -16,6 +28,8 @@ export interface RoutePolicy {
   handler: RouteHandler;
   /** Its pattern in log lines: the route, never the request target (it can carry keys or payloads). */
   logName: string;
+  /** Its operations in the OpenAPI document (for its first method), one per path; none for pages and build assets. */
+  operations: readonly RouteOperation[];
   /** Full Content-Type header value. */
   contentType: string;
   cacheControl: string;
@@ -63,37 +77,64 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_NO_STORE = 'no-store';
 
 const READ = ['GET', 'HEAD'] as const;
-const staticFamily = (family: RouteFamily, logName: string) => ({ family, methods: READ, handler: 'static' as const, logName });
+type Methods = RoutePolicy['methods'];
+
+/** A family at one path (or path template) with one operation: its log name is that path, after its method when not GET. */
+function at(family: RouteFamily, handler: RouteHandler, path: string, id: OperationId, methods: Methods = READ) {
+  return { family, methods, handler, logName: methods[0] === 'GET' ? path : `${methods[0]} ${path}`, operations: [{ id, path }] };
+}
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
-  list: { family: 'list', methods: READ, handler: 'list', logName: '/api/rtp/list', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  list: { ...at('list', 'list', paths.list, 'listGames'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // Which build an observed figure is: answered like the list route (same headers, same budget).
-  identify: { family: 'identify', methods: READ, handler: 'identify', logName: '/api/rtp/identify', contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  identify: { ...at('identify', 'identify', paths.identify, 'identifyBuild'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
-  oembed: { family: 'oembed', methods: READ, handler: 'oembed', logName: '/api/oembed', contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  oembed: { ...at('oembed', 'oembed', paths.oembed, 'getOembed'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // A game's link-preview card (og:image), drawn by the server on first request: exempt like the badge.
-  og_image: { family: 'og_image', methods: READ, handler: 'og_image', logName: '/api/og/rtp/{slug}.png', contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  og_image: { ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'), contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: every tool call answers like the list route, so each counts like it.
-  mcp: { family: 'mcp', methods: ['POST'], handler: 'mcp', logName: 'POST /mcp', contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
-  history: { family: 'history', methods: READ, handler: 'history', logName: '/api/rtp/history', contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
-  slot: { ...staticFamily('slot', '/api/rtp/{slug}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
-  provider: { ...staticFamily('provider', '/api/rtp/provider/{provider}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  widget_data: { ...staticFamily('widget_data', '/api/widget/rtp/{slug}'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
+  history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
+  slot: { ...at('slot', 'static', keyedTemplate('slot'), 'getGame'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  provider: { ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  widget_data: { ...at('widget_data', 'static', keyedTemplate('widget_data'), 'getWidgetData'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
-  widget: { ...staticFamily('widget', '/widget/rtp/{slug}'), contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
+  widget: { ...at('widget', 'static', keyedTemplate('widget'), 'getWidget'), contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
   // A small image for forum posts and READMEs: exempt like the widget's data. Its CSP lets the SVG,
   // opened on its own, run nothing and load nothing.
-  badge: { ...staticFamily('badge', '/api/badge/rtp/{slug}.svg'), contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
-  provider_feed: { ...staticFamily('provider_feed', '/api/feeds/provider/{provider}.atom'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  game_feed: { ...staticFamily('game_feed', '/api/feeds/game/{slug}.atom'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  openapi: { ...staticFamily('openapi', '/api/openapi.json'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
+  badge: { ...at('badge', 'static', keyedTemplate('badge'), 'getBadge'), contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
+  provider_feed: { ...at('provider_feed', 'static', keyedTemplate('provider_feed'), 'getProviderFeed'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  game_feed: { ...at('game_feed', 'static', keyedTemplate('game_feed'), 'getGameFeed'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  openapi: { ...at('openapi', 'static', paths.openapi, 'getOpenApi'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
   // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
-  dump: { ...staticFamily('dump', '(static data: /api/rtp/dump/*, /api/rtp/removed, /api/feeds/rtp.atom, /llms.txt)'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  page: { ...staticFamily('page', '(page)'), contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
+  dump: {
+    family: 'dump',
+    methods: READ,
+    handler: 'static',
+    logName: `(static data: /${DUMP_ROUTE.dir}/*, ${[...EXACT_DATA_PATHS.keys()].join(', ')})`,
+    operations: [
+      { id: 'getRegistryDump', path: paths.dump.json },
+      { id: 'getRegistryNdjson', path: paths.dump.ndjson },
+      { id: 'getRegistryCsv', path: paths.dump.csv },
+      { id: 'getDataPackage', path: paths.dump.dataPackage },
+      { id: 'getReleaseChanges', path: paths.dump.changes('{data_version}') },
+      { id: 'getRegistryFeed', path: paths.feed },
+      { id: 'getLlmsTxt', path: paths.llms },
+      { id: 'getRemoved', path: paths.removed },
+    ],
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
+  page: { family: 'page', methods: READ, handler: 'static', logName: '(page)', operations: [], contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
   // Fingerprinted build assets are exempt: a page view loads several, and they are the same for everyone.
-  asset: { ...staticFamily('asset', '/_astro/*'), contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
+  asset: { family: 'asset', methods: READ, handler: 'static', logName: `${ASSET_PREFIX}*`, operations: [], contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
 };
+
+/** The headers of every JSON error answer, the server's and the edge's own: never stored (who asks and when decides them), open to any origin, not sniffed. */
+export const JSON_ERROR: Readonly<Record<string, string>> = { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_NO_STORE, 'Access-Control-Allow-Origin': '*', ...NOSNIFF };
 
 /** The families answered by the Node server alone: no file under dist/client holds them. */
 export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(Object.values(POLICIES).filter((p) => p.handler !== 'static').map((p) => p.family));
@@ -103,36 +144,6 @@ export function allowOf(policy: RoutePolicy): string {
   return [...policy.methods, 'OPTIONS'].join(', ');
 }
 
-/** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
-export interface KeyedRoute {
-  family: RouteFamily;
-  /** URL path = prefix + key + suffix. */
-  prefix: string;
-  suffix: '' | '.svg' | '.atom';
-  /** File under dist/client = dir + '/' + key + ext. */
-  dir: string;
-  ext: '' | '.html' | '.svg' | '.atom';
-}
-
-const SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
-
-/** The keyed families, most specific prefix first. */
-const KEYED: readonly KeyedRoute[] = [
-  { family: 'provider', prefix: '/api/rtp/provider/', suffix: '', dir: 'api/rtp/provider', ext: '' },
-  { family: 'widget_data', prefix: '/api/widget/rtp/', suffix: '', dir: 'api/widget/rtp', ext: '' },
-  { family: 'badge', prefix: '/api/badge/rtp/', suffix: '.svg', dir: 'api/badge/rtp', ext: '.svg' },
-  { family: 'provider_feed', prefix: '/api/feeds/provider/', suffix: '.atom', dir: 'api/feeds/provider', ext: '.atom' },
-  { family: 'game_feed', prefix: '/api/feeds/game/', suffix: '.atom', dir: 'api/feeds/game', ext: '.atom' },
-  { family: 'slot', prefix: '/api/rtp/', suffix: '', dir: 'api/rtp', ext: '' },
-  { family: 'widget', prefix: '/widget/rtp/', suffix: '', dir: 'widget/rtp', ext: '.html' },
-  // The registry's page of each game (src/emit/game-pages.ts).
-  { family: 'page', prefix: '/rtp/', suffix: '', dir: 'rtp', ext: '.html' },
-];
-/** The keyed families (most specific prefix first) and the pattern of their key: what the edge's nginx locations are made from. */
-export const KEYED_ROUTES: readonly KeyedRoute[] = KEYED;
-export const KEY_SEGMENT = SEGMENT;
-const KEYED_URL = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.prefix}${SEGMENT}${r.suffix.replace('.', '\\.')}$`) }));
-const KEYED_FILE = KEYED.map((r) => ({ route: r, re: new RegExp(`^${r.dir}/${SEGMENT}${r.ext.replace('.', '\\.')}$`) }));
 /** Content types of the dump files, by extension (RFC 4180 §3 for CSV: `header=present`). */
 export const DUMP_TYPES = {
   '.json': JSON_TYPE,
@@ -143,161 +154,21 @@ export const DUMP_TYPES = {
 /** The plain-text type of /llms.txt. */
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-const DUMP_DIR = 'api/rtp/dump';
-/** A data version as frozen (VersionSchema): three dot-separated numbers. */
-const VERSION = '(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)';
-const DUMP_URL = new RegExp(`^/${DUMP_DIR}/(registry\\.(?:json|csv|ndjson)|datapackage\\.json|changes/${VERSION}\\.json)$`);
+const DATA_TYPES: ReadonlyMap<string, string> = new Map([[paths.removed, JSON_TYPE], [paths.llms, TEXT_TYPE], [paths.feed, ATOM_TYPE]]);
 
-/** Files of the dump family under dist/client (each answers the URL path `/` + file, but `removed`). */
-export const dumpFiles = {
-  json: `${DUMP_DIR}/registry.json`,
-  csv: `${DUMP_DIR}/registry.csv`,
-  ndjson: `${DUMP_DIR}/registry.ndjson`,
-  dataPackage: `${DUMP_DIR}/datapackage.json`,
-  changes: (dataVersion: string) => `${DUMP_DIR}/changes/${dataVersion}.json`,
-  /** GET /api/rtp/removed: a file in the slots' folder, so a CDN serves it at its path too (the slug is reserved). */
-  removed: 'api/rtp/removed',
-  /** GET /llms.txt: the registry's summary for assistants (src/emit/llms.ts). */
-  llms: 'llms.txt',
-  /** GET /api/feeds/rtp.atom: the registry-wide feed (src/emit/feeds.ts; the per-provider and per-game feeds are keyed families). */
-  feed: 'api/feeds/rtp.atom',
-} as const;
-
-/** The static data files at exact paths: one table for classify (family `dump`) and dumpFile. */
-const EXACT_DATA: ReadonlyMap<string, { file: string; contentType: string }> = new Map([
-  ['/api/rtp/removed', { file: dumpFiles.removed, contentType: JSON_TYPE }],
-  ['/llms.txt', { file: dumpFiles.llms, contentType: TEXT_TYPE }],
-  ['/api/feeds/rtp.atom', { file: dumpFiles.feed, contentType: ATOM_TYPE }],
-]);
-
-/** The dump files' folder under dist/client and the URL pattern of its files (group 1: the file under the folder). */
-export const DUMP_ROUTE = { dir: DUMP_DIR, url: DUMP_URL } as const;
-/** The static data files at exact URL paths (their file and Content-Type). */
-export const EXACT_DATA_ROUTES = EXACT_DATA;
-/** Prefix of the link-preview cards, a family the server answers by pattern (no file). */
-export const OG_PREFIX = '/api/og/rtp/';
-/** Prefix of the fingerprinted build assets. */
-export const ASSET_PREFIX = '/_astro/';
-
-/** The exact paths of the other families. */
-export const EXACT_ROUTES: ReadonlyMap<string, RouteFamily> = new Map([
-  ['/api/rtp/list', 'list'],
-  ['/api/rtp/history', 'history'],
-  ['/api/rtp/identify', 'identify'],
-  ['/api/oembed', 'oembed'],
-  ['/mcp', 'mcp'],
-  ['/api/openapi.json', 'openapi'],
-  ...[...EXACT_DATA.keys()].map((p): [string, RouteFamily] => [p, 'dump']),
-]);
+/** The static data files at exact URL paths (family `dump`): their file and Content-Type. */
+export const EXACT_DATA_ROUTES: ReadonlyMap<string, { file: string; contentType: string }> = new Map(
+  [...EXACT_DATA_PATHS].map(([urlPath, file]) => [urlPath, { file, contentType: DATA_TYPES.get(urlPath)! }]),
+);
 
 /** The dump file (and its Content-Type) a URL path answers, or null: checked before the keyed families. */
 export function dumpFile(pathname: string): { file: string; contentType: string } | null {
-  const exact = EXACT_DATA.get(pathname);
+  const exact = EXACT_DATA_ROUTES.get(pathname);
   if (exact !== undefined) return exact;
-  const m = DUMP_URL.exec(pathname);
+  const m = DUMP_ROUTE.url.exec(pathname);
   if (m === null) return null;
   const ext = m[1]!.slice(m[1]!.lastIndexOf('.')) as keyof typeof DUMP_TYPES;
-  return { file: `${DUMP_DIR}/${m[1]!}`, contentType: DUMP_TYPES[ext] };
-}
-
-const keyed = (family: RouteFamily) => KEYED.find((r) => r.family === family)!;
-const pathOf = (family: RouteFamily) => {
-  const { prefix, suffix } = keyed(family);
-  return (key: string) => `${prefix}${key}${suffix}`;
-};
-const fileOf = (family: RouteFamily) => {
-  const { dir, ext } = keyed(family);
-  return (key: string) => `${dir}/${key}${ext}`;
-};
-
-/** URL path of each family. */
-export const paths = {
-  slot: pathOf('slot'),
-  provider: pathOf('provider'),
-  widgetData: pathOf('widget_data'),
-  widget: pathOf('widget'),
-  badge: pathOf('badge'),
-  providerFeed: pathOf('provider_feed'),
-  gameFeed: pathOf('game_feed'),
-  feed: '/api/feeds/rtp.atom',
-  gamePage: pathOf('page'),
-  /** A provider's registry page (an Astro page, src/pages/providers/[provider].astro). */
-  providerPage: (key: string) => `/providers/${key}`,
-  list: '/api/rtp/list',
-  history: '/api/rtp/history',
-  identify: '/api/rtp/identify',
-  oembed: '/api/oembed',
-  /** A game's link-preview card (GET /api/og/rtp/{slug}.png, drawn by the server). */
-  ogImage: (slug: string) => `${OG_PREFIX}${slug}.png`,
-  mcp: '/mcp',
-  openapi: '/api/openapi.json',
-  removed: '/api/rtp/removed',
-  llms: '/llms.txt',
-  dump: {
-    json: `/${dumpFiles.json}`,
-    csv: `/${dumpFiles.csv}`,
-    ndjson: `/${dumpFiles.ndjson}`,
-    dataPackage: `/${dumpFiles.dataPackage}`,
-    changes: (dataVersion: string) => `/${dumpFiles.changes(dataVersion)}`,
-  },
-} as const;
-
-/** The file under dist/client that holds each keyed family's path. */
-export const files = {
-  slot: fileOf('slot'),
-  provider: fileOf('provider'),
-  widgetData: fileOf('widget_data'),
-  widget: fileOf('widget'),
-  badge: fileOf('badge'),
-  providerFeed: fileOf('provider_feed'),
-  gameFeed: fileOf('game_feed'),
-  gamePage: fileOf('page'),
-} as const;
-
-/** Folders under dist/client that hold only keyed files (one per game or provider; found from the URL, never listed). */
-export const KEYED_DIRS: ReadonlySet<string> = new Set(KEYED.map((r) => r.dir));
-
-/** A keyed URL path's family and file under dist/client, or null when the path is not keyed. */
-export function keyedFile(pathname: string): { family: RouteFamily; file: string } | null {
-  for (const { route, re } of KEYED_URL) {
-    const m = re.exec(pathname);
-    if (m !== null) return { family: route.family, file: `${route.dir}/${m[1]!}${route.ext}` };
-  }
-  return null;
-}
-
-/** Files in dist/client that are configuration for a CDN, not content. */
-export const NOT_SERVED: ReadonlySet<string> = new Set(['_headers', '_redirects', '_routes.json']);
-
-/**
- * The URL path a file under dist/client answers (posix, relative), and whether it is a keyed file;
- * null for files that answer no URL: CDN configuration, dot files, and the error pages (sent with
- * their status only). Build format 'file': `about.html` is /about, `index.html` is /.
- */
-export function urlOfFile(rel: string): { path: string; keyed: boolean } | null {
-  for (const { route, re } of KEYED_FILE) {
-    const m = re.exec(rel);
-    if (m !== null) return { path: `${route.prefix}${m[1]!}${route.suffix}`, keyed: true };
-  }
-  if (NOT_SERVED.has(rel) || rel.split('/').some((s) => s.startsWith('.'))) return null;
-  if (!rel.endsWith('.html')) return { path: `/${rel}`, keyed: false };
-  const base = rel.slice(0, -'.html'.length);
-  if (base === '404' || base === '500') return null;
-  if (base === 'index') return { path: '/', keyed: false };
-  return { path: `/${base.endsWith('/index') ? base.slice(0, -'/index'.length) : base}`, keyed: false };
-}
-
-/** Classifies a decoded URL path (no query string) into its route family; unmatched paths are pages or assets. */
-export function classify(pathname: string): RouteFamily {
-  const exact = EXACT_ROUTES.get(pathname);
-  if (exact !== undefined) return exact;
-  if (pathname.startsWith(`/${DUMP_DIR}/`)) return 'dump';
-  for (const { route, re } of KEYED_URL) if (re.test(pathname)) return route.family;
-  if (pathname.startsWith(ASSET_PREFIX)) return 'asset';
-  if (pathname.startsWith(OG_PREFIX) && pathname.endsWith('.png')) return 'og_image';
-  if (pathname.startsWith('/api/')) return 'slot'; // unknown API paths answer like a missing slot (JSON 404)
-  if (pathname.startsWith('/widget/')) return 'widget';
-  return 'page';
+  return { file: `${DUMP_ROUTE.dir}/${m[1]!}`, contentType: DUMP_TYPES[ext] };
 }
 
 /** The policy for a URL path. */

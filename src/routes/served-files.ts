@@ -2,7 +2,7 @@
 // openapi.json, llms.txt): what the build's _headers and nginx configuration list one by one.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { KEYED_DIRS, urlOfFile } from './routes.ts';
+import { KEYED_DIRS, urlOfFile } from './paths.ts';
 
 /** A file of dist/client found by its URL path rather than a keyed pattern (pages, assets, openapi.json, llms.txt). */
 export interface ServedFile {

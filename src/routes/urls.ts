@@ -2,7 +2,7 @@
 //
 //   {site}/widget/rtp/{slug}   widget page (embed src)
 //   {site}/rtp/{slug}          the registry's page for a game (attribution target)
-import { paths } from './routes.ts';
+import { paths } from './paths.ts';
 
 /** The registry's name as shown in attributions and citations. */
 export const REGISTRY_NAME = 'RTP Registry';

@@ -15,7 +15,7 @@ const list = (values: readonly (string | number)[]) => values.join(';');
 
 /** The CSV's columns, in order (variants, badges and source URLs joined with `;`). */
 export const CSV_COLUMNS: readonly CsvColumn[] = [
-  { name: 'canonical_slug', type: 'string', description: 'The game\'s slug: /api/rtp/{slug}.', constraints: { required: true, unique: true }, cell: (r) => r.canonical_slug },
+  { name: 'canonical_slug', type: 'string', description: 'The game\'s slug: its key in the registry\'s URLs (its record, page, widget and badge).', constraints: { required: true, unique: true }, cell: (r) => r.canonical_slug },
   { name: 'canonical_name', type: 'string', description: 'The game\'s name.', constraints: { required: true }, cell: (r) => r.canonical_name },
   { name: 'provider', type: 'string', description: 'The provider\'s key.', constraints: { required: true }, cell: (r) => r.provider },
   { name: 'provider_display', type: 'string', description: 'The provider\'s name.', constraints: { required: true }, cell: (r) => r.provider_display },

@@ -10,3 +10,6 @@ export type ErrorBody = z.output<typeof ErrorBodySchema>;
 
 /** The spec's fixed 404 body for an unknown slug (public-api.md, Errors). */
 export const SLOT_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'slot not found in registry' };
+
+/** The 404 body of an unknown path under the API outside the slots' prefix. */
+export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };

@@ -11,8 +11,9 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allowOf, classify, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
-import { SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
+import { allowOf, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
+import { classify, missingKind } from '../routes/paths.ts';
+import { ROUTE_NOT_FOUND, SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
 import { CACHE_ERROR, JSON_ERROR_HEADERS, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
@@ -28,7 +29,6 @@ import type { OgImages } from './og-image.ts';
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
 export const PREFLIGHT_MAX_AGE = '86400';
 
-export const ROUTE_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'route not found' };
 export const METHOD_NOT_ALLOWED: ErrorBody = { statusCode: 405, statusMessage: 'method not allowed' };
 export const INTERNAL_ERROR: ErrorBody = { statusCode: 500, statusMessage: 'internal server error' };
 /** An HTTP/1.1 request without Host (RFC 9112 §3.2). */
@@ -167,9 +167,9 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string, extra: string[] | null): void {
-    if (pathname.startsWith('/api/rtp/')) send(req, res, 404, JSON_ERROR_HEADERS, SLOT_NOT_FOUND_BYTES, extra);
-    else if (pathname === '/api' || pathname.startsWith('/api/')) send(req, res, 404, JSON_ERROR_HEADERS, ROUTE_NOT_FOUND_BYTES, extra);
-    else send(req, res, 404, htmlNotFoundHeaders, notFoundHtml, extra);
+    const kind = missingKind(pathname);
+    if (kind === 'page') send(req, res, 404, htmlNotFoundHeaders, notFoundHtml, extra);
+    else send(req, res, 404, JSON_ERROR_HEADERS, kind === 'slot' ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, extra);
   }
 
   function preflight(req: IncomingMessage, res: ServerResponse): void {
@@ -267,8 +267,9 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const target = normalizeTarget(url);
       if (!target.ok) {
         if (method !== 'GET' && method !== 'HEAD') return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', allowOf(POLICIES.page)]);
-        if (!target.rawPath.startsWith('/api/')) return notFound(req, res, target.rawPath, null);
-        return refuse(req, res, 404, target.rawPath.startsWith('/api/rtp/') ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, null);
+        const kind = missingKind(target.rawPath);
+        if (kind === 'page') return notFound(req, res, target.rawPath, null);
+        return refuse(req, res, 404, kind === 'slot' ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, null);
       }
       const { pathname, search } = target;
       // The request is resolved once: its family, from the file served from memory when there is

@@ -1,6 +1,7 @@
 // Request-target normalisation: decode the path once and refuse anything that could name a file
 // outside dist/client or alias another URL (dot segments, encoded slashes, backslashes, NUL,
 // control characters, empty segments, overlong paths), and the bounds on its length (414).
+import { paths } from '../routes/paths.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 
 export const MAX_PATH_LENGTH = 1024;
@@ -18,6 +19,7 @@ export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path 
 const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));
 const BATCH_QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(BATCH_QUERY_TOO_LONG));
 const PATH_TOO_LONG_BYTES = Buffer.from(JSON.stringify(PATH_TOO_LONG));
+const LIST_QUERY = `${paths.list}?`;
 
 /** The 414 body for a request target past the bounds, or null when it is within them. */
 export function targetTooLong(url: string): Buffer | null {
@@ -26,7 +28,7 @@ export function targetTooLong(url: string): Buffer | null {
   if ((q < 0 ? url.length : q) > MAX_PATH_LENGTH) return PATH_TOO_LONG_BYTES;
   const length = q < 0 ? 0 : url.length - q - 1;
   if (length <= MAX_QUERY_LENGTH) return null;
-  const batch = url.startsWith('/api/rtp/list?') && /(?:^|[?&])slugs=/.test(url.slice(q));
+  const batch = url.startsWith(LIST_QUERY) && /(?:^|[?&])slugs=/.test(url.slice(q));
   if (!batch) return QUERY_TOO_LONG_BYTES;
   return length > MAX_BATCH_QUERY_LENGTH ? BATCH_QUERY_TOO_LONG_BYTES : null;
 }

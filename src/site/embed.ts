@@ -6,6 +6,7 @@
 // Runs in the browser too, so it imports nothing from Node. With default options the embed code is
 // exactly the `embed_html` of GET /api/rtp/{slug} (src/registry/shape.ts; a unit test pins it).
 
+import { paths } from '../routes/paths.ts';
 import { widgetLang, type WidgetLang } from '../routes/widget-i18n.ts';
 
 export type WidgetTheme = 'light' | 'dark';
@@ -64,7 +65,7 @@ export function widgetQuery(opts: WidgetOptions, dataVersion: string): string {
 
 /** Absolute widget URL for a game with the given options. */
 export function widgetSrc(origin: string, slug: string, opts: WidgetOptions, dataVersion: string): string {
-  return `${origin}/widget/rtp/${slug}?${widgetQuery(opts, dataVersion)}`;
+  return `${origin}${paths.widget(slug)}?${widgetQuery(opts, dataVersion)}`;
 }
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -77,7 +78,7 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
 export function embedSnippet(origin: string, slug: string, name: string, opts: WidgetOptions, dataVersion: string): string {
   const n = esc(name);
   const src = esc(widgetSrc(origin, slug, opts, dataVersion));
-  const page = esc(`${origin}/rtp/${slug}`);
+  const page = esc(`${origin}${paths.gamePage(slug)}`);
   return (
     `<iframe src="${src}" width="100%" height="220" frameborder="0" loading="lazy" title="${n} RTP · ${REGISTRY_NAME}"></iframe>` +
     `<p><a href="${page}">${n} RTP · ${REGISTRY_NAME} · CC BY 4.0</a></p>`

@@ -10,7 +10,7 @@ import type { SlotHistoryEntry } from '../schemas/slot.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
 import { escapeHtml as e } from '../lib/html.ts';
-import { paths } from '../routes/routes.ts';
+import { paths } from '../routes/paths.ts';
 import {
   explainConfidence,
   formatBadge,

@@ -1,4 +1,5 @@
 // Text of one search result, shared by the pre-rendered home page and the browser search script.
+import { paths } from '../routes/paths.ts';
 import { formatBadge, formatConfidence, formatGameType, formatRange, formatRtp } from './format.ts';
 
 /** The record fields a search result shows (a subset of the public game record). */
@@ -31,7 +32,7 @@ export function listItemText(r: ListItemFields): ListItemText {
   // The confidence in words; `verified_rtp` says the same as `Verified`, so it is not repeated.
   parts.push(formatConfidence(r.confidence));
   for (const b of r.badges) if (b !== 'verified_rtp') parts.push(formatBadge(b));
-  return { href: `/rtp/${r.canonical_slug}`, name: r.canonical_name, meta: parts.join(' · '), rtp: formatRtp(r.stated_rtp) };
+  return { href: paths.gamePage(r.canonical_slug), name: r.canonical_name, meta: parts.join(' · '), rtp: formatRtp(r.stated_rtp) };
 }
 
 /** The status line above the results, e.g. `Showing 1–50 of 133 games (133 in the registry)`. */

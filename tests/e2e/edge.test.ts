@@ -1,17 +1,18 @@
 // `npm run edge` against real nginx, real server instances and a real redis-server (loopback, free
 // ports, state in a temp folder): the state file and a clean stop, header parity with the Node
-// server for every route family, the client's own address behind nginx, failover under load, and
-// the static half served with every instance killed.
+// server for every route family, nginx's own errors as the server's JSON, the client's own address
+// behind nginx, failover under load, and the static half served with every instance killed.
 import { readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_UNAVAILABLE } from '../../src/emit/nginx.ts';
-import { DYNAMIC_FAMILIES, POLICIES, type RouteFamily } from '../../src/routes/routes.ts';
+import { EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_UNAVAILABLE } from '../../src/emit/nginx.ts';
+import { DYNAMIC_FAMILIES, JSON_ERROR, POLICIES } from '../../src/routes/routes.ts';
+import { type RouteFamily } from '../../src/routes/paths.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
-import { get } from '../helpers/load.ts';
+import { exchange, get } from '../helpers/load.ts';
 import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
 import { removeTemp, tempDir } from '../helpers/browser.ts';
 import { runScript } from '../helpers/production.ts';
@@ -131,6 +132,30 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const preflight = await fetch(`${edge.url}${SAMPLES.slot[0]}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
+  });
+
+  it('answers what nginx refuses itself as the server does: JSON error bodies with the server\'s error headers, never its HTML pages', async () => {
+    const node = edge.state.instances[0]!.port;
+    const requests: Array<[string, string, number]> = [
+      // A request line past nginx's header buffer (the instances' own 414s come from them).
+      ['a too long URI', `GET /${'a'.repeat(EDGE_HEAD_LINE_BYTES)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414],
+      ['a header line without a colon', 'GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n', 400],
+      ['a Host that is no host name', 'GET / HTTP/1.1\r\nHost: bad/host\r\n\r\n', 400],
+      ['a header past the header buffer', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(EDGE_HEAD_LINE_BYTES)}\r\n\r\n`, 431],
+    ];
+    for (const [what, request, status] of requests) {
+      const [head, body] = (await exchange(edge.state.nginx.port, request)).split('\r\n\r\n');
+      const headers = new Map(head!.split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      expect(Number(head!.split(' ')[1]), what).toBe(status);
+      const parsed = ErrorBodySchema.parse(JSON.parse(body!));
+      expect(parsed, what).toEqual([...EDGE_ERRORS.values()].find((b) => b.statusCode === status));
+      for (const [name, value] of Object.entries(JSON_ERROR)) expect(headers.get(name.toLowerCase()), `${what}: ${name}`).toBe(value);
+      expect(headers.get('content-length'), what).toBe(String(Buffer.byteLength(body!)));
+    }
+    // A request neither can parse: the same bytes from nginx as from an instance.
+    const bad = 'GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n';
+    const [fromEdge, fromNode] = [await exchange(edge.state.nginx.port, bad), await exchange(node, bad)];
+    expect(fromEdge.split('\r\n\r\n')[1]).toBe(fromNode.split('\r\n\r\n')[1]);
   });
 
   it('counts each client by its own address: an X-Forwarded-For it sends buys no fresh budget', async () => {

@@ -2,7 +2,7 @@
 // request and then kept (same ETag, 304 on revalidation), a JSON 404 for a slug the registry does
 // not hold, and the game page naming it as its og:image and Twitter image.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../src/routes/routes.ts';
+import { paths } from '../../src/routes/paths.ts';
 import { startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 

@@ -1,6 +1,6 @@
 // One or more URLs of every route family, as a table keyed by the route table's families: a family
 // added to src/routes/routes.ts without samples here fails the tests that iterate over it.
-import { paths, type RouteFamily } from '../../src/routes/routes.ts';
+import { paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { DEFAULT_SITE, pageUrl } from '../../src/routes/urls.ts';
 
 export interface SampleKeys {

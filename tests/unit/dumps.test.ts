@@ -11,7 +11,8 @@ import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { releaseChanges, removedGames } from '../../src/registry/changes.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { classify, dumpFile, dumpFiles } from '../../src/routes/routes.ts';
+import { dumpFile } from '../../src/routes/routes.ts';
+import { classify, dumpFiles } from '../../src/routes/paths.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
 

@@ -3,11 +3,14 @@
 // `/`), which serves the file the server would, with the server's headers, or passes it to Node.
 import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/emit/headers.ts';
-import { EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
+import { EDGE_ERRORS, EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
+import { JSON_ERROR_HEADERS } from '../../src/list/http.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
-import { classify, DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, keyedFile, pageHeaders, paths, POLICIES, type RouteFamily } from '../../src/routes/routes.ts';
+import { DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, JSON_TYPE, pageHeaders, POLICIES } from '../../src/routes/routes.ts';
+import { classify, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
 
 const SITE = 'https://rtp.example.org/registry/';
 const SERVED = SERVED_FIXTURE;
@@ -100,10 +103,29 @@ describe('nginx.conf from the route table', () => {
     expect(Object.keys(DUMP_TYPES)).toHaveLength(3);
   });
 
-  it('answers a dynamic route no instance answers with the JSON 503, and sends unknown paths to the instances', () => {
-    expect(conf).toContain('error_page 502 504 = @unavailable;');
-    expect(conf).toContain(`return 503 ${JSON.stringify(JSON.stringify(EDGE_UNAVAILABLE))};`);
+  it('answers what it refuses itself, and a dynamic route no instance answers, with the server\'s JSON error, and sends unknown paths to the instances', () => {
+    const errorPages = new Map([...conf.matchAll(/^ {4}error_page ((?:\d{3} )+)(=\d* )?(\S+);$/gm)].flatMap((m) => m[1]!.trim().split(' ').map((code) => [Number(code), { to: m[2]?.trim() ?? '', target: m[3]! }])));
+    // nginx's own errors, each to an internal location answering the JSON body with its status and the server's error headers.
+    for (const code of [400, 408, 413, 414, 494, 500, 501, 502, 503, 504, 505]) {
+      const page = errorPages.get(code);
+      expect(page, String(code)).toBeDefined();
+      const body = EDGE_ERRORS.get(code)!;
+      expect(page!.to).toBe(`=${body.statusCode}`);
+      const loc = LOCATIONS.find((l) => l.kind === '=' && l.match === page!.target)!;
+      expect(loc.body).toContain('internal;');
+      expect(loc.body).toContain(`return ${body.statusCode} ${JSON.stringify(JSON.stringify(body))};`);
+      expect(loc.body).toContain(`default_type ${JSON.stringify(JSON_TYPE)};`);
+      const headers = loc.body.filter((l) => l.startsWith('add_header ')).map((l) => /^add_header (\S+) "(.*)" always;$/.exec(l)!.slice(1));
+      expect(['Content-Type', JSON_TYPE, ...headers.flat()]).toEqual([...JSON_ERROR_HEADERS]);
+      expect(ErrorBodySchema.parse(body)).toEqual(body);
+    }
+    // No instance answering: the JSON 503. A header too large: 431, as the server answers it.
+    for (const code of [502, 503, 504]) expect(EDGE_ERRORS.get(code)).toBe(EDGE_UNAVAILABLE);
     expect(EDGE_UNAVAILABLE.statusCode).toBe(503);
+    expect(EDGE_ERRORS.get(494)!.statusCode).toBe(431);
+    // 404 and 405 are the instances' to answer.
+    expect(errorPages.get(404)).toEqual({ to: '=', target: '@node' });
+    expect(errorPages.get(405)).toEqual({ to: '=', target: '@node' });
     expect(served('/api/rtp/no-such/thing').proxied).toBe(true);
     expect(served('/.env').proxied).toBe(true);
     expect(served('/404').proxied).toBe(true);

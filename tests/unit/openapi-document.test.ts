@@ -1,6 +1,9 @@
-// The OpenAPI document: valid OpenAPI 3.1, every route and field documented, and real responses
-// (from the registry's own build and list functions) valid against its response schemas.
+// The OpenAPI document: valid OpenAPI 3.1; its paths are the route table's and resolve (through the
+// table's own resolver) to the family that owns each operation, with that family's method and
+// budget; its parameters are those the handlers read; every field is documented; and real responses
+// (from the registry's own build and list functions) are valid against its response schemas.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -8,16 +11,20 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { openApiDocument, openApiJson } from '../../src/openapi/document.ts';
+import { openApiDocument, OPERATION_SPECS } from '../../src/openapi/document.ts';
 import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
 import { renderDumps } from '../../src/emit/dumps.ts';
 import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
-import { classify, dumpFiles, paths, POLICIES } from '../../src/routes/routes.ts';
+import { POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
+import { classify, dumpFiles, EXACT_ROUTES, keyedTemplate, KEYED_ROUTES, OG_TEMPLATE, paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { HISTORY_PARAMS } from '../../src/list/history.ts';
+import { LIST_PARAMS } from '../../src/list/query.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
 import { COMPONENT_SCHEMAS, propertyPaths } from '../../src/openapi/components.ts';
 
 type Json = Record<string, any>;
+type Table = Record<RouteFamily, RoutePolicy>;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const doc = openApiDocument() as Json;
@@ -44,6 +51,56 @@ function expectValid(path: string, status: string, body: unknown): void {
   expect(ok, `${path} ${status}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
+const resolveParam = (d: Json, p: Json): Json => (typeof p.$ref === 'string' ? d.components.parameters[p.$ref.split('/').pop()!] : p);
+
+/**
+ * Where `document` and the route table `table` disagree: a documented path that the table's
+ * resolver (classify) puts in a family that does not own its operation, or that the family does
+ * not answer with the documented method, or whose budget differs; a path parameter the template
+ * does not name (or the reverse); an operation of the table missing from the document; and a
+ * route of the URL side (every exact path, keyed family but the game pages, the cards, the dumps)
+ * the document leaves out.
+ */
+function documentProblems(document: Json, table: Table): string[] {
+  const problems: string[] = [];
+  const examples = Object.fromEntries(Object.entries<Json>(document.components.parameters).map(([name, p]) => [name, String(p.example)]));
+  for (const [template, item] of Object.entries<Json>(document.paths)) {
+    const concrete = template.replace(/\{([^}]*)\}/g, (_, name: string) => examples[name] ?? '?');
+    const policy = table[classify(concrete)];
+    for (const [method, op] of Object.entries<Json>(item)) {
+      const owned = policy.operations.find((o) => o.id === op.operationId);
+      if (owned === undefined) problems.push(`${method} ${template}: ${op.operationId} resolves to ${policy.family}, which does not name it`);
+      else if (owned.path !== template) problems.push(`${method} ${template}: ${policy.family} names ${op.operationId} at ${owned.path}`);
+      if (!(policy.methods as readonly string[]).includes(method.toUpperCase())) problems.push(`${method} ${template}: ${policy.family} answers ${policy.methods.join(', ')}`);
+      if (op['x-rate-limited'] !== policy.rateLimited) problems.push(`${method} ${template}: x-rate-limited ${op['x-rate-limited']}, the table says ${policy.rateLimited}`);
+      const named = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+      const inPath = ((op.parameters ?? []) as Json[]).map((p) => resolveParam(document, p)).filter((p) => p.in === 'path').map((p) => p.name);
+      if (JSON.stringify(named) !== JSON.stringify(inPath)) problems.push(`${method} ${template}: path parameters ${inPath.join(', ')}, the template names ${named.join(', ')}`);
+    }
+  }
+  for (const policy of Object.values(table)) {
+    for (const op of policy.operations) {
+      const documented = document.paths[op.path]?.[policy.methods[0]!.toLowerCase()];
+      if (documented?.operationId !== op.id) problems.push(`${op.id}: not at ${policy.methods[0]} ${op.path}`);
+    }
+  }
+  const urlSide = [
+    ...EXACT_ROUTES.keys(),
+    ...KEYED_ROUTES.filter((r) => r.family !== 'page').map((r) => keyedTemplate(r.family)),
+    OG_TEMPLATE,
+    paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'),
+  ];
+  for (const p of urlSide) if (document.paths[p] === undefined) problems.push(`${p}: a route, not in the document`);
+  return problems;
+}
+
+/** A copy of the route table with `change` made to it. */
+function broken(change: (t: Table) => void): Table {
+  const t = structuredClone(POLICIES) as Table;
+  change(t);
+  return t;
+}
+
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)', async () => {
     const validator = new Validator();
@@ -52,55 +109,70 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('documents every public route of the route table', () => {
-    const documented = Object.keys(doc.paths).sort();
-    expect(documented).toEqual(
-      [
-        paths.list, paths.history, paths.identify, paths.oembed, '/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}', paths.openapi,
-        paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'), paths.removed, paths.llms, '/api/badge/rtp/{slug}.svg', paths.ogImage('{slug}'), paths.feed, '/api/feeds/provider/{provider}.atom', '/api/feeds/game/{slug}.atom', paths.mcp,
-      ].sort(),
-    );
+  it('documents every route of the route table, each where the table resolves it, with its methods and budget', () => {
+    expect(documentProblems(doc, POLICIES)).toEqual([]);
+    // Every family answered by a handler or a data file has an operation: only pages and build assets have none.
+    expect(Object.values(POLICIES).filter((p) => p.operations.length === 0).map((p) => p.family).sort()).toEqual(['asset', 'page']);
+    expect(Object.keys(doc.paths)).toHaveLength(Object.values(POLICIES).flatMap((p) => p.operations).length);
+    // Every operation the document can describe is one the table names.
+    expect(Object.keys(OPERATION_SPECS).sort()).toEqual(Object.values(POLICIES).flatMap((p) => p.operations.map((o) => o.id)).sort());
   });
 
-  it('marks rate limiting as the route table does, and 429 on every route (an exempt one refuses a bad key past the budget)', () => {
+  it('fails the check on a broken route table (the check can fail)', () => {
+    const cases: Array<[string, Table]> = [
+      ['an operation dropped', broken((t) => void (t.slot.operations = []))],
+      ['two operations swapped', broken((t) => void ([t.slot.operations, t.widget_data.operations] = [t.widget_data.operations, t.slot.operations]))],
+      ['a misspelt path', broken((t) => void (t.history.operations = [{ id: 'listHistory', path: `${paths.history}s` }]))],
+      ['a method the route does not answer', broken((t) => void (t.mcp.methods = ['GET', 'HEAD']))],
+      ['a budget flipped', broken((t) => void (t.history.rateLimited = true))],
+    ];
+    for (const [what, table] of cases) {
+      // The document built from the broken table against the real one, and the real document against the broken table.
+      expect(documentProblems(openApiDocument(table), POLICIES), what).not.toEqual([]);
+      expect(documentProblems(doc, table), what).not.toEqual([]);
+    }
+    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: keyedTemplate('provider') }])))).toThrow(/names \/api\/rtp\/provider\/\{provider\} twice/);
+    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: '/api/rtp/{game}' }])))).toThrow(/names the parameter \{game\}/);
+  });
+
+  it('marks 429 on every route (an exempt one refuses a bad key past the budget)', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
-      const concrete = path.replace('{slug}', 'book-of-dead').replace('{provider}', 'playngo').replace('{data_version}', '1.0.0');
-      const limited = POLICIES[classify(concrete)].rateLimited;
       const op = item.get ?? item.post;
-      expect(op['x-rate-limited'], path).toBe(limited);
       expect('429' in op.responses, path).toBe(true);
     }
   });
 
   it('documents 400 on the query routes and 404 on every path route', () => {
     const shared = ['304', '400', '401', '405', '408', '414', '417', '429', '431', '503'];
-    expect(Object.keys(doc.paths['/api/rtp/list'].get.responses).sort()).toEqual(['200', ...shared]);
-    expect(Object.keys(doc.paths['/api/rtp/history'].get.responses).sort()).toEqual(['200', ...shared]);
-    expect(doc.paths['/api/rtp/list'].get.responses['400'].content['application/json'].example.statusMessage).toBe('invalid query parameters');
-    expect(Object.keys(doc.paths['/mcp'].post.responses).sort()).toEqual(['200', '202', '400', '401', '405', '406', '408', '413', '414', '415', '417', '429', '431', '503']);
-    for (const p of ['/api/rtp/{slug}', '/api/rtp/provider/{provider}', '/api/widget/rtp/{slug}', '/widget/rtp/{slug}']) {
-      expect(doc.paths[p].get.responses['404'], p).toBeDefined();
+    expect(Object.keys(doc.paths[paths.list].get.responses).sort()).toEqual(['200', ...shared]);
+    expect(Object.keys(doc.paths[paths.history].get.responses).sort()).toEqual(['200', ...shared]);
+    expect(doc.paths[paths.list].get.responses['400'].content['application/json'].example.statusMessage).toBe('invalid query parameters');
+    expect(Object.keys(doc.paths[paths.mcp].post.responses).sort()).toEqual(['200', '202', '400', '401', '405', '406', '408', '413', '414', '415', '417', '429', '431', '503']);
+    for (const [p, item] of Object.entries<Json>(doc.paths)) {
+      if (p.includes('{')) expect(item.get.responses['404'], p).toBeDefined();
     }
-    expect(doc.paths['/api/rtp/{slug}'].get.responses['404'].content['application/json'].example).toEqual({ statusCode: 404, statusMessage: 'slot not found in registry' });
+    expect(doc.paths[keyedTemplate('slot')].get.responses['404'].content['application/json'].example).toEqual({ statusCode: 404, statusMessage: 'slot not found in registry' });
   });
 
-  it('documents the rate-limit headers on limited 200s and Retry-After on 429', () => {
-    const ok = doc.paths['/api/rtp/list'].get.responses['200'].headers;
-    expect(Object.keys(ok)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'ETag']));
+  it('documents the rate-limit headers on counted 200s only, and Retry-After on 429', () => {
+    for (const [p, item] of Object.entries<Json>(doc.paths)) {
+      const op = item.get ?? item.post;
+      expect('X-RateLimit-Limit' in (op.responses['200'].headers ?? {}), p).toBe(op['x-rate-limited']);
+    }
+    expect(Object.keys(doc.paths[paths.list].get.responses['200'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'ETag']));
     expect(Object.keys(doc.components.responses.RateLimited.headers)).toContain('Retry-After');
-    expect(Object.keys(doc.paths['/api/widget/rtp/{slug}'].get.responses['200'].headers)).not.toContain('X-RateLimit-Limit');
   });
 
-  it('takes the list parameters from the list schema (sorts, limit range)', () => {
-    const params = Object.fromEntries((doc.paths['/api/rtp/list'].get.parameters as Json[]).map((p) => [p.name, p.schema]));
-    expect(params.sort.enum).toEqual([...LIST_SORTS]);
-    expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(params)).toEqual([
-      'q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset',
-      'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'format', 'slugs', 'updated_since',
-    ]);
-    expect(params.volatility.pattern).toBe('^(low|medium|high|very-high)(,(low|medium|high|very-high))*$');
-    expect(params.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
+  it('documents the query parameters the handlers read, with the list schema\'s sorts and bounds', () => {
+    const query = (p: string) => (doc.paths[p].get.parameters as Json[]).filter((x) => x.in === 'query');
+    const list = Object.fromEntries(query(paths.list).map((x) => [x.name, x.schema]));
+    // The list route reads LIST_PARAMS; the answer format, the batch lookup and the delta sync read one more each.
+    expect(Object.keys(list)).toEqual([...LIST_PARAMS, 'format', 'slugs', 'updated_since']);
+    expect(query(paths.history).map((x) => x.name)).toEqual([...HISTORY_PARAMS]);
+    expect(list.sort.enum).toEqual([...LIST_SORTS]);
+    expect(list.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
+    expect(list.volatility.pattern).toBe('^(low|medium|high|very-high)(,(low|medium|high|very-high))*$');
+    expect(list.badge.enum).toEqual(['verified_rtp', 'variants_tracked', 'sources_disagree']);
   });
 
   it('describes every field of every schema, and describes no field that does not exist', () => {
@@ -123,8 +195,8 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(doc.components.schemas)).not.toMatch(/"\$id"|"\$schema"/);
   });
 
-  it('is the same bytes in another process, whatever its time zone, locale and clock', () => {
-    // Anything read from the environment, the clock or the locale (dates, sorting, number formats) would show here.
+  it('is the published copy (clients/typescript/openapi.json) byte for byte, built in a process with another time zone and locale', () => {
+    // Anything read from the environment or the locale (dates, sorting, number formats) would show here.
     const script = `import { openApiJson } from ${JSON.stringify(path.join(ROOT, 'src/openapi/document.ts'))}; process.stdout.write(openApiJson());`;
     const other = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -132,7 +204,8 @@ describe('OpenAPI document', () => {
       env: { ...process.env, TZ: 'Pacific/Kiritimati', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8' },
     });
     expect(other.status, other.stderr).toBe(0);
-    expect(other.stdout).toBe(openApiJson());
+    const published = readFileSync(path.join(ROOT, 'clients/typescript/openapi.json'), 'utf8');
+    expect(other.stdout === published, 'clients/typescript/openapi.json is out of date: run `npm run client:build`').toBe(true);
     expect(other.stdout.endsWith('}\n')).toBe(true);
   });
 });

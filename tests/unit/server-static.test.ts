@@ -1,7 +1,7 @@
 // Static file mapping: which URL a dist/client file answers, and where a URL's file is.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyedFile, urlOfFile } from '../../src/routes/routes.ts';
+import { keyedFile, urlOfFile } from '../../src/routes/paths.ts';
 import { contentTypeOf } from '../../src/server/mime.ts';
 
 describe('urlOfFile', () => {

@@ -24,6 +24,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rtp/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which build of a game is an observed RTP figure?
+         * @description For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within 0.005 percentage points of a known one is that one. The nearest known figures come with their difference and the sources that state them. Give `slug`, or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.
+         */
+        get: operations["identifyBuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * oEmbed: the widget for a game page or widget URL
+         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe, 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
+         */
+        get: operations["getOembed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/og/rtp/{slug}.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's link-preview card
+         * @description The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.
+         */
+        get: operations["getOgImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The registry as an MCP server, for AI assistants
+         * @description Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rtp/history": {
         parameters: {
             query?: never;
@@ -124,7 +204,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/rtp/identify": {
+    "/api/badge/rtp/{slug}.svg": {
         parameters: {
             query?: never;
             header?: never;
@@ -132,10 +212,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Which build of a game is an observed RTP figure?
-         * @description For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within 0.005 percentage points of a known one is that one. The nearest known figures come with their difference and the sources that state them. Give `slug`, or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.
+         * A game's RTP badge
+         * @description A small SVG ("RTP | 96.21%", the provider-stated figure with two decimals) for forum posts and READMEs, with a `<title>` naming the game. Static; not rate limited; cached 1 hour.
          */
-        get: operations["identifyBuild"];
+        get: operations["getBadge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -144,7 +224,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/oembed": {
+    "/api/feeds/provider/{provider}.atom": {
         parameters: {
             query?: never;
             header?: never;
@@ -152,10 +232,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * oEmbed: the widget for a game page or widget URL
-         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe, 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
+         * Atom feed of one provider's RTP changes
+         * @description The newest 100 changes and additions of the provider's games. Written by the build for each data version; not rate limited; cached 1 hour.
          */
-        get: operations["getOembed"];
+        get: operations["getProviderFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feeds/game/{slug}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Atom feed of one game's RTP changes
+         * @description Every recorded change of the game, newest first. Written by the build for each data version; not rate limited; cached 1 hour.
+         */
+        get: operations["getGameFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 document of the API. Cached 1 hour.
+         */
+        get: operations["getOpenApi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -284,46 +404,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/feeds/provider/{provider}.atom": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Atom feed of one provider's RTP changes
-         * @description The newest 100 changes and additions of the provider's games. Written by the build for each data version; not rate limited; cached 1 hour.
-         */
-        get: operations["getProviderFeed"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/feeds/game/{slug}.atom": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Atom feed of one game's RTP changes
-         * @description Every recorded change of the game, newest first. Written by the build for each data version; not rate limited; cached 1 hour.
-         */
-        get: operations["getGameFeed"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/llms.txt": {
         parameters: {
             query?: never;
@@ -356,86 +436,6 @@ export interface paths {
          * @description Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those. Written by the build for each data version; not rate limited; cached 1 hour.
          */
         get: operations["getRemoved"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/mcp": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The registry as an MCP server, for AI assistants
-         * @description Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.
-         */
-        post: operations["mcp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/badge/rtp/{slug}.svg": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A game's RTP badge
-         * @description A small SVG ("RTP | 96.21%", the provider-stated figure with two decimals) for forum posts and READMEs, with a `<title>` naming the game. Static; not rate limited; cached 1 hour.
-         */
-        get: operations["getBadge"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/og/rtp/{slug}.png": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A game's link-preview card
-         * @description The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.
-         */
-        get: operations["getOgImage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/openapi.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * This document
-         * @description The OpenAPI 3.1 document of the API. Cached 1 hour.
-         */
-        get: operations["getOpenApi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1581,6 +1581,16 @@ export interface components {
          * @example book-of-dead
          */
         slug: string;
+        /**
+         * @description Provider key.
+         * @example playngo
+         */
+        provider: string;
+        /**
+         * @description A frozen data version (as in meta.data_version).
+         * @example 1.1.0
+         */
+        data_version: string;
     };
     requestBodies: never;
     headers: {
@@ -1739,323 +1749,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    listHistory: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only this game.
-                 * @example book-of-dead
-                 */
-                slug?: string;
-                /** @description Only games of this provider. */
-                provider?: string;
-                /**
-                 * @description Only changes frozen at or after this time: an ISO 8601 date (midnight UTC) or timestamp with a time zone.
-                 * @example 2026-01-01
-                 */
-                since?: string;
-                /** @description Page size. */
-                limit?: number;
-                /** @description Entries to skip. */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of history entries. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryResponse"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            /** @description One or more query parameters are invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "statusMessage": "invalid query parameters",
-                     *       "errors": [
-                     *         {
-                     *           "param": "since",
-                     *           "message": "must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getGame: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Canonical slug of a game.
-                 * @example book-of-dead
-                 */
-                slug: components["parameters"]["slug"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The single-slot record. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SlotRecord"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The slug is not in the registry (also with a trailing slash). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getProvider: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Provider key.
-                 * @example playngo
-                 */
-                provider: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The provider record. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderRecord"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The provider is not in the registry (the answer of every unknown path under /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getWidgetData: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Canonical slug of a game.
-                 * @example book-of-dead
-                 */
-                slug: components["parameters"]["slug"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The widget data. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WidgetData"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "route not found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getWidget: {
-        parameters: {
-            query?: {
-                /**
-                 * @description `dark` for the dark theme; anything else is light.
-                 * @example dark
-                 */
-                theme?: "light" | "dark";
-                /**
-                 * @description Border colour: 3 or 6 hex digits with or without `#` (URL-encode `#` as `%23`), or `none` for no border.
-                 * @example none
-                 */
-                border?: string;
-                /**
-                 * @description Corner radius in CSS pixels.
-                 * @example 0
-                 */
-                radius?: number;
-                /**
-                 * @description Language of the labels, and number format of the figures (`96,21 %` in German). Applied in the browser from labels inside the page: no further request. Anything else is English.
-                 * @example de
-                 */
-                lang?: "en" | "de" | "es" | "pt" | "fr" | "it";
-                /**
-                 * @description Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.
-                 * @example 1.0.0
-                 */
-                v?: string;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description Canonical slug of a game.
-                 * @example book-of-dead
-                 */
-                slug: components["parameters"]["slug"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The widget page. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The slug is not in the registry (an HTML page). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
@@ -2258,280 +1951,7 @@ export interface operations {
             503: components["responses"]["ServerBusy"];
         };
     };
-    getRegistryDump: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every game record, as one JSON document */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RegistryDump"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getRegistryNdjson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every game record, one JSON object per line */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/x-ndjson": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getRegistryCsv: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every game, one CSV row each */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getDataPackage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The Frictionless Data Package of the dumps */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataPackage"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getReleaseChanges: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A frozen data version (as in meta.data_version).
-                 * @example 1.1.0
-                 */
-                data_version: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description What one frozen data version changed */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReleaseChanges"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getRegistryFeed: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Atom feed of RTP changes */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/atom+xml": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getProviderFeed: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Provider key.
-                 * @example playngo
-                 */
-                provider: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Atom feed of one provider's RTP changes */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/atom+xml": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "statusMessage": "slot not found in registry"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getGameFeed: {
+    getOgImage: {
         parameters: {
             query?: never;
             header?: never;
@@ -2546,7 +1966,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Atom feed of one game's RTP changes */
+            /** @description The card. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -2555,13 +1975,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/atom+xml": string;
+                    "image/png": string;
                 };
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
+            /** @description The slug is not in the registry. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2576,72 +1996,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getLlmsTxt: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The registry's summary for assistants */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            405: components["responses"]["MethodNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            414: components["responses"]["UriTooLong"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["ServerBusy"];
-        };
-    };
-    getRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Games removed from the registry */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RemovedResponse"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
@@ -2792,6 +2146,323 @@ export interface operations {
             };
         };
     };
+    listHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this game.
+                 * @example book-of-dead
+                 */
+                slug?: string;
+                /** @description Only games of this provider. */
+                provider?: string;
+                /**
+                 * @description Only changes frozen at or after this time: an ISO 8601 date (midnight UTC) or timestamp with a time zone.
+                 * @example 2026-01-01
+                 */
+                since?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Entries to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of history entries. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description One or more query parameters are invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "statusMessage": "invalid query parameters",
+                     *       "errors": [
+                     *         {
+                     *           "param": "since",
+                     *           "message": "must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Canonical slug of a game.
+                 * @example book-of-dead
+                 */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The single-slot record. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotRecord"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The slug is not in the registry (also with a trailing slash). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Provider key.
+                 * @example playngo
+                 */
+                provider: components["parameters"]["provider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider record. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderRecord"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The provider is not in the registry (the answer of every unknown path under /api/rtp/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getWidgetData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Canonical slug of a game.
+                 * @example book-of-dead
+                 */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The widget data. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetData"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "route not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getWidget: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `dark` for the dark theme; anything else is light.
+                 * @example dark
+                 */
+                theme?: "light" | "dark";
+                /**
+                 * @description Border colour: 3 or 6 hex digits with or without `#` (URL-encode `#` as `%23`), or `none` for no border.
+                 * @example none
+                 */
+                border?: string;
+                /**
+                 * @description Corner radius in CSS pixels.
+                 * @example 0
+                 */
+                radius?: number;
+                /**
+                 * @description Language of the labels, and number format of the figures (`96,21 %` in German). Applied in the browser from labels inside the page: no further request. Anything else is English.
+                 * @example de
+                 */
+                lang?: "en" | "de" | "es" | "pt" | "fr" | "it";
+                /**
+                 * @description Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.
+                 * @example 1.0.0
+                 */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Canonical slug of a game.
+                 * @example book-of-dead
+                 */
+                slug: components["parameters"]["slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The widget page. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The slug is not in the registry (an HTML page). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
     getBadge: {
         parameters: {
             query?: never;
@@ -2846,7 +2517,61 @@ export interface operations {
             503: components["responses"]["ServerBusy"];
         };
     };
-    getOgImage: {
+    getProviderFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Provider key.
+                 * @example playngo
+                 */
+                provider: components["parameters"]["provider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom feed of one provider's RTP changes */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getGameFeed: {
         parameters: {
             query?: never;
             header?: never;
@@ -2861,7 +2586,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The card. */
+            /** @description Atom feed of one game's RTP changes */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -2870,13 +2595,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
+                    "application/atom+xml": string;
                 };
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The slug is not in the registry. */
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,6 +2649,291 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getRegistryDump: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every game record, as one JSON document */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryDump"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getRegistryNdjson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every game record, one JSON object per line */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getRegistryCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every game, one CSV row each */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getDataPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Frictionless Data Package of the dumps */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataPackage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getReleaseChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A frozen data version (as in meta.data_version).
+                 * @example 1.1.0
+                 */
+                data_version: components["parameters"]["data_version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What one frozen data version changed */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getRegistryFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom feed of RTP changes */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getLlmsTxt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registry's summary for assistants */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getRemoved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Games removed from the registry */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedResponse"];
                 };
             };
             304: components["responses"]["NotModified"];

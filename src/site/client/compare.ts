@@ -1,6 +1,7 @@
 // Browser script of the compare page: reads the games from ?slugs=, fetches them in one batch lookup,
 // renders them side by side, and adds games from a search. Text goes in with DOM methods; the ladder
 // charts are the site's own SVG strings (site/charts.ts), every text in them escaped.
+import { paths } from '../../routes/paths.ts';
 import { ladderChart, ladderFloor } from '../charts.ts';
 import { COMPARE_MAX, COMPARE_ROWS, compareState, compareUrl, type CompareRecord } from '../compare.ts';
 import { formatRtp, formatSourceKind, hostOf } from '../format.ts';
@@ -53,9 +54,9 @@ export function initCompare(root: HTMLElement): void {
       const th = el('th');
       th.scope = 'col';
       const a = el('a', r.canonical_name);
-      a.href = `/rtp/${r.canonical_slug}`;
+      a.href = paths.gamePage(r.canonical_slug);
       const p = el('a', r.provider_display, 'meta');
-      p.href = `/providers/${r.provider}`;
+      p.href = paths.providerPage(r.provider);
       const remove = el('button', 'Remove', 'secondary small');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove ${r.canonical_name} from the comparison`);
@@ -129,7 +130,7 @@ export function initCompare(root: HTMLElement): void {
       return;
     }
     status.textContent = 'Loading…';
-    const got = await getJson<{ items: CompareRecord[]; meta: { missing: string[] } }>(`/api/rtp/list?slugs=${slugs.join(',')}`);
+    const got = await getJson<{ items: CompareRecord[]; meta: { missing: string[] } }>(`${paths.list}?slugs=${slugs.join(',')}`);
     if (!got.ok) {
       status.textContent = `Could not load the games: ${got.message}`;
       return;
@@ -154,7 +155,7 @@ export function initCompare(root: HTMLElement): void {
     const ctrl = new AbortController();
     inflight = ctrl;
     try {
-      const got = await getJson<{ items: CompareRecord[] }>(`/api/rtp/list?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8' })}`, ctrl.signal);
+      const got = await getJson<{ items: CompareRecord[] }>(`${paths.list}?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8' })}`, ctrl.signal);
       if (ctrl !== inflight) return;
       if (!got.ok) {
         suggestions.replaceChildren(el('li', got.message));

@@ -1,5 +1,6 @@
 // Browser script of the search page: debounced search and filters over GET /api/rtp/list, with the
 // state in the page's query string. Renders with DOM methods only (text is never parsed as HTML).
+import { paths } from '../../routes/paths.ts';
 import { listItemText, statusText, type ListItemFields } from '../list-item.ts';
 import { formatGameType } from '../format.ts';
 import { DEFAULT_STATE, isDefaultState, PAGE_SIZE, queryFromState, stateFromQuery, type SearchState } from '../search-params.ts';
@@ -112,7 +113,7 @@ export function initSearch(form: HTMLFormElement): void {
     inflight = ctrl;
     form.setAttribute('aria-busy', 'true');
     try {
-      const res = await fetch(`/api/rtp/list?${queryFromState(state, true)}`, { signal: ctrl.signal, headers: { Accept: 'application/json' } });
+      const res = await fetch(`${paths.list}?${queryFromState(state, true)}`, { signal: ctrl.signal, headers: { Accept: 'application/json' } });
       const body = (await res.json()) as ListResponse | ErrorResponse;
       if (ctrl !== inflight) return;
       if (!res.ok) {

@@ -1,0 +1,91 @@
+// A route's path is written once, in the route table (src/routes/): code elsewhere under src/ builds
+// it from there (`paths`, `keyedTemplate`, the prefixes). This scans the code of every file under
+// src/ outside src/routes/ (comments stripped: they may name routes as documentation) for the
+// table's path roots, so a new copy of a route's path cannot creep back.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { transformSync } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { API_PREFIX, ASSET_PREFIX, EXACT_ROUTES, KEYED_ROUTES, OG_PREFIX, paths, WIDGET_PREFIX } from '../../src/routes/paths.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SRC = path.join(ROOT, 'src');
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const firstSegment = (p: string) => `/${p.split('/')[1]!}`;
+
+/**
+ * The roots of the table's paths: the first segment of each exact path (`/api`, `/mcp`,
+ * `/llms.txt`), and of each prefix with its slash (`/widget/`, `/rtp/`, `/_astro/`, `/providers/`).
+ */
+function routeRoots(): string[] {
+  const prefixes = [...KEYED_ROUTES.map((r) => r.prefix), API_PREFIX, WIDGET_PREFIX, ASSET_PREFIX, OG_PREFIX, paths.providerPage('')];
+  return [...new Set([...[...EXACT_ROUTES.keys()].map(firstSegment), ...prefixes.map((p) => `${firstSegment(p)}/`)])].sort();
+}
+
+/**
+ * A root where a path starts: not inside a longer path or word (`/api` in `/rtp/api` or `x.org/api`),
+ * and a root without its slash ending there or at a separator (`/api/…`, `/api?…`, not `/apis`).
+ */
+function literalPattern(roots: readonly string[]): RegExp {
+  const alternatives = roots.map((r) => (r.endsWith('/') ? escape(r) : `${escape(r)}(?![\\w.-])`));
+  return new RegExp(`(?<![\\w.~%/:-])(?:${alternatives.join('|')})`);
+}
+
+/** The code of a source file without its comments: TypeScript through esbuild; an .astro file's script fence so, its template without HTML and JS comments. */
+function codeOf(file: string, text: string): string {
+  const ts = (code: string) => transformSync(code, { loader: 'ts', legalComments: 'none', sourcefile: file }).code;
+  if (!file.endsWith('.astro')) return ts(text);
+  const fence = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  const script = fence === null ? '' : ts(fence[1]!);
+  const template = (fence === null ? text : text.slice(fence[0].length)).replace(/<!--[\s\S]*?-->/g, '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return `${script}\n${template}`;
+}
+
+/** Every route path literal in the code of `files` (relative to src/), as `file: line`. */
+function routeLiterals(files: ReadonlyMap<string, string>, roots = routeRoots()): string[] {
+  const pattern = literalPattern(roots);
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const line of codeOf(file, text).split('\n')) {
+      if (pattern.test(line)) found.push(`${file}: ${line.trim().slice(0, 160)}`);
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return /\.(ts|mjs|astro)$/.test(e.name) ? [full] : [];
+  });
+}
+
+describe('route paths are written in the route table only', () => {
+  it('roots every route of the table', () => {
+    expect(routeRoots()).toEqual(['/_astro/', '/api', '/api/', '/llms.txt', '/mcp', '/providers/', '/rtp/', '/widget/']);
+  });
+
+  it('no code under src/ outside src/routes/ writes a route path (comments may)', () => {
+    const files = new Map(
+      sourceFiles(SRC)
+        .filter((f) => !path.relative(SRC, f).startsWith(`routes${path.sep}`))
+        .map((f) => [path.relative(SRC, f), readFileSync(f, 'utf8')]),
+    );
+    expect(files.size).toBeGreaterThan(100);
+    expect(routeLiterals(files), 'build these paths from src/routes/paths.ts (paths, keyedTemplate, the prefixes)').toEqual([]);
+  });
+
+  it('finds a path in a string, a template or markup, and not in a comment or a longer path', () => {
+    const sample = new Map([
+      ['a.ts', "// GET /api/rtp/list\n/** see /mcp */\nconst a = '/api/rtp/list';\nconst b = `${site}/rtp/${slug}`;\nconst c = 'https://example.org/api/x';\nconst d = 'client/api/rtp';\n"],
+      ['b.astro', '---\n// the /widget/rtp/ pages\nconst x = 1;\n---\n<!-- /llms.txt -->\n<a href="/llms.txt">llms</a>\n<a href="/providers">all providers</a>\n'],
+    ]);
+    const found = routeLiterals(sample);
+    expect(found).toHaveLength(3);
+    expect(found[0]).toMatch(/^a\.ts: const a = "\/api\/rtp\/list";$/);
+    expect(found[1]).toMatch(/^a\.ts: const b = `\$\{site\}\/rtp\/\$\{slug\}`;$/);
+    expect(found[2]).toBe('b.astro: <a href="/llms.txt">llms</a>');
+  });
+});
