@@ -13,13 +13,13 @@ import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBE
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import { componentSchemas, paramSchema, queryParam, type ComponentName, type Json } from './components.ts';
 import { listParameters } from './list-params.ts';
-import { SHARED_HEADERS, SHARED_RESPONSES, sharedResponses } from './responses.ts';
+import { MOVED_RESPONSE, SHARED_HEADERS, SHARED_RESPONSES, sharedResponses } from './responses.ts';
 
 /** The server's 404 body for unknown paths under /api/ outside /api/rtp/ (src/server/app.ts). */
 const ROUTE_NOT_FOUND = { statusCode: 404, statusMessage: 'route not found' };
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '1.5.0';
+export const API_VERSION = '1.6.0';
 
 const ref = (name: ComponentName | string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -70,7 +70,7 @@ function operation(op: { id: string; summary: string; description: string; tags:
 }
 
 /** A static bulk download: not rate limited, cached 1 hour, with an ETag. */
-function download(id: string, summary: string, description: string, type: string, schema: Json, parameters?: Json[]): Json {
+function download(id: string, summary: string, description: string, type: string, schema: Json, parameters?: Json[], more: Json = {}): Json {
   return operation({
     id,
     summary,
@@ -82,6 +82,7 @@ function download(id: string, summary: string, description: string, type: string
       '200': { description: summary, headers: CACHE_HEADERS, content: { [type]: { schema } } },
       // A fixed path is always there; a path with a parameter may name nothing.
       ...(parameters === undefined ? {} : { '404': jsonError('No such file (the answer of every unknown path under /api/rtp/ and /api/).', SLOT_NOT_FOUND) }),
+      ...more,
     },
   });
 }
@@ -116,7 +117,7 @@ function dumpOperations(): Json {
       { type: 'string' },
       [{ name: 'provider', in: 'path', required: true, description: 'Provider key.', schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, example: 'playngo' }],
     ),
-    '/api/feeds/game/{slug}.atom': download('getGameFeed', "Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', { type: 'string' }, [ref('slug', 'parameters')]),
+    '/api/feeds/game/{slug}.atom': download('getGameFeed', "Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', { type: 'string' }, [ref('slug', 'parameters')], MOVED_RESPONSE),
     '/llms.txt': download('getLlmsTxt', "The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', { type: 'string' }),
     '/api/rtp/removed': download('getRemoved', 'Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
   };
@@ -235,6 +236,7 @@ export function openApiDocument(): Json {
         parameters: [slugParam],
         responses: {
           '200': jsonOk('The single-slot record.', 'SlotRecord', true),
+          ...MOVED_RESPONSE,
           '404': jsonError('The slug is not in the registry (also with a trailing slash).', SLOT_NOT_FOUND),
         },
       }),
@@ -259,6 +261,7 @@ export function openApiDocument(): Json {
         parameters: [slugParam],
         responses: {
           '200': jsonOk('The widget data.', 'WidgetData', false),
+          ...MOVED_RESPONSE,
           '404': jsonError('The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/).', ROUTE_NOT_FOUND),
         },
       }),
@@ -289,6 +292,7 @@ export function openApiDocument(): Json {
             headers: { ...CACHE_HEADERS, 'Content-Security-Policy': ref('Content-Security-Policy', 'headers'), ...RATE_HEADERS },
             content: { 'text/html': { schema: { type: 'string' } } },
           },
+          ...MOVED_RESPONSE,
           '404': { description: 'The slug is not in the registry (an HTML page).', content: { 'text/html': { schema: { type: 'string' } } } },
         },
       }),
@@ -343,6 +347,7 @@ export function openApiDocument(): Json {
         parameters: [slugParam],
         responses: {
           '200': { description: 'The badge.', headers: CACHE_HEADERS, content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          ...MOVED_RESPONSE,
           '404': jsonError('The slug is not in the registry (the answer of every unknown path under /api/ outside /api/rtp/).', ROUTE_NOT_FOUND),
         },
       }),
@@ -355,6 +360,7 @@ export function openApiDocument(): Json {
         parameters: [slugParam],
         responses: {
           '200': { description: 'The card.', headers: CACHE_HEADERS, content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          ...MOVED_RESPONSE,
           '404': jsonError('The slug is not in the registry.', SLOT_NOT_FOUND),
         },
       }),
