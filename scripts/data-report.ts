@@ -1,7 +1,8 @@
 // npm run data:report [-- --data <dir>] [--out <file>]: writes docs/DATA.md, the report of what
 // the registry holds and where it comes from: games per provider (with their confidence levels) and
 // per source, badges, every provider label and where it went, every disagreement between sources,
-// every game held back, every source line not mapped. Deterministic
+// every game held back, every published slug merged into the record of the same game, every source
+// line not mapped. Deterministic
 // (no timestamps beyond the data's own), so it is reviewed in diffs with the data.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -55,6 +56,13 @@ const disagreements = records
   .map((r) => [`[${r.canonical_name}](../data/games/${r.provider}/${r.canonical_slug}.json)`, display.get(r.provider) ?? r.provider, pct(r.stated_rtp), r.sources.map((s) => `${s.kind} ${pct(s.stated_rtp)}`).join('; ')]);
 const fileOf = (f: string) => `\`${f.replace(/^sources\//, '')}\``;
 const labelRows = ingest.labels.map((l) => [`\`${l.label}\``, l.to.includes(' ') ? l.to : `\`${l.to}\``, Object.entries(l.lines).map(([f, c]) => `${fileOf(f)} ${c}`).join(', ')]);
+const mergedRows = ingest.merged.map((m) => [
+  `\`${m.slug}\``,
+  display.get(m.provider) ?? m.provider,
+  `[\`${m.merged_into}\`](../data/games/${m.into_provider}/${m.merged_into}.json)`,
+  display.get(m.into_provider) ?? m.into_provider,
+  m.reason,
+]);
 const heldRows = ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.slug === null ? '—' : `\`${x.slug}\``, x.reason, x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; ')]);
 
 const kinds = new Map<string, number>();
@@ -67,8 +75,9 @@ const text = `# What the registry holds
 Written by \`npm run data:report\` from \`data/\` (data version ${registry.meta.data_version}, frozen ${registry.meta.frozen_at}) and the
 pinned sources in \`data/sources/\`; how they are combined: [data-model.md](data-model.md).
 
-**${n(records.length)} games from ${n(providerRows.length)} providers.** ${n(ingest.excluded.length)} game(s) the sources name are held back and
-${n(ingest.unmapped.length)} source line(s) could not be mapped (both listed below).
+**${n(records.length)} games from ${n(providerRows.length)} providers.** ${n(ingest.excluded.length)} game(s) the sources name are held back,
+${n(ingest.merged.length)} published slug(s) were merged into the record of the same game, and ${n(ingest.unmapped.length)} source line(s)
+could not be mapped (all listed below).
 
 ${table(['confidence', 'games'], CONFIDENCE_LEVELS.map((c) => [`\`${c}\``, records.filter((r) => r.confidence === c).length]))}
 
@@ -115,6 +124,19 @@ more than 0.5 points apart with no configuration rule to explain it, or only a l
 A game published before leaves with a tombstone naming the reason (its slug is listed).
 
 ${heldRows.length === 0 ? 'None.' : table(['game', 'provider', 'published as', 'why', 'figures and source lines'], heldRows)}
+
+## Merged
+
+A studio's published record that is the same game as its distributor's published record (\`distributor\` in
+\`data/provider-aliases.json\`: Reel Kingdom's games are published by Pragmatic Play) is merged into it: the
+surviving record keeps its slug, lists the sources of both, names the studio in \`studio\`, and its confidence is
+recomputed from all of them; the studio's slug leaves with a tombstone naming the reason and \`merged_into\`, and
+each of its URLs answers a 301 to the same URL of the survivor. The data must prove it: one name key, and the
+same stated RTP on each side and together (neither held back); names that differ ("Floating Dragon Ultra
+Megaways" beside "Floating Dragon Megaways", both 96.70) or figures that differ keep both records. Merged
+slugs stay merged (\`data/merged.json\`) and are never given to another game.
+
+${mergedRows.length === 0 ? 'None.' : table(['slug that left', 'studio', 'merged into', 'provider', 'why the same game'], mergedRows)}
 
 ## Lines not mapped
 

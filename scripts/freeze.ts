@@ -10,6 +10,7 @@ import { formatProblems } from '../src/registry/problems.ts';
 import { citationCff } from '../src/site/dataset.ts';
 import { CITATION_FILE, CITED_DATA } from './citation.ts';
 import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
+import { readMerged } from '../src/ingest/merged.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 
@@ -38,7 +39,13 @@ try {
 } catch (err) {
   if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
 }
-const result = planFreeze(loaded.registry, { version: values.version, bump: values.bump, at, reasons });
+// Games merged into another record leave naming it (data/merged.json).
+const mergedInto = new Map<string, string>();
+for (const m of await readMerged(dir)) {
+  reasons.set(m.slug, `merged into ${m.merged_into}: the same game; ${m.reason}`);
+  mergedInto.set(m.slug, m.merged_into);
+}
+const result = planFreeze(loaded.registry, { version: values.version, bump: values.bump, at, reasons, mergedInto });
 if (!result.ok) {
   console.error(`data:freeze: refused: ${result.error}; nothing written\n${USAGE}`);
   process.exit(1);

@@ -3,7 +3,8 @@
 // sources give byte-identical files. Every file is built and validated in memory first; then the
 // new games folder replaces the old one in one rename, so a failure leaves the data as it was.
 // Published slugs are kept; a published game the sources no longer hold stops the run, unless it is
-// held back (sources of one rank conflict): then it leaves, and data/held-back.json names the reason
+// held back (sources of one rank conflict) or merged into the record of the same game (a studio's and
+// its distributor's): then it leaves, and data/held-back.json or data/merged.json names the reason
 // its tombstone will carry (npm run data:freeze).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -12,11 +13,13 @@ import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { ingestSources } from '../src/ingest/ingest.ts';
 import { heldBackFile } from '../src/ingest/held-back.ts';
+import { mergedFile } from '../src/ingest/merged.ts';
 import { gameFileOf, providerFiles } from '../src/ingest/records.ts';
 import { dataDir } from '../src/registry/load.ts';
 import { toDataJson } from '../src/lib/write.ts';
 import { GameFileSchema, ProviderFileSchema, type ProviderFile } from '../src/schemas/authoring.ts';
 import { HELD_BACK_FILE } from '../src/schemas/held-back.ts';
+import { MERGED_FILE } from '../src/schemas/merged.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -31,7 +34,7 @@ const pinnedAt = new Map(result.perSource.map((s) => [`sources/${s.file}`, s.pin
 const problems: string[] = [];
 const files = new Map<string, string>();
 for (const game of result.games) {
-  const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt, result.titles));
+  const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt, result.titles, (p) => result.table.row(p)?.display ?? p));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${game.winner.file}:${game.winner.line}: ${game.provider}/${game.slug}: ${issue.path.join('.')}: ${issue.message}`);
     continue;
@@ -40,10 +43,12 @@ for (const game of result.games) {
 }
 const kept = new Set(result.games.map((g) => g.slug));
 const heldBack = new Set(result.excluded.flatMap((x) => (x.slug === null ? [] : [x.slug])));
+const merged = new Set(result.merged.map((m) => m.slug));
 for (const { canonical_slug: slug } of publishedGames) {
-  if (!kept.has(slug) && !heldBack.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+  if (!kept.has(slug) && !heldBack.has(slug) && !merged.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
 }
 files.set(HELD_BACK_FILE, heldBackFile(result.excluded));
+files.set(MERGED_FILE, mergedFile(result.merged));
 
 // Existing provider files, read as they are (older ones may predate the group and aliases fields).
 const existingProviders = new Map<string, ProviderFile>();
@@ -79,4 +84,4 @@ await rm(staging, { recursive: true, force: true });
 const providers = new Set(result.games.map((g) => g.provider));
 console.log(`data:ingest: ${result.games.length} games from ${providers.size} providers written to ${path.join(dir, 'games')}`);
 for (const s of result.perSource) console.log(`  sources/${s.file} (${s.format}): ${s.facts} line(s) read, ${s.unmapped} not mapped`);
-console.log(`  left out: ${result.excluded.length} game(s) (${heldBack.size} of them published before); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);
+console.log(`  left out: ${result.excluded.length} game(s) (${heldBack.size} of them published before); merged into another record: ${merged.size} slug(s); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);

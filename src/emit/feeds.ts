@@ -4,7 +4,8 @@
 //   api/feeds/provider/{provider}.atom   the newest 100 of one provider's games
 //   api/feeds/game/{slug}.atom           every change of one game
 //
-// Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures. With
+// Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures (a game
+// merged into the record of the same game: that record's page and source). With
 // WEBSUB_HUB set every feed names that hub (`<link rel="hub">`); `npm run release` pings it.
 import { percent } from '../lib/percent.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
@@ -28,6 +29,8 @@ export interface FeedChange {
   order: number;
   stated: { from: number | null; to: number | null } | null;
   variants: { from: number[] | null; to: number[] | null } | null;
+  /** The slug a removed game was merged into, or null. */
+  mergedInto: string | null;
 }
 
 const num = (v: HistoryEntry['from']): number | null => (typeof v === 'number' ? v : null);
@@ -42,9 +45,10 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
     const key = `${e.data_version}\0${e.slug}`;
     let c = byKey.get(key);
     if (c === undefined) {
-      c = { slug: e.slug, provider: e.provider, data_version: e.data_version, frozen_at: e.frozen_at, order: versions.get(e.data_version)!, stated: null, variants: null };
+      c = { slug: e.slug, provider: e.provider, data_version: e.data_version, frozen_at: e.frozen_at, order: versions.get(e.data_version)!, stated: null, variants: null, mergedInto: null };
       byKey.set(key, c);
     }
+    if (e.merged_into !== undefined) c.mergedInto = e.merged_into;
     if (e.field === 'stated_rtp') c.stated = { from: num(e.from), to: num(e.to) };
     else c.variants = { from: list(e.from), to: list(e.to) };
   }
@@ -54,10 +58,13 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
 
 const pcts = (xs: readonly number[]) => xs.map((x) => percent(x)).join(', ');
 
-/** The entry's title and text: what changed, in words. */
-function describe(c: FeedChange, name: string): { title: string; text: string } {
+/** The entry's title and text: what changed, in words (`into`: the record a removed game was merged into). */
+function describe(c: FeedChange, name: string, into: GameRecord | undefined): { title: string; text: string } {
   const to = c.stated?.to ?? null;
   const from = c.stated?.from ?? null;
+  if (to === null && from !== null && into !== undefined) {
+    return { title: `${name} merged into ${into.canonical_name} (${into.provider_display})`, text: `Merged in data version ${c.data_version} into ${into.canonical_name} (${into.provider_display}), the record of the same game, which lists the sources of both; its stated RTP was ${percent(from)}.` };
+  }
   if (from === null && to !== null) return { title: `${name} added: stated RTP ${percent(to)}`, text: `Added in data version ${c.data_version} with a provider-stated RTP of ${percent(to)}${c.variants?.to ? ` (known variants: ${pcts(c.variants.to)})` : ''}.` };
   if (to === null && from !== null) return { title: `${name} removed (was ${percent(from)})`, text: `Removed in data version ${c.data_version}; its stated RTP was ${percent(from)}.` };
   const parts: string[] = [];
@@ -70,11 +77,13 @@ function describe(c: FeedChange, name: string): { title: string; text: string } 
 /** The tag URI authority of the site (RFC 4151): its host name. */
 const tagAuthority = (site: string) => new URL(site).hostname;
 
-function entry(c: FeedChange, record: GameRecord | undefined, site: string): string {
-  const name = record?.canonical_name ?? c.slug;
-  const { title, text } = describe(c, name);
+function entry(c: FeedChange, game: GameRecord | undefined, site: string, into: GameRecord | undefined): string {
+  const name = game?.canonical_name ?? c.slug;
+  const { title, text } = describe(c, name, game === undefined ? into : undefined);
+  // A merged game's entry shows the record it went into.
+  const record = game ?? into;
   const source = record === undefined ? '' : ` Source: ${record.source_url}.`;
-  const page = record === undefined ? `${site}${paths.removed}` : pageUrl(site, c.slug);
+  const page = record === undefined ? `${site}${paths.removed}` : pageUrl(site, record.canonical_slug);
   return (
     '<entry>' +
     `<id>tag:${xml(tagAuthority(site))},${c.frozen_at.slice(0, 10)}:rtp/${xml(c.slug)}/${xml(c.data_version)}</id>` +
@@ -82,7 +91,7 @@ function entry(c: FeedChange, record: GameRecord | undefined, site: string): str
     `<updated>${xml(c.frozen_at)}</updated>` +
     `<link rel="alternate" type="text/html" href="${xml(page)}"/>` +
     (record === undefined ? '' : `<link rel="related" href="${xml(record.source_url)}"/>`) +
-    `<category term="${xml(c.provider)}"${record === undefined ? '' : ` label="${xml(record.provider_display)}"`}/>` +
+    `<category term="${xml(c.provider)}"${game === undefined ? '' : ` label="${xml(game.provider_display)}"`}/>` +
     `<summary type="text">${xml(`${text}${source} ${REGISTRY_NAME}, CC BY 4.0.`)}</summary>` +
     '</entry>'
   );
@@ -134,7 +143,7 @@ export function feedIndex(bundle: RegistryBundle, site: string, hub: string | nu
 
 /** A feed of `cs` (newest first); its `updated` is the newest entry's, or the registry's freeze when empty. */
 function feedOf(ix: FeedIndex, cs: readonly FeedChange[], o: { self: string; alternate: string; title: string; subtitle: string }): string {
-  return feed({ ...o, updated: cs[0]?.frozen_at ?? ix.frozenAt, entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site)), site: ix.site, rights: ix.rights, hub: ix.hub });
+  return feed({ ...o, updated: cs[0]?.frozen_at ?? ix.frozenAt, entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site, c.mergedInto === null ? undefined : ix.records.get(c.mergedInto))), site: ix.site, rights: ix.rights, hub: ix.hub });
 }
 
 /** /api/feeds/rtp.atom: the newest FEED_ENTRIES changes across the registry. */

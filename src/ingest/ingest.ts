@@ -8,11 +8,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { TimestampSchema } from '../schemas/authoring.ts';
 import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
+import type { MergedEntry } from '../schemas/merged.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
 import { slotcatalogAdapter } from './adapters/slotcatalog.ts';
 import { mergeFacts, publishedSlugs, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
+import { mergedEntries, readMerged } from './merged.ts';
 import { withoutProviderSuffix } from './normalise.ts';
 import { readProviderTable, type ProviderTable } from './providers.ts';
 import type { SourceAdapter, SourceFact, Unmapped } from './source.ts';
@@ -41,6 +43,8 @@ export interface IngestResult {
   unmapped: Unmapped[];
   games: MergedGame[];
   excluded: Excluded[];
+  /** Every published slug merged into another record: those recorded in data/merged.json, and this run's. */
+  merged: MergedEntry[];
   /** Facts per source file, in manifest order. */
   perSource: Array<{ file: string; format: string; title: string; pinned_at: string; facts: number; unmapped: number }>;
   /** Every provider label the sources write, where it went, and on how many lines of each file. */
@@ -81,13 +85,15 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
 
 /**
  * Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown.
- * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names).
+ * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names);
+ * the slugs data/merged.json names stay merged and are never given again.
  */
 export async function ingestSources(dataDir: string, published: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }> = []): Promise<IngestResult> {
   const dir = path.join(dataDir, 'sources');
   // Games held back earlier keep the slug they were published under (a slug is never reused for another game).
   const held = existsSync(path.join(dataDir, HELD_BACK_FILE)) ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games : [];
   const heldSlugs = held.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
+  const mergedBefore = await readMerged(dataDir);
   const manifestFile = path.join(dir, 'sources.json');
   const parsed = SourcesManifestSchema.safeParse(JSON.parse(await readFile(manifestFile, 'utf8')));
   if (!parsed.success) throw new Error(`${manifestFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -115,6 +121,8 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
     s.unmapped++;
   }
   const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
-  const { games, excluded } = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf);
-  return { facts: resolved, unmapped, games, excluded, perSource, labels, table, scopeOf, titles };
+  const reserved = mergedBefore.map((m) => m.slug);
+  const run = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf, reserved);
+  const { games, excluded } = run;
+  return { facts: resolved, unmapped, games, excluded, merged: mergedEntries(mergedBefore, run.merged), perSource, labels, table, scopeOf, titles };
 }

@@ -109,19 +109,52 @@ export function decide(facts: readonly SourceFact[]): Decision {
 /** The provider that publishes a studio's games under its own name, or null (Reel Kingdom's: Pragmatic Play). */
 export type DistributorOf = (provider: string) => string | null;
 
+/** A published record that is the same game as its distributor's published record, merged into it. */
+export interface MergedAway {
+  /** The studio's provider key and the game's name as its best line writes it. */
+  provider: string;
+  name: string;
+  /** The slug that leaves, and the surviving record's slug and provider key. */
+  slug: string;
+  mergedInto: string;
+  intoProvider: string;
+  reason: string;
+  /** The studio's facts (now the surviving record's too). */
+  facts: SourceFact[];
+}
+
+/**
+ * Why a studio's published record and its distributor's published record are one game, or null
+ * when the data does not prove it: both keep their figures on their own (neither is held back), they
+ * state the same default to the last decimal, and together they still do. The name is proven by
+ * the caller (one name key).
+ */
+export function sameGame(studio: readonly SourceFact[], distributor: readonly SourceFact[]): string | null {
+  const a = decide([...studio].sort(byPrecedence));
+  const b = decide([...distributor].sort(byPrecedence));
+  if (!a.ok || !b.ok || a.winner.stated_rtp !== b.winner.stated_rtp) return null;
+  const both = decide([...studio, ...distributor].sort(byPrecedence));
+  if (!both.ok || both.winner.stated_rtp !== a.winner.stated_rtp) return null;
+  const names = a.winner.name === b.winner.name ? `"${a.winner.name}"` : `"${a.winner.name}" and "${b.winner.name}" (one name key)`;
+  return `${a.winner.provider}'s games are published by ${b.winner.provider} (its distributor in data/provider-aliases.json); both records name it ${names} and state ${figure(a.winner.stated_rtp)}: ${a.winner.file}:${a.winner.line} and ${b.winner.file}:${b.winner.line}`;
+}
+
 /**
  * Groups `facts` into games. `publishedSlugs` maps game keys to a slug already published, which is
  * kept (a published slug is never renamed); other games get the slug of their name, with the
- * provider key appended when that slug is taken. A game of a studio whose games a distributor
- * publishes (`distributorOf`) that is not published yet, and that the distributor's lines also
- * name, is the distributor's game: its facts join the distributor's.
+ * provider key appended when that slug is taken (`reserved`: slugs that left, never given again).
+ * A game of a studio whose games a distributor publishes (`distributorOf`), that the distributor's
+ * lines also name, is the distributor's game: its facts join the distributor's. When both were
+ * published, they join only when the data proves one game (`sameGame`), and the studio's slug leaves
+ * (`merged`, each with the reason); otherwise both stay.
  */
 export function mergeFacts(
   facts: readonly SourceFact[],
   publishedSlugs: ReadonlyMap<string, string> = new Map(),
   scopeOf: ScopeOf = ownScope,
   distributorOf: DistributorOf = () => null,
-): { games: MergedGame[]; excluded: Excluded[] } {
+  reserved: Iterable<string> = [],
+): { games: MergedGame[]; excluded: Excluded[]; merged: MergedAway[] } {
   const groups = new Map<string, SourceFact[]>();
   for (const f of facts) {
     const key = gameKey(f.provider, f.name, scopeOf);
@@ -129,18 +162,28 @@ export function mergeFacts(
     if (list === undefined) groups.set(key, [f]);
     else list.push(f);
   }
+  const merged: MergedAway[] = [];
   for (const [key, list] of [...groups]) {
     const distributor = distributorOf(list[0]!.provider);
-    if (distributor === null || publishedSlugs.has(key) || list.some((f) => distributorOf(f.provider) !== distributor)) continue;
-    const target = groups.get(gameKey(distributor, list[0]!.name, scopeOf));
+    if (distributor === null || list.some((f) => distributorOf(f.provider) !== distributor)) continue;
+    const targetKey = gameKey(distributor, list[0]!.name, scopeOf);
+    const target = groups.get(targetKey);
     if (target === undefined) continue;
-    // The distributor's game: its facts name the distributor as the provider (the label stays as written).
-    target.push(...list.map((f) => ({ ...f, provider: distributor })));
+    const slug = publishedSlugs.get(key);
+    if (slug !== undefined) {
+      const into = publishedSlugs.get(targetKey);
+      const why = into === undefined ? null : sameGame(list, target);
+      if (why === null) continue;
+      const best = [...list].sort(byPrecedence)[0]!;
+      merged.push({ provider: best.provider, name: best.name, slug, mergedInto: into!, intoProvider: distributor, reason: why, facts: [...list].sort(byPrecedence) });
+    }
+    // The distributor's game: its facts name the distributor as the provider, the studio as the studio (the label stays as written).
+    target.push(...list.map((f) => ({ ...f, provider: distributor, studio: f.provider })));
     groups.delete(key);
   }
   const games: MergedGame[] = [];
   const excluded: Excluded[] = [];
-  const taken = new Set(publishedSlugs.values());
+  const taken = new Set([...publishedSlugs.values(), ...reserved]);
   // Published games first, then by key: the slug a new game gets does not depend on file order.
   const keys = [...groups.keys()].sort((a, b) => Number(publishedSlugs.has(b)) - Number(publishedSlugs.has(a)) || (a < b ? -1 : a > b ? 1 : 0));
   for (const key of keys) {
@@ -164,5 +207,6 @@ export function mergeFacts(
   }
   games.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   excluded.sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { games, excluded };
+  merged.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  return { games, excluded, merged };
 }

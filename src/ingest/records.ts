@@ -59,19 +59,23 @@ function firstStated<T>(facts: readonly SourceFact[], pick: (f: SourceFact) => T
 
 /**
  * The authoring file of a merged game. `pinnedAt` gives each source file's pinned date, used as
- * `last_verified` when the stating source says nothing of when it was checked.
+ * `last_verified` when the stating source says nothing of when it was checked; `displayOf` the
+ * display name of a studio key (the alias table's), for `studio`.
  */
-export function gameFileOf(game: MergedGame, pinnedAt: ReadonlyMap<string, string>, titles: ReadonlyMap<string, string> = new Map()): GameFile {
+export function gameFileOf(game: MergedGame, pinnedAt: ReadonlyMap<string, string>, titles: ReadonlyMap<string, string> = new Map(), displayOf: (provider: string) => string = (p) => p): GameFile {
   const { winner, facts } = game;
   const seed = facts.find((f) => f.tier === 'hand_checked');
   // A hand-checked row's fields are used as they are, its deliberate nulls included; other games take each field from the most trusted source that states it.
   const field = <T>(pick: (f: SourceFact) => T | null): T | null => (seed !== undefined ? pick(seed) : firstStated(facts, pick));
   // The provider's page when a source gives one; else the page the hand-checked row cites; else the stating source's.
   const sourceUrl = facts.find((f) => f.tier === 'provider' || f.citesProviderPage)?.url ?? seed?.page ?? winner.url;
+  // The studio as the most trusted line naming one gives it (a line of the studio's own label).
+  const studio = facts.find((f) => f.studio !== undefined)?.studio;
   return {
     canonical_slug: game.slug,
     canonical_name: seed?.name ?? game.name,
     provider: game.provider,
+    ...(studio === undefined ? {} : { studio: displayOf(studio) }),
     game_type: winner.game_type,
     stated_rtp: winner.stated_rtp,
     rtp_variants: variantsOf(facts, winner.stated_rtp, game.configurations),

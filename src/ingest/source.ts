@@ -25,6 +25,8 @@ export interface SourceFact {
   /** The provider as the line names it (display form), and the registry's key for it. */
   providerName: string;
   provider: string;
+  /** The studio key the line names, when its game is its distributor's (`provider` is then the distributor). */
+  studio?: string;
   name: string;
   stated_rtp: number;
   /** Every figure the line states, with its kind (the stated one included, as `standard`). */

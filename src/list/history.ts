@@ -70,6 +70,7 @@ export function createHistoryHandler(meta: RegistryFile, history: readonly Histo
     field: e.field,
     from: e.from,
     to: e.to,
+    merged_into: e.merged_into ?? null,
   }));
   const at = Float64Array.from(entries, (e) => e.at);
   const encoded = items.map((item) => JSON.stringify(item));

@@ -12,6 +12,7 @@ import { createListHandler, type ListHandler, type ListHandlerOptions } from './
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 import { createOembedHandler, type OembedHandler } from './oembed.ts';
 import { readBuildInfo } from '../routes/build-info.ts';
+import { createMovedLookup, mergedSlugs, type MovedLookup } from './moved.ts';
 import { siteUrl } from '../routes/urls.ts';
 
 /** The dynamic routes over one list bundle. */
@@ -27,6 +28,8 @@ export interface RegistryServices {
   identify: IdentifyHandler;
   /** GET /api/oembed (src/list/oembed.ts). */
   oembed: OembedHandler;
+  /** The redirect of a URL naming a slug merged into another record, or null (src/list/moved.ts). */
+  moved: MovedLookup;
 }
 
 /** `site`: the registry's base URL the build was made for (build-info.json; default RTP_SITE), which oEmbed answers for. */
@@ -46,6 +49,7 @@ export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): R
     history: createHistoryHandler(bundle.meta, bundle.history),
     identify: createIdentifyHandler(engine),
     oembed: createOembedHandler(engine, options.site ?? siteUrl()),
+    moved: createMovedLookup(mergedSlugs(bundle.history, (slug) => engine.indexOfSlug(slug) >= 0)),
   };
 }
 

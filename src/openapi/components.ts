@@ -5,7 +5,7 @@ import { BatchResponseSchema } from '../schemas/batch.ts';
 import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
 import { IdentifyResponseSchema, KnownFigureSchema } from '../schemas/identify.ts';
 import { OembedResponseSchema } from '../schemas/oembed.ts';
-import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
+import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
@@ -51,6 +51,7 @@ export const COMPONENT_SCHEMAS = {
   DumpMeta: DumpMetaSchema,
   RegistryDump: RegistryDumpSchema,
   ReleaseGame: ReleaseGameSchema,
+  RemovedGame: RemovedGameSchema,
   ReleaseChanges: ReleaseChangesSchema,
   RemovedResponse: RemovedResponseSchema,
   DataPackage: DataPackageSchema,

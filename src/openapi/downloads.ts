@@ -3,12 +3,12 @@
 import { API_PREFIX, paths } from '../routes/paths.ts';
 import type { OperationId } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
-import { getOperation } from './responses.ts';
+import { getOperation, MOVED_RESPONSE } from './responses.ts';
 import { jsonError, okHeaders, ref, type OperationSpec } from './shapes.ts';
 import type { Json } from './components.ts';
 
 /** A static download: written by the build, not rate limited, cached 1 hour, with an ETag; a 404 when its path has a parameter (it may name nothing). */
-function download(summary: string, description: string, type: string, schema: Json): OperationSpec {
+function download(summary: string, description: string, type: string, schema: Json, more: Json = {}): OperationSpec {
   return (policy, op) =>
     getOperation({
       summary,
@@ -16,6 +16,7 @@ function download(summary: string, description: string, type: string, schema: Js
       tags: ['bulk'],
       responses: {
         '200': { description: summary, headers: okHeaders(policy), content: { [type]: { schema } } },
+        ...more,
         ...(op.path.includes('{') ? { '404': jsonError(`No such file (the answer of every unknown path under ${paths.slot('')} and ${API_PREFIX}).`, SLOT_NOT_FOUND) } : {}),
       },
     });
@@ -42,7 +43,7 @@ export const DOWNLOAD_OPERATIONS = {
   ),
   getRegistryFeed: download('Atom feed of RTP changes', 'RFC 4287: the newest 100 changes and additions of provider-stated RTP figures across the registry, newest first; each entry links the game\'s page and cites its source.', 'application/atom+xml', TEXT),
   getProviderFeed: download("Atom feed of one provider's RTP changes", "The newest 100 changes and additions of the provider's games.", 'application/atom+xml', TEXT),
-  getGameFeed: download("Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', TEXT),
+  getGameFeed: download("Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', TEXT, MOVED_RESPONSE),
   getLlmsTxt: download("The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', TEXT),
   getRemoved: download('Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
 } satisfies Partial<Record<OperationId, OperationSpec>>;

@@ -30,6 +30,7 @@ const GAME_RECORD: Record<string, string> = {
   'variants[].jurisdiction': 'ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null.',
   source_kind: "`provider_page` when `source_url` is on the provider's website, otherwise `third_party`.",
   confidence: "How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.",
+  studio: "The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it.",
   rtp_variant_details: 'Each RTP variant with its kind, ascending: the figures of `rtp_variants`, telling a bonus-buy RTP from an operator-chosen rung.',
   'rtp_variant_details[].rtp': 'RTP of this build, as a percentage.',
   'rtp_variant_details[].kind': 'What the build is; the values of `variants[].kind`.',
@@ -208,6 +209,7 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     field: 'Which figure changed.',
     from: 'Value before (null when the game first appeared).',
     to: 'Value after (null when the game was removed).',
+    merged_into: 'On the entries of a game removed because it is the same game as another record: that record\'s slug (the old slug\'s routes redirect there with a 301); else null.',
   },
   ErrorBody: {
     statusCode: 'HTTP status code.',

@@ -10,7 +10,7 @@ import { IDENTIFY_TOLERANCE } from '../schemas/identify.ts';
 import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBED_WIDTH } from '../schemas/oembed.ts';
 import { paramSchema, queryParam } from './components.ts';
 import { listParameters } from './list-params.ts';
-import { getOperation } from './responses.ts';
+import { getOperation, MOVED_RESPONSE } from './responses.ts';
 import { jsonError, jsonOk, okHeaders, ref, withCsv, type OperationSpec } from './shapes.ts';
 
 /** Where every unknown path reads as a missing game: the slots' prefix. */
@@ -59,6 +59,7 @@ export const REGISTRY_OPERATIONS = {
       tags: ['registry'],
       responses: {
         '200': jsonOk(policy, 'The single-slot record.', 'SlotRecord'),
+        ...MOVED_RESPONSE,
         '404': jsonError('The slug is not in the registry (also with a trailing slash).', SLOT_NOT_FOUND),
       },
     }),
@@ -79,6 +80,7 @@ export const REGISTRY_OPERATIONS = {
       tags: ['widget'],
       responses: {
         '200': jsonOk(policy, 'The widget data.', 'WidgetData'),
+        ...MOVED_RESPONSE,
         '404': jsonError(`The slug is not in the registry (the answer of every unknown path under ${API_PREFIX} outside ${SLOTS}).`, ROUTE_NOT_FOUND),
       },
     }),
@@ -103,6 +105,7 @@ export const REGISTRY_OPERATIONS = {
       ],
       responses: {
         '200': { description: 'The widget page.', headers: okHeaders(policy, { 'Content-Security-Policy': ref('Content-Security-Policy', 'headers') }), content: { 'text/html': { schema: { type: 'string' } } } },
+        ...MOVED_RESPONSE,
         '404': { description: 'The slug is not in the registry (an HTML page).', content: { 'text/html': { schema: { type: 'string' } } } },
       },
     }),
@@ -151,6 +154,7 @@ export const REGISTRY_OPERATIONS = {
       tags: ['widget'],
       responses: {
         '200': { description: 'The badge.', headers: okHeaders(policy), content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+        ...MOVED_RESPONSE,
         '404': jsonError(`The slug is not in the registry (the answer of every unknown path under ${API_PREFIX} outside ${SLOTS}).`, ROUTE_NOT_FOUND),
       },
     }),
@@ -161,6 +165,7 @@ export const REGISTRY_OPERATIONS = {
       tags: ['widget'],
       responses: {
         '200': { description: 'The card.', headers: okHeaders(policy), content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+        ...MOVED_RESPONSE,
         '404': jsonError('The slug is not in the registry.', SLOT_NOT_FOUND),
       },
     }),

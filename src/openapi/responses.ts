@@ -7,6 +7,12 @@ import { jsonError, ref } from './shapes.ts';
 
 /** The shared responses (components.responses), by name. */
 export const SHARED_RESPONSES: Record<string, Json> = {
+  MergedSlug: {
+    description:
+      `The slug was merged into the record of the same game (a studio's record into its publisher's: GET ${paths.removed} names it in \`merged_into\`, with the reason): \`Location\` is the same URL for the surviving slug. Cached 1 hour.`,
+    headers: { Location: ref('Location', 'headers'), 'Cache-Control': ref('Cache-Control', 'headers') },
+    content: { 'application/json': { schema: ref('ErrorBody'), example: { statusCode: 301, statusMessage: `moved permanently: big-bass-splash-reel-kingdom was merged into big-bass-splash, the record of the same game (GET ${paths.removed} says why)` } } },
+  },
   NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
   BadRequest: jsonError('A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed).', {
     statusCode: 400,
@@ -55,8 +61,12 @@ export function sharedResponses(): Json {
   };
 }
 
+/** The answer of a route keyed by a game's slug to a slug merged into another record (src/list/moved.ts). */
+export const MOVED_RESPONSE: Json = { '301': ref('MergedSlug', 'responses') };
+
 /** Headers of the shared responses (components.headers). */
 export const SHARED_HEADERS: Record<string, Json> = {
+  Location: { description: 'The same URL for the slug the game was merged into.', schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'RFC 6750 challenge: `Bearer realm="rtp-registry", error="invalid_token"`.', schema: { type: 'string' } },
   Allow: { description: 'The methods the path answers.', schema: { type: 'string' } },
 };

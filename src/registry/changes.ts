@@ -2,7 +2,7 @@
 // entry per changed field of each game, both fields with `from: null` for a game added and with
 // `to: null` for a game removed (src/registry/freeze.ts).
 import type { HistoryEntry } from '../schemas/authoring.ts';
-import type { ReleaseChanges, ReleaseGame, RemovedResponse } from '../schemas/dump.ts';
+import type { ReleaseChanges, ReleaseGame, RemovedGame, RemovedResponse } from '../schemas/dump.ts';
 import { compareStrings } from '../schemas/text.ts';
 
 interface SlugEntries {
@@ -41,13 +41,13 @@ export function releaseChanges(history: readonly HistoryEntry[]): ReleaseChanges
   }
   return versions.map((v, k) => {
     const added: ReleaseGame[] = [];
-    const removed: ReleaseGame[] = [];
+    const removed: RemovedGame[] = [];
     const changed: ReleaseChanges['changed'] = [];
     for (const slug of [...v.games.keys()].sort(compareStrings)) {
       const g = v.games.get(slug)!;
       const entries = [g.stated, g.variants].filter((e): e is HistoryEntry => e !== undefined);
       if (entries.every((e) => e.from === null)) added.push(side(g, slug, 'to'));
-      else if (entries.every((e) => e.to === null)) removed.push(side(g, slug, 'from'));
+      else if (entries.every((e) => e.to === null)) removed.push({ ...side(g, slug, 'from'), merged_into: g.stated?.merged_into ?? null });
       else changed.push({ slug, provider: g.provider, changes: entries.map((e) => ({ field: e.field, from: e.from!, to: e.to! })) });
     }
     return {
@@ -62,13 +62,13 @@ export function releaseChanges(history: readonly HistoryEntry[]): ReleaseChanges
   });
 }
 
-/** Games removed by a freeze and not added back since, by slug: the tombstones a mirror deletes by. */
+/** Games removed by a freeze and not added back since, by slug: the tombstones a mirror deletes by (a merged one names the slug it went into). */
 export function removedGames(history: readonly HistoryEntry[], meta: { data_version: string; frozen_at: string }): RemovedResponse {
   const last = new Map<string, HistoryEntry>();
   for (const e of history) if (e.field === 'stated_rtp') last.set(e.slug, e);
   const items = [...last.values()]
     .filter((e) => e.to === null)
     .sort((a, b) => compareStrings(a.slug, b.slug))
-    .map((e) => ({ slug: e.slug, provider: e.provider, removed_in: e.data_version, removed_at: e.frozen_at, last_stated_rtp: asNumber(e.from), reason: e.reason ?? null }));
+    .map((e) => ({ slug: e.slug, provider: e.provider, removed_in: e.data_version, removed_at: e.frozen_at, last_stated_rtp: asNumber(e.from), reason: e.reason ?? null, merged_into: e.merged_into ?? null }));
   return { meta: { data_version: meta.data_version, frozen_at: meta.frozen_at, total: items.length }, items };
 }

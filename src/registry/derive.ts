@@ -89,6 +89,7 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     rtp_variant_details: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
     source_kind: kind,
     confidence: confidenceOf(game.stated_rtp, game.sources),
+    studio: game.studio ?? null,
     evidence_url: game.evidence_url,
     notes: game.notes,
     sources: game.sources.map((s) => ({ kind: s.kind, via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),

@@ -44,10 +44,10 @@ function entry(next: FrozenFile, slug: string, provider: string, field: HistoryE
  * History entries for every RTP change from `prev` (null before the first freeze) to `next`,
  * stamped with `next`'s version and time. Per slug (sorted), `stated_rtp` then `rtp_variants`:
  * a field that changed gives one entry; a game added gives both fields with `from: null`; a game
- * removed gives both with `to: null`. Changes to other fields give no entries (they show in
- * snapshot_id only).
+ * removed gives both with `to: null`, with its reason (`reasons`) and the slug it was merged into
+ * (`mergedInto`) where known. Changes to other fields give no entries (they show in snapshot_id only).
  */
-export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile, reasons: ReadonlyMap<string, string> = new Map()): HistoryEntry[] {
+export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile, reasons: ReadonlyMap<string, string> = new Map(), mergedInto: ReadonlyMap<string, string> = new Map()): HistoryEntry[] {
   const before = prev?.games ?? {};
   const after = next.games;
   const slugs = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
@@ -61,7 +61,8 @@ export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile
       out.push(entry(next, slug, provider, 'rtp_variants', null, [...b!.rtp_variants]));
     } else if (b === undefined) {
       const reason = reasons.get(slug);
-      const gone = (e: HistoryEntry): HistoryEntry => (reason === undefined ? e : { ...e, reason });
+      const into = mergedInto.get(slug);
+      const gone = (e: HistoryEntry): HistoryEntry => ({ ...e, ...(reason === undefined ? {} : { reason }), ...(into === undefined ? {} : { merged_into: into }) });
       out.push(gone(entry(next, slug, provider, 'stated_rtp', a.stated_rtp, null)));
       out.push(gone(entry(next, slug, provider, 'rtp_variants', [...a.rtp_variants], null)));
     } else {
@@ -77,8 +78,10 @@ export interface FreezeRequest {
   version?: string | undefined;
   bump?: string | undefined;
   at: string;
-  /** Why a game that leaves is no longer published, by slug (data/held-back.json): its tombstone's reason. */
+  /** Why a game that leaves is no longer published, by slug (data/held-back.json, data/merged.json): its tombstone's reason. */
   reasons?: ReadonlyMap<string, string>;
+  /** The slug each merged game went into, by its slug (data/merged.json). */
+  mergedInto?: ReadonlyMap<string, string>;
 }
 
 /** Everything a freeze writes, computed before anything is written. */
@@ -122,7 +125,7 @@ export function planFreeze(registry: Registry, request: FreezeRequest): FreezeRe
     return { ok: false, error: `--at ${request.at} is earlier than the current frozen_at ${current.frozen_at}` };
   }
   const frozen = frozenStateOf(registry.games, registry.providers, version, request.at);
-  const entries = diffFrozen(registry.frozen, frozen, request.reasons);
+  const entries = diffFrozen(registry.frozen, frozen, request.reasons, request.mergedInto);
   const before = registry.frozen?.games ?? {};
   const counts = { added: 0, removed: 0, changed: 0 };
   for (const slug of new Set(entries.map((e) => e.slug))) {
@@ -152,7 +155,7 @@ export function frozenJson(frozen: FrozenFile): string {
 
 /** history.jsonl lines for `entries` (one JSON object per line, schema key order, trailing newline). */
 export function historyJsonl(entries: readonly HistoryEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }) })}\n`).join('');
+  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.merged_into === undefined ? {} : { merged_into: e.merged_into }) })}\n`).join('');
 }
 
 /** The new history.jsonl text: the existing log (newline-terminated) followed by `entries`. */

@@ -166,6 +166,22 @@ export function keyedFile(pathname: string): { family: RouteFamily; key: string;
   return null;
 }
 
+/** The keyed families whose key is a game's slug, and the link-preview cards: what a merged slug redirects within. */
+const GAME_URLS = [...KEYED_ROUTES.filter((r) => r.key === 'slug'), { prefix: OG_PREFIX, suffix: OG_SUFFIX }].map((r) => ({
+  prefix: r.prefix,
+  suffix: r.suffix,
+  re: new RegExp(`^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`),
+}));
+
+/** The game slug a URL path names (its single-slot record, widget, badge, feed, page or card), and the same path for another slug; null for other paths. */
+export function gameUrl(pathname: string): { slug: string; withSlug: (slug: string) => string } | null {
+  for (const { prefix, suffix, re } of GAME_URLS) {
+    const m = re.exec(pathname);
+    if (m !== null) return { slug: m[1]!, withSlug: (slug) => `${prefix}${slug}${suffix}` };
+  }
+  return null;
+}
+
 /** Files in dist/client that are configuration for a CDN, not content. */
 export const NOT_SERVED: ReadonlySet<string> = new Set(['_headers', '_redirects', '_routes.json']);
 

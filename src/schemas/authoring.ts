@@ -83,6 +83,8 @@ export const GameFileSchema = z.strictObject({
   canonical_slug: SlugSchema,
   canonical_name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   provider: SlugSchema,
+  /** The studio that made the game, where a source line names it and its distributor publishes it as `provider` (data/provider-aliases.json); absent otherwise. */
+  studio: z.string().trim().min(1).optional(),
   game_type: GameTypeSchema,
   stated_rtp: RtpSchema,
   rtp_variants: z.array(VariantSchema).min(1, 'must list at least the stated RTP'),
@@ -131,8 +133,10 @@ export const HistoryEntrySchema = z.strictObject({
   field: z.enum(['stated_rtp', 'rtp_variants']),
   from: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
   to: z.union([RtpSchema, z.array(RtpSchema)]).nullable(),
-  /** Why a removed game left (on removal entries only, when data/held-back.json names it): its tombstone's reason. */
+  /** Why a removed game left (on removal entries only, when data/held-back.json or data/merged.json names it): its tombstone's reason. */
   reason: z.string().min(1).optional(),
+  /** The slug a removed game was merged into (on removal entries of a merged game only, from data/merged.json). */
+  merged_into: SlugSchema.optional(),
 });
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 

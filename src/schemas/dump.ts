@@ -33,6 +33,10 @@ export const ReleaseGameSchema = z.strictObject({
 });
 export type ReleaseGame = z.output<typeof ReleaseGameSchema>;
 
+/** A game a version removed: its last figures, and the slug it was merged into (the same game's record), or null. */
+export const RemovedGameSchema = ReleaseGameSchema.extend({ merged_into: z.string().nullable() });
+export type RemovedGame = z.output<typeof RemovedGameSchema>;
+
 /** One changed field of a game between two frozen versions. */
 export const FieldChangeSchema = z.strictObject({
   field: z.enum(['stated_rtp', 'rtp_variants']),
@@ -48,7 +52,7 @@ export const ReleaseChangesSchema = z.strictObject({
   previous_version: z.string().nullable(),
   counts: z.strictObject({ added: z.int().min(0), removed: z.int().min(0), changed: z.int().min(0) }),
   added: z.array(ReleaseGameSchema),
-  removed: z.array(ReleaseGameSchema),
+  removed: z.array(RemovedGameSchema),
   changed: z.array(z.strictObject({ slug: z.string(), provider: z.string(), changes: z.array(FieldChangeSchema) })),
 });
 export type ReleaseChanges = z.output<typeof ReleaseChangesSchema>;
@@ -63,8 +67,10 @@ export const RemovedResponseSchema = z.strictObject({
       removed_in: z.string(),
       removed_at: z.string(),
       last_stated_rtp: z.number(),
-      /** Why the game left (a held-back game: the conflict of its sources), or null where the freeze recorded none. */
+      /** Why the game left (a held-back game: the conflict of its sources; a merged one: why it is the same game), or null where the freeze recorded none. */
       reason: z.string().nullable(),
+      /** The slug of the record it was merged into (the same game; its old slug's routes redirect there), or null. */
+      merged_into: z.string().nullable(),
     }),
   ),
 });

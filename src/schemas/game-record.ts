@@ -57,6 +57,8 @@ export const GameRecordSchema = z.strictObject({
   source_kind: SourceKindSchema,
   /** How much evidence stands behind `stated_rtp` (CONFIDENCE_LEVELS). */
   confidence: ConfidenceSchema,
+  /** The studio that made the game where a source names it apart from the provider publishing it (Reel Kingdom, for Pragmatic Play); else null. */
+  studio: z.string().nullable(),
   evidence_url: z.string(),
   notes: z.string(),
   /** Every source that states the figures, in precedence order; the first states `stated_rtp`. */

@@ -28,6 +28,8 @@ export const HistoryItemSchema = z.strictObject({
   field: z.enum(['stated_rtp', 'rtp_variants']),
   from: RtpValueSchema,
   to: RtpValueSchema,
+  /** On the entries of a game merged into another record (the same game): that record's slug; else null. */
+  merged_into: z.string().nullable(),
 });
 export type HistoryItem = z.output<typeof HistoryItemSchema>;
 

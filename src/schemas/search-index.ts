@@ -12,7 +12,7 @@ export interface SearchDocument {
   slug: string;
   provider: string;
   display: string;
-  /** The provider's group and every label the sources write for it (data/provider-aliases.json), so a search finds a game by either. */
+  /** The provider's group and every label the sources write for it (data/provider-aliases.json), and the game's studio, so a search finds a game by each. */
   also?: string;
 }
 

@@ -2,7 +2,8 @@
 // one resolution of the route family (src/routes/routes.ts: its methods, budget and handler), the
 // rate limiter, then the family's handler: a file of dist/client from memory (src/server/static.ts),
 // a list-engine handler (src/list), or POST /mcp (src/server/mcp-http.ts). Unknown /api/rtp/* paths
-// get the spec's slot 404, other unknown /api/* paths a JSON 404, other paths the HTML 404 page;
+// get the spec's slot 404, other unknown /api/* paths a JSON 404, other paths the HTML 404 page,
+// but a URL of a slug merged into another record, which redirects there (src/list/moved.ts);
 // request targets past the bounds get a JSON 414 before any parsing or caching. Every response
 // carries CORS `*` and `X-Content-Type-Options: nosniff`. Requests refused before routing (a bad
 // key, a path that cannot be decoded) count against the client's budget like any other; so does
@@ -17,6 +18,7 @@ import { ROUTE_NOT_FOUND, SLOT_NOT_FOUND, type ErrorBody } from '../schemas/erro
 import { CACHE_ERROR, JSON_ERROR_HEADERS, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
+import { MOVED_STATUS } from '../list/moved.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import { normalizeTarget, targetTooLong } from './paths.ts';
@@ -166,7 +168,16 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     sendCacheable(req, res, file.headers, file.etag, file.body ?? file, extra);
   }
 
-  function notFound(req: IncomingMessage, res: ServerResponse, pathname: string, extra: string[] | null): void {
+  /** Sends the redirect of a URL naming a merged slug; false when the path names none. */
+  function moved(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, extra: string[] | null): boolean {
+    const answer = services.moved(pathname, search);
+    if (answer === null) return false;
+    send(req, res, MOVED_STATUS, answer.headers, answer.body, extra);
+    return true;
+  }
+
+  function notFound(req: IncomingMessage, res: ServerResponse, pathname: string, extra: string[] | null, search = ''): void {
+    if (moved(req, res, pathname, search, extra)) return;
     const kind = missingKind(pathname);
     if (kind === 'page') send(req, res, 404, htmlNotFoundHeaders, notFoundHtml, extra);
     else send(req, res, 404, JSON_ERROR_HEADERS, kind === 'slot' ? SLOT_NOT_FOUND_BYTES : ROUTE_NOT_FOUND_BYTES, extra);
@@ -208,13 +219,13 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     if (handler === 'static') {
       if (hit !== undefined) return sendStatic(req, res, hit, extra);
       statics.load(pathname).then(
-        (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra)),
+        (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra, search)),
       ).catch((err: unknown) => fail(req, res, err));
       return;
     }
     if (handler === 'og_image') {
-      if (ogImages === undefined) return notFound(req, res, pathname, extra);
-      ogImages(pathname).then((r) => sendResult(req, res, r, extra)).catch((err: unknown) => fail(req, res, err));
+      if (ogImages === undefined) return notFound(req, res, pathname, extra, search);
+      ogImages(pathname).then((r) => (r.status === 404 && moved(req, res, pathname, search, extra) ? undefined : sendResult(req, res, r, extra))).catch((err: unknown) => fail(req, res, err));
       return;
     }
     if (handler !== 'mcp') return sendResult(req, res, dynamic[handler](search), extra);

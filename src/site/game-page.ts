@@ -232,6 +232,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<p class="actions"><a href="/compare?slugs=${e(slug)}" data-compare-link>Compare with other games…</a></p>` +
     `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +
     `<dt>Provider</dt><dd><a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></dd>` +
+    (r.studio === null ? '' : `<dt>Studio</dt><dd data-studio>${e(r.studio)}</dd>`) +
     `<dt>Game type</dt><dd>${e(formatGameType(r.game_type))}</dd>` +
     `<dt>Release year</dt><dd>${e(formatYear(r.release_year))}</dd>` +
     `<dt>Volatility</dt><dd>${e(formatVolatility(r.volatility))}</dd>` +

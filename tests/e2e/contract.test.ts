@@ -89,6 +89,9 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
   const ok = (target: string) => ({ target, status: 200 });
   const no = (target: string) => ({ target, status: 404 });
   const bad = (target: string) => ({ target, status: 400 });
+  // A slug merged into the record of the same game (data/merged.json) redirects on each of its routes.
+  const moved = (target: string) => ({ target, status: 301 });
+  const old = 'big-bass-splash-reel-kingdom';
   return [
     ok('/api/rtp/list?limit=2'), ok('/api/rtp/list?limit=2&format=csv'), ok('/api/rtp/list?slugs=book-of-dead,no-such-game'), ok('/api/rtp/list?updated_since=2026-01-01&limit=2'),
     ok('/api/rtp/list?rtp_min=96&volatility=high,very-high&released_after=2015&max_win_min=1000&sort=rtp_desc&limit=3'),
@@ -98,17 +101,17 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
     ok('/api/rtp/identify?slug=book-of-dead&rtp=96.21'), bad('/api/rtp/identify?rtp=96'), no('/api/rtp/identify?slug=no-such-game&rtp=96'),
     ok(`${oembed.pathname}${oembed.search}`), bad('/api/oembed'), no(`/api/oembed?url=${encodeURIComponent('https://elsewhere.example/rtp/book-of-dead')}`),
     { target: `${oembed.pathname}${oembed.search}`.replace('format=json', 'format=xml'), status: 501 },
-    ok('/api/rtp/book-of-dead'), no('/api/rtp/no-such-game'),
+    ok('/api/rtp/book-of-dead'), no('/api/rtp/no-such-game'), moved(`/api/rtp/${old}`),
     ok('/api/rtp/provider/playngo'), no('/api/rtp/provider/no-such-provider'),
-    ok('/api/widget/rtp/book-of-dead'), no('/api/widget/rtp/no-such-game'),
-    ok('/widget/rtp/book-of-dead?theme=dark'), no('/widget/rtp/no-such-game'),
-    ok('/api/badge/rtp/book-of-dead.svg'), no('/api/badge/rtp/no-such-game.svg'),
-    ok('/api/og/rtp/book-of-dead.png'), no('/api/og/rtp/no-such-game.png'),
+    ok('/api/widget/rtp/book-of-dead'), no('/api/widget/rtp/no-such-game'), moved(`/api/widget/rtp/${old}`),
+    ok('/widget/rtp/book-of-dead?theme=dark'), no('/widget/rtp/no-such-game'), moved(`/widget/rtp/${old}?theme=dark`),
+    ok('/api/badge/rtp/book-of-dead.svg'), no('/api/badge/rtp/no-such-game.svg'), moved(`/api/badge/rtp/${old}.svg`),
+    ok('/api/og/rtp/book-of-dead.png'), no('/api/og/rtp/no-such-game.png'), moved(`/api/og/rtp/${old}.png`),
     ok('/api/openapi.json'),
     ok('/api/rtp/dump/registry.json'), ok('/api/rtp/dump/registry.ndjson'), ok('/api/rtp/dump/registry.csv'), ok('/api/rtp/dump/datapackage.json'),
     ok(`/api/rtp/dump/changes/${version}.json`), no('/api/rtp/dump/changes/0.0.1.json'),
     ok('/api/feeds/rtp.atom'), ok('/api/feeds/provider/playngo.atom'), no('/api/feeds/provider/no-such-provider.atom'),
-    ok('/api/feeds/game/book-of-dead.atom'), no('/api/feeds/game/no-such-game.atom'),
+    ok('/api/feeds/game/book-of-dead.atom'), no('/api/feeds/game/no-such-game.atom'), moved(`/api/feeds/game/${old}.atom`),
     ok('/llms.txt'), ok('/api/rtp/removed'),
   ];
 }

@@ -116,6 +116,11 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       expect(viaEdge.body.equals(direct.body), url).toBe(true);
       expect(viaEdge.headers.get('content-type'), url).toBe(direct.headers.get('content-type'));
     }
+    // A slug merged into the record of the same game: no file answers it, so the instances' 301 passes through as it is.
+    for (const url of ['/api/badge/rtp/big-bass-splash-reel-kingdom.svg', '/api/widget/rtp/big-bass-splash-reel-kingdom']) {
+      const [direct, viaEdge] = await Promise.all([fetch(node + url, { redirect: 'manual' }), fetch(edge.url + url, { redirect: 'manual' })]);
+      expect([viaEdge.status, viaEdge.headers.get('location'), await viaEdge.text()], url).toEqual([301, direct.headers.get('location'), await direct.text()]);
+    }
     // A symbolic link planted in the served folder is not followed (as by the instances).
     const secret = path.join(dir, 'secret.txt');
     writeFileSync(secret, 'not for the web');

@@ -60,7 +60,7 @@ describe('release diffs from the history log', () => {
       { slug: 'beta', provider: 'acme', stated_rtp: 96, rtp_variants: [94, 96] },
     ]);
     expect(v2).toMatchObject({ data_version: '1.1.0', previous_version: '1.0.0', counts: { added: 1, removed: 1, changed: 1 } });
-    expect(v2!.removed).toEqual([{ slug: 'beta', provider: 'acme', stated_rtp: 96, rtp_variants: [94, 96] }]);
+    expect(v2!.removed).toEqual([{ slug: 'beta', provider: 'acme', stated_rtp: 96, rtp_variants: [94, 96], merged_into: null }]);
     expect(v2!.changed).toEqual([{ slug: 'alpha', provider: 'acme', changes: [{ field: 'stated_rtp', from: 95.5, to: 96.1 }] }]);
     // Field order in a change is fixed (stated_rtp, then rtp_variants), whatever the log's order.
     expect(v3!.changed[0]!.changes.map((c) => c.field)).toEqual(['stated_rtp', 'rtp_variants']);
@@ -70,11 +70,15 @@ describe('release diffs from the history log', () => {
   it('lists removed games not added back as tombstones, with the version that removed them', () => {
     const meta = { data_version: '1.2.0', frozen_at: '2026-02-01T00:00:00Z' };
     const removed = removedGames(history, meta);
-    expect(removed).toEqual({ meta: { ...meta, total: 1 }, items: [{ slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96, reason: null }] });
+    expect(removed).toEqual({ meta: { ...meta, total: 1 }, items: [{ slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96, reason: null, merged_into: null }] });
     // A removal the freeze recorded a reason for (a held-back game) carries it on its tombstone.
     const why = 'held back: sources of one rank state defaults 96 and 94.5';
     const withReason = history.map((e) => (e.slug === 'beta' && e.to === null ? { ...e, reason: why } : e));
     expect(removedGames(withReason, meta).items[0]!.reason).toBe(why);
+    // A game merged into the record of the same game names that record, on its tombstone and in its version's diff.
+    const merged = history.map((e) => (e.slug === 'beta' && e.to === null ? { ...e, reason: 'merged into alpha: the same game', merged_into: 'alpha' } : e));
+    expect(removedGames(merged, meta).items[0]).toMatchObject({ slug: 'beta', reason: 'merged into alpha: the same game', merged_into: 'alpha' });
+    expect(releaseChanges(merged)[1]!.removed).toEqual([{ slug: 'beta', provider: 'acme', stated_rtp: 96, rtp_variants: [94, 96], merged_into: 'alpha' }]);
     const readded = removedGames([...history, entry('1.3.0', 'beta', 'stated_rtp', null, 96), entry('1.3.0', 'beta', 'rtp_variants', null, [96])], meta);
     expect(readded.items).toEqual([]);
     expect(RemovedResponseSchema.safeParse(removed).success).toBe(true);

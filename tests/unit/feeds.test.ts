@@ -53,8 +53,10 @@ describe('Atom feeds', () => {
     expect(entries).toHaveLength(Math.min(FEED_ENTRIES, feedChanges(bundle.history).length));
     const times = entries.map((e) => String(textOf(e.updated)));
     expect([...times].sort().reverse()).toEqual(times);
-    const first = entries[0]!;
-    const slug = /rtp\/([a-z0-9-]+)\//.exec(String(first.id))![1]!;
+    // The first entry of a game still published (the newest version's entries may be removals).
+    const slugOf = (e: Node) => /rtp\/([a-z0-9-]+)\//.exec(String(e.id))![1]!;
+    const first = entries.find((e) => bundle.records.some((r) => r.canonical_slug === slugOf(e)))!;
+    const slug = slugOf(first);
     const record = bundle.records.find((r) => r.canonical_slug === slug)!;
     expect((first.link as Node[]).find((l) => l['@rel'] === 'alternate')!['@href']).toBe(`${SITE}/rtp/${slug}`);
     expect((first.link as Node[]).find((l) => l['@rel'] === 'related')!['@href']).toBe(record.source_url);
@@ -89,5 +91,15 @@ describe('Atom feeds', () => {
     // Newest version first; within one version, by slug.
     expect(entries.map((e) => String(textOf(e.title)))).toEqual(['<b>&"Bonanza"</b>: stated RTP 96.00% → 96.50%', 'gone-game removed (was 95.00%)', '<b>&"Bonanza"</b> added: stated RTP 96.00%']);
     expect((entries[1]!.link as Node[])[0]!['@href']).toBe(`${SITE}/api/rtp/removed`);
+  });
+
+  it('shows a game merged into the record of the same game as that record: its page and source', () => {
+    const { entries } = atom(registryFeed(ix));
+    const merged = entries.find((e) => String(e.id).includes('rtp/big-bass-splash-reel-kingdom/1.3.0'))!;
+    const into = bundle.records.find((r) => r.canonical_slug === 'big-bass-splash')!;
+    expect(String(textOf(merged.title))).toBe('big-bass-splash-reel-kingdom merged into Big Bass Splash (Pragmatic Play)');
+    expect((merged.link as Node[]).map((l) => [l['@rel'], l['@href']])).toEqual([['alternate', `${SITE}/rtp/big-bass-splash`], ['related', into.source_url]]);
+    expect(String(textOf(merged.summary))).toContain('Merged in data version 1.3.0 into Big Bass Splash (Pragmatic Play), the record of the same game, which lists the sources of both; its stated RTP was 96.71%.');
+    expect((merged.category as Node[])[0]!['@term']).toBe('reel-kingdom');
   });
 });

@@ -111,6 +111,15 @@ describe('diffFrozen', () => {
     expect(diffFrozen(v1, next)[0]).not.toHaveProperty('reason');
   });
 
+  it('gives a game merged into another record the slug it went into, on both entries, after the reason', () => {
+    const next = nextState(FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines'));
+    const why = 'merged into book-of-aurora: the same game';
+    const entries = diffFrozen(v1, next, new Map([['gem-mines', why]]), new Map([['gem-mines', 'book-of-aurora']]));
+    expect(entries.map((e) => [e.field, e.to, e.merged_into])).toEqual([['stated_rtp', null, 'book-of-aurora'], ['rtp_variants', null, 'book-of-aurora']]);
+    expect(historyJsonl(entries).split('\n')[0]).toBe(`{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}","merged_into":"book-of-aurora"}`);
+    expect(diffFrozen(v1, next, new Map([['gem-mines', why]]))[0]).not.toHaveProperty('merged_into');
+  });
+
   it('ignores a change of variant kind only (the RTP figures are the same)', () => {
     const next = nextState(replace('fire-keno', { rtp_variants: [{ rtp: 92, kind: 'unknown' }, { rtp: 94.5, kind: 'standard' }] }));
     expect(diffFrozen(v1, next)).toEqual([]);

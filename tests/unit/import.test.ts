@@ -159,8 +159,8 @@ describe('the seed in the shipped data/', () => {
     expect(games.filter((g) => g.release_year !== null)).toHaveLength(77);
   });
 
-  it('history: the 133 first recorded at 1.0.0, the games added by the first sources at 1.1.0, by the next two at 1.2.0', () => {
-    expect(shipped.meta).toMatchObject({ data_version: '1.2.0' });
+  it('history: the 133 first recorded at 1.0.0, the games added by the first sources at 1.1.0, by the next two at 1.2.0; four merged away at 1.3.0', () => {
+    expect(shipped.meta).toMatchObject({ data_version: '1.3.0' });
     const first = new Map<string, string>();
     for (const h of shipped.history) if (h.field === 'stated_rtp' && h.from === null && !first.has(h.slug)) first.set(h.slug, h.data_version);
     expect([...first.values()].filter((v) => v === '1.0.0')).toHaveLength(133);
@@ -169,6 +169,14 @@ describe('the seed in the shipped data/', () => {
     const shippedFirst = shipped.games.map((g) => first.get(g.canonical_slug));
     expect(shippedFirst.filter((v) => v === undefined)).toEqual([]);
     expect(shippedFirst.filter((v) => v === '1.2.0').length).toBeGreaterThan(5000);
+    // 1.3.0 added nothing: it removed the four Reel Kingdom records merged into Pragmatic Play's (data/merged.json).
+    const at13 = shipped.history.filter((h) => h.data_version === '1.3.0' && h.field === 'stated_rtp');
+    expect(at13.map((h) => [h.slug, h.to, h.merged_into])).toEqual([
+      ['big-bass-amazon-xtreme-reel-kingdom', null, 'big-bass-amazon-xtreme'],
+      ['big-bass-splash-reel-kingdom', null, 'big-bass-splash'],
+      ['club-tropicana-reel-kingdom', null, 'club-tropicana'],
+      ['pizza-pizza-pizza-reel-kingdom', null, 'pizza-pizza-pizza'],
+    ]);
     const starburst = shipped.history.filter((h) => h.slug === 'starburst' && h.data_version === '1.0.0').map((h) => [h.field, h.to]);
     expect(starburst).toEqual([
       ['stated_rtp', 96.09],

@@ -1,7 +1,8 @@
 // The configuration rules and the conflict rule of the merge (src/ingest/configurations.ts,
 // src/ingest/merge.ts) on small sets of facts; the same rules on the real lines are in ingest.test.ts.
 import { describe, expect, it } from 'vitest';
-import { byPrecedence, decide, mergeFacts } from '../../src/ingest/merge.ts';
+import { byPrecedence, decide, mergeFacts, sameGame } from '../../src/ingest/merge.ts';
+import { mergedEntries } from '../../src/ingest/merged.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
 
 /** A fact with the given fields (a catalogue line of provider `p` stating 96 by default). */
@@ -69,5 +70,61 @@ describe('configuration rules and conflicts', () => {
     // Published under the studio before: it stays the studio's game.
     const kept = mergeFacts([studio, pub], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
     expect(kept.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
+  });
+
+  describe('merge: a published studio record that is its distributor\'s published record', () => {
+    const distributorOf = (p: string) => (p === 'reel-kingdom' ? 'pragmatic-play' : null);
+    // Big Bass Splash as the real lines give it: calcasi under Reel Kingdom, the data API under Pragmatic Play.
+    const rk = (over: Partial<SourceFact> = {}) => fact({ provider: 'reel-kingdom', providerName: 'Reel Kingdom', name: 'Big Bass Splash', stated_rtp: 96.71, file: 'sources/calcasi.jsonl', line: 114, ...over });
+    const pp = (over: Partial<SourceFact> = {}) => fact({ provider: 'pragmatic-play', providerName: 'Pragmatic Play', name: 'Big Bass Splash', stated_rtp: 96.71, tier: 'aggregator', file: 'sources/igt-slots.jsonl', line: 98, ...over });
+    const published = new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom'], ['pragmatic-play/bigbasssplash', 'big-bass-splash']]);
+
+    it('same name and same figure: one record under the distributor\'s slug, keeping both sources; the studio\'s slug leaves naming it', () => {
+      const { games, merged } = mergeFacts([rk(), pp()], published, undefined, distributorOf);
+      expect(games.map((g) => [g.provider, g.slug, g.winner.stated_rtp, g.facts.map((f) => [f.file, f.provider, f.studio ?? null])])).toEqual([
+        ['pragmatic-play', 'big-bass-splash', 96.71, [['sources/calcasi.jsonl', 'pragmatic-play', 'reel-kingdom'], ['sources/igt-slots.jsonl', 'pragmatic-play', null]]],
+      ]);
+      expect(merged.map((m) => [m.provider, m.slug, m.mergedInto, m.intoProvider, m.reason])).toEqual([
+        [
+          'reel-kingdom',
+          'big-bass-splash-reel-kingdom',
+          'big-bass-splash',
+          'pragmatic-play',
+          'reel-kingdom\'s games are published by pragmatic-play (its distributor in data/provider-aliases.json); both records name it "Big Bass Splash" and state 96.71: sources/calcasi.jsonl:114 and sources/igt-slots.jsonl:98',
+        ],
+      ]);
+      // Names that differ only in case and punctuation are one name key (Pizza! Pizza? Pizza!), and the reason shows both.
+      expect(sameGame([rk({ name: 'Pizza! Pizza? Pizza!', stated_rtp: 96.04 })], [pp({ name: 'PIZZA! PIZZA? PIZZA!', stated_rtp: 96.04 })])).toContain('both records name it "Pizza! Pizza? Pizza!" and "PIZZA! PIZZA? PIZZA!" (one name key) and state 96.04');
+    });
+
+    it('never guessed: other figures, a record held back, an unrelated provider or an unpublished distributor record keep both', () => {
+      const both = (facts: SourceFact[], slugs = published, of = distributorOf) => mergeFacts(facts, slugs, undefined, of);
+      // One figure apart (96.70 and 96.71): not proven the same build; both stay published.
+      expect(both([rk({ stated_rtp: 96.7 }), pp()]).games.map((g) => g.slug)).toEqual(['big-bass-splash', 'big-bass-splash-reel-kingdom']);
+      expect(both([rk({ stated_rtp: 96.7 }), pp()]).merged).toEqual([]);
+      // The distributor's record is held back on its own: nothing to merge into.
+      expect(both([rk(), pp({ stated_rtp: 98.5 }), pp({ stated_rtp: 96.71, line: 99 })]).merged).toEqual([]);
+      // No distributor in the alias table (a group or nothing): two providers' games of one name stay two.
+      expect(both([rk(), pp()], published, () => null).merged).toEqual([]);
+      // The distributor's lines name the game but it was never published: the studio's record stays.
+      expect(both([rk(), pp()], new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom']])).games.map((g) => [g.provider, g.slug])).toEqual([
+        ['pragmatic-play', 'big-bass-splash'],
+        ['reel-kingdom', 'big-bass-splash-reel-kingdom'],
+      ]);
+    });
+
+    it('stays merged on the next run: the studio\'s lines join again, the entry is kept, and the old slug is never given again', () => {
+      const first = mergeFacts([rk(), pp()], published, undefined, distributorOf);
+      const recorded = mergedEntries([], first.merged);
+      expect(recorded).toEqual([
+        { provider: 'reel-kingdom', name: 'Big Bass Splash', slug: 'big-bass-splash-reel-kingdom', merged_into: 'big-bass-splash', into_provider: 'pragmatic-play', reason: first.merged[0]!.reason, sources: [{ file: 'sources/calcasi.jsonl', line: 114, stated_rtp: 96.71 }] },
+      ]);
+      const next = mergeFacts([rk(), pp()], new Map([['pragmatic-play/bigbasssplash', 'big-bass-splash']]), undefined, distributorOf, recorded.map((m) => m.slug));
+      expect(next.games.map((g) => [g.slug, g.facts.length])).toEqual([['big-bass-splash', 2]]);
+      expect(mergedEntries(recorded, next.merged)).toEqual(recorded);
+      // A new game whose slug would be the merged one gets another.
+      const clash = mergeFacts([fact({ provider: 'x', name: 'Big Bass Splash Reel Kingdom' })], new Map(), undefined, undefined, ['big-bass-splash-reel-kingdom']);
+      expect(clash.games.map((g) => g.slug)).toEqual(['big-bass-splash-reel-kingdom-x']);
+    });
   });
 });

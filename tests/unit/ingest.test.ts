@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogueAdapter, citationUrl } from '../../src/ingest/adapters/catalogue.ts';
 import { igtSlotsAdapter } from '../../src/ingest/adapters/igt-slots.ts';
 import { ingestSources, type IngestResult } from '../../src/ingest/ingest.ts';
+import { mergeFacts, publishedSlugs } from '../../src/ingest/merge.ts';
 import { slotcatalogAdapter } from '../../src/ingest/adapters/slotcatalog.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
 import { ProviderAliasesFileSchema } from '../../src/schemas/provider-aliases.ts';
@@ -242,6 +243,7 @@ describe('the real sources', () => {
     // Reel Kingdom's game in the overlay table is Pragmatic Play's of the data API (its distributor).
     expect(gameOf('pragmatic-play', 'Rock Vegas')!.facts.map((f) => [f.providerName, f.file])).toEqual([['Pragmatic Play', 'sources/igt-slots.jsonl'], ['Pragmatic Play / Reel Kingdom', 'sources/overlay-slots.jsonl']]);
     expect(gameOf('reel-kingdom', 'Rock Vegas')).toBeUndefined();
+    expect(gameOf('pragmatic-play', 'Rock Vegas')!.facts.map((f) => f.studio ?? null)).toEqual([null, 'reel-kingdom']);
     // Two games.
     expect([gameOf('netent', "Gonzo's Quest")!.slug, gameOf('red-tiger', "Gonzo's Quest Megaways")!.slug]).toEqual(['gonzos-quest', 'gonzos-quest-megaways']);
     expect([gameOf('greentube', 'Book of Ra')!.slug, gameOf('novomatic', 'Book of Ra Deluxe')!.slug]).toEqual(['book-of-ra', 'book-of-ra-deluxe']);
@@ -277,5 +279,38 @@ describe('the real sources', () => {
         expect(nameKey(text)).toContain(nameKey(f.name));
       }
     }
+  });
+});
+
+describe('merged records on the real lines', () => {
+  const FOUR = [
+    ['big-bass-amazon-xtreme-reel-kingdom', 'big-bass-amazon-xtreme'],
+    ['big-bass-splash-reel-kingdom', 'big-bass-splash'],
+    ['club-tropicana-reel-kingdom', 'club-tropicana'],
+    ['pizza-pizza-pizza-reel-kingdom', 'pizza-pizza-pizza'],
+  ];
+
+  it('merges the four Reel Kingdom records of 1.1.0 that Pragmatic Play publishes under the same name and figure, and no other', () => {
+    // The records as published in 1.2.0: today's games and the four Reel Kingdom slugs (data/merged.json).
+    const games = result.games.map((g) => ({ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }));
+    const before = [...games, ...result.merged.map((m) => ({ provider: m.provider, canonical_name: m.name, canonical_slug: m.slug }))];
+    const run = mergeFacts(result.facts, publishedSlugs(before, result.scopeOf), result.scopeOf, result.table.distributorOf);
+    expect(run.merged.map((m) => [m.slug, m.mergedInto])).toEqual(FOUR);
+    expect(run.games.map((g) => g.slug)).toEqual(result.games.map((g) => g.slug));
+    expect(result.merged.map((m) => [m.slug, m.merged_into, m.into_provider])).toEqual(FOUR.map(([a, b]) => [a, b, 'pragmatic-play']));
+  });
+
+  it('keeps every source on the surviving record (in precedence order), with the studio; leaves the unproven Floating Dragon records alone', () => {
+    const splash = gameOf('pragmatic-play', 'Big Bass Splash')!;
+    expect(splash.slug).toBe('big-bass-splash');
+    expect(splash.facts.map((f) => [f.file, f.line, f.providerName, f.studio ?? null])).toEqual([
+      ['sources/calcasi.jsonl', 114, 'Reel Kingdom', 'reel-kingdom'],
+      ['sources/igt-slots.jsonl', 98, 'Pragmatic Play', null],
+      ['sources/overlay-slots.jsonl', 1885, 'Pragmatic Play', null],
+    ]);
+    // Names that differ from Pragmatic Play's are not proven the same game: both stay.
+    expect(gameOf('reel-kingdom', 'Floating Dragon Ultra Megaways')!.slug).toBe('floating-dragon-ultra-megaways');
+    expect(gameOf('pragmatic-play', 'Floating Dragon Megaways')!.slug).toBe('floating-dragon-megaways');
+    expect(gameOf('reel-kingdom', 'Floating Dragon')!.slug).toBe('floating-dragon');
   });
 });

@@ -19,9 +19,9 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '29572666d3eba4ed',
-  'q=book&sort=relevance&limit=7': 'd4bfd9ce2d8aa680',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'bb34edc8c7aec55c',
+  '': 'd35f054ff9304e23',
+  'q=book&sort=relevance&limit=7': '458afc87cf4d8de0',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': '7c3129b234d143d2',
   'game_type=keno&q=xyz': '2e8f308d0a913e55',
 };
 

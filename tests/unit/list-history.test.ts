@@ -36,7 +36,8 @@ describe('history handler', () => {
       ['2.3.3', g0!.canonical_slug, 'stated_rtp'],
       ['2.2.0', g3!.canonical_slug, 'stated_rtp'],
     ]);
-    expect(Object.keys(page.items[0]!)).toEqual(['data_version', 'frozen_at', 'slug', 'provider', 'field', 'from', 'to']);
+    expect(Object.keys(page.items[0]!)).toEqual(['data_version', 'frozen_at', 'slug', 'provider', 'field', 'from', 'to', 'merged_into']);
+    expect(page.items.every((i) => i.merged_into === null)).toBe(true);
   });
 
   it('filters by slug and provider; unknown values give filtered 0', () => {

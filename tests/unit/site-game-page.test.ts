@@ -83,6 +83,11 @@ describe('game page content', () => {
     expect(html).toContain(`<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version ${real.meta.data_version}, https://rtp.example.org/rtp/book-of-dead</cite>`);
   });
 
+  it('names the studio of a game its publisher publishes (merged Reel Kingdom records), and no studio where none is known', () => {
+    expect(page(real, 'big-bass-splash')).toContain('<dt>Studio</dt><dd data-studio>Reel Kingdom</dd>');
+    expect(page(real, 'book-of-dead')).not.toContain('<dt>Studio</dt>');
+  });
+
   it('labels jurisdiction variants with their country code', () => {
     expect(page(xss, 'plain-game')).toContain('<td>94.00%</td><td>Jurisdiction (DE)</td>');
   });

@@ -518,6 +518,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
+            /** @description The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it. */
+            studio: string | null;
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
@@ -753,6 +755,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
+            /** @description The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it. */
+            studio: string | null;
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
@@ -941,6 +945,8 @@ export interface components {
             from: (number | number[]) | null;
             /** @description Value after (null when the game was removed). */
             to: (number | number[]) | null;
+            /** @description On the entries of a game removed because it is the same game as another record: that record's slug (the old slug's routes redirect there with a 301); else null. */
+            merged_into: string | null;
         };
         HistoryResponse: {
             /** @description The dataset and this query. */
@@ -1053,6 +1059,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
+            /** @description The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it. */
+            studio: string | null;
             /** @description Page (or repository file at a fixed commit) where the published figure was read. */
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
@@ -1209,6 +1217,18 @@ export interface components {
             /** @description Its known RTP builds, as percentages. */
             rtp_variants: number[];
         };
+        RemovedGame: {
+            /** @description Canonical slug of the game. */
+            slug: string;
+            /** @description Provider key of the game. */
+            provider: string;
+            /** @description Its provider-stated RTP before it was removed, as a percentage. */
+            stated_rtp: number;
+            /** @description Its known RTP builds before it was removed, as percentages. */
+            rtp_variants: number[];
+            /** @description The slug of the record it was merged into, being the same game (its routes redirect there with a 301), or null. */
+            merged_into: string | null;
+        };
         ReleaseChanges: {
             /** @description The frozen version these changes made. */
             data_version: string;
@@ -1227,8 +1247,8 @@ export interface components {
             };
             /** @description Games added by this version, with their figures, by slug. */
             added: components["schemas"]["ReleaseGame"][];
-            /** @description Games removed by this version, with their last figures, by slug. */
-            removed: components["schemas"]["ReleaseGame"][];
+            /** @description Games removed by this version, with their last figures and, for a game merged into the record of the same game, that record's slug, by slug. */
+            removed: components["schemas"]["RemovedGame"][];
             /** @description Games whose figures changed, by slug. */
             changed: {
                 /** @description Canonical slug of the game. */
@@ -1261,7 +1281,7 @@ export interface components {
             };
             /** @description Games removed and not added back, by slug. */
             items: {
-                /** @description Slug of the removed game (its routes now answer 404). */
+                /** @description Slug of the removed game: its routes answer 404, or a 301 to `merged_into` for a merged game. */
                 slug: string;
                 /** @description Its provider key. */
                 provider: string;
@@ -1271,8 +1291,10 @@ export interface components {
                 removed_at: string;
                 /** @description Its stated RTP before it was removed. */
                 last_stated_rtp: number;
-                /** @description Why it was removed: for a game held back, the conflict between its sources (docs/DATA.md lists every held-back game); null where the freeze recorded none. */
+                /** @description Why it was removed: for a game held back, the conflict between its sources; for a merged game, why it is the same game as `merged_into` (docs/DATA.md lists both); null where the freeze recorded none. */
                 reason: string | null;
+                /** @description The slug of the record it was merged into (the same game under its publisher: its sources and figures are there now), or null. */
+                merged_into: string | null;
             }[];
         };
         DataPackage: {
@@ -1420,6 +1442,23 @@ export interface components {
         };
     };
     responses: {
+        /** @description The slug was merged into the record of the same game (a studio's record into its publisher's: GET /api/rtp/removed names it in `merged_into`, with the reason): `Location` is the same URL for the surviving slug. Cached 1 hour. */
+        MergedSlug: {
+            headers: {
+                Location: components["headers"]["Location"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 301,
+                 *       "statusMessage": "moved permanently: big-bass-splash-reel-kingdom was merged into big-bass-splash, the record of the same game (GET /api/rtp/removed says why)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The `If-None-Match` validator matches: no body. */
         NotModified: {
             headers: {
@@ -1614,6 +1653,8 @@ export interface components {
         "Access-Control-Allow-Origin": "*";
         /** @description The widget's policy: only its own inline style and script. */
         "Content-Security-Policy": string;
+        /** @description The same URL for the slug the game was merged into. */
+        Location: string;
         /** @description RFC 6750 challenge: `Bearer realm="rtp-registry", error="invalid_token"`. */
         "WWW-Authenticate": string;
         /** @description The methods the path answers. */
@@ -1978,6 +2019,7 @@ export interface operations {
                     "image/png": string;
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2248,6 +2290,7 @@ export interface operations {
                     "application/json": components["schemas"]["SlotRecord"];
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2356,6 +2399,7 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetData"];
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2442,6 +2486,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2490,6 +2535,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2598,6 +2644,7 @@ export interface operations {
                     "application/atom+xml": string;
                 };
             };
+            301: components["responses"]["MergedSlug"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -33,12 +33,13 @@ export function sortedRecords(bundle: RegistryBundle): GameRecord[] {
 
 /**
  * What the search index holds per record (id = record index): its name, slug, provider key and
- * display name, and the provider's group and source labels (`providers`, the registry's provider files).
+ * display name, and the provider's group and source labels (`providers`, the registry's provider
+ * files), and the studio that made the game where the record names one.
  */
 export function searchDocuments(records: readonly GameRecord[], providers: ReadonlyArray<Pick<ProviderFile, 'provider' | 'display' | 'group' | 'aliases'>> = []): SearchDocument[] {
   const also = new Map(providers.map((p) => [p.provider, [...new Set([p.group ?? '', ...(p.aliases ?? [])])].filter((t) => t !== '' && t !== p.display).join(' ')]));
   return records.map((r, id) => {
-    const more = also.get(r.provider) ?? '';
+    const more = [also.get(r.provider) ?? '', r.studio ?? ''].filter((t) => t !== '').join(' ');
     return more === '' ? { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display } : { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display, also: more };
   });
 }
