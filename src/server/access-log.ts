@@ -128,6 +128,15 @@ function keepHead(this: Tracked, ...args: unknown[]): ServerResponse {
   return (http.ServerResponse.prototype.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
 }
 
+/**
+ * The output on stdout or a file (SonicBoom), asynchronous unless `sync`. Bounded by bytes: when it
+ * cannot keep up, writes past ACCESS_LOG_BUFFER_BYTES of backlog are dropped (SonicBoom's
+ * maxLength) rather than held in memory.
+ */
+export function accessLogOutput(target: Exclude<AccessLogTarget, { kind: 'off' }>, sync = false): SonicBoom {
+  return new Destination({ dest: target.kind === 'stdout' ? 1 : target.path, sync, maxLength: ACCESS_LOG_BUFFER_BYTES, mkdir: target.kind === 'file' });
+}
+
 export class AccessLog {
   private readonly destination: SonicBoom;
   private readonly salt: string;
@@ -144,14 +153,7 @@ export class AccessLog {
 
   constructor(options: AccessLogOptions) {
     this.sync = options.sync === true;
-    this.destination = new Destination({
-      dest: options.target.kind === 'stdout' ? 1 : options.target.path,
-      sync: this.sync,
-      // Bounded by bytes: when the output cannot keep up, batches past 4 MiB of backlog are
-      // dropped (SonicBoom's maxLength) rather than held in memory.
-      maxLength: ACCESS_LOG_BUFFER_BYTES,
-      mkdir: options.target.kind === 'file',
-    });
+    this.destination = accessLogOutput(options.target, this.sync);
     // Lines go out in batches of 32 KiB (some 150 lines), and at least every ACCESS_LOG_FLUSH_MS (an
     // unref'd timer): an asynchronous write costs some 25 µs of CPU (a thread-pool round trip), far
     // more than building a line.

@@ -1,14 +1,16 @@
 // The structured access log: one JSON line per request with the documented fields; never a raw IP,
-// a key, a query string or an Authorization value.
+// a key, a query string or an Authorization value; a backlog bounded by bytes when the output stalls.
 import { parseTrustProxy } from '../../src/server/client-ip.ts';
+import { execFileSync } from 'node:child_process';
+import { constants, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
-import { ACCESS_LOG_FLUSH_MS, AccessLog, accessLine, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_FLUSH_MS, AccessLog, accessLine, accessLogOutput, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
 
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 let dir: string;
@@ -222,5 +224,37 @@ describe('batching (the asynchronous destination)', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the backlog bound (an output that does not keep up)', () => {
+  it('holds at most ACCESS_LOG_BUFFER_BYTES of lines, dropping whole writes past it, and writes what it held in order', async () => {
+    // A named pipe whose reader takes nothing until the end: the log's output stalls.
+    const fifo = path.join(dir, 'stalled.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new net.Socket({ fd: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+    reader.pause();
+    const output = accessLogOutput({ kind: 'file', path: fifo });
+    let dropped = 0;
+    output.on('drop', () => dropped++);
+    // Some 600 bytes a line, 10 MiB in all: two and a half times the bound.
+    const lines = Math.ceil((10 * 1024 * 1024) / 600);
+    const time = '2026-11-24T06:00:00.000Z';
+    for (let k = 0; k < lines; k++) output.write(accessLine(time, { method: 'GET', path: `/p${k}/${'x'.repeat(480)}`, status: 200, duration_ms: 1, bytes: 2, client: 'ip:0123456789abcdef', auth: 'none', rate_limit_remaining: null }));
+    expect(dropped).toBeGreaterThan(0);
+    const received: Buffer[] = [];
+    const ended = new Promise<void>((resolve) => reader.on('end', resolve));
+    reader.on('data', (c: Buffer) => received.push(c));
+    output.end();
+    reader.resume();
+    await ended;
+    const text = Buffer.concat(received).toString('utf8');
+    expect(text.length).toBeLessThanOrEqual(ACCESS_LOG_BUFFER_BYTES);
+    expect(text.length).toBeGreaterThan(ACCESS_LOG_BUFFER_BYTES - 1024);
+    const written = text.split('\n');
+    expect(written.pop()).toBe('');
+    // Whole lines, the first ones, in order: the ones past the bound were dropped, none cut.
+    expect(written.map((l) => (JSON.parse(l) as Line).path.split('/')[1])).toEqual(written.map((_, k) => `p${k}`));
+    expect(written.length + dropped).toBe(lines);
   });
 });
