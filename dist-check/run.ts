@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/emit/emit.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/emit/headers.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/emit/nginx.ts';
+import { REDIRECTS_FILE, renderRedirectsFile } from '../src/emit/redirects.ts';
 import { servedFiles } from '../src/routes/served-files.ts';
 import { BuildInfoError, readBuildInfo } from '../src/routes/build-info.ts';
 import { siteUrl } from '../src/routes/urls.ts';
@@ -153,9 +154,13 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   if (headersText !== undefined && headersText !== renderHeadersFile(pageRules(served), new URL(site).origin)) {
     problems.push({ file: `client/${HEADERS_FILE}`, problem: 'differs from what the route table gives the pages of this build' });
   }
+  // _redirects: the merged slugs of the data, as the server answers them.
+  const redirectsText = readText(path.join(clientDir, REDIRECTS_FILE));
+  if (redirectsText === undefined) problems.push({ file: `client/${REDIRECTS_FILE}`, problem: 'is missing' });
+  else if (redirectsText !== renderRedirectsFile(prep.merged)) problems.push({ file: `client/${REDIRECTS_FILE}`, problem: 'differs from the merged slugs of the data' });
   const nginxText = readText(path.join(opts.outDir, EDGE_DIR, NGINX_CONF_FILE));
   if (nginxText === undefined) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'is missing' });
-  else if (nginxText !== renderNginxConf(served, site)) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'differs from what the route table gives the files of this build' });
+  else if (nginxText !== renderNginxConf(served, site, prep.merged)) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'differs from what the route table gives the files of this build' });
 
   // The dumps: each byte-identical to what the data produces now, its JSON valid; nothing else in their folders.
   const dumps = renderDumps(prep.bundle, site);

@@ -131,10 +131,10 @@ A studio's published record that is the same game as its distributor's published
 \`data/provider-aliases.json\`: Reel Kingdom's games are published by Pragmatic Play) is merged into it: the
 surviving record keeps its slug, lists the sources of both, names the studio in \`studio\`, and its confidence is
 recomputed from all of them; the studio's slug leaves with a tombstone naming the reason and \`merged_into\`, and
-each of its URLs answers a 301 to the same URL of the survivor. The data must prove it: one name key, and the
-same stated RTP on each side and together (neither held back); names that differ ("Floating Dragon Ultra
-Megaways" beside "Floating Dragon Megaways", both 96.70) or figures that differ keep both records. Merged
-slugs stay merged (\`data/merged.json\`) and are never given to another game.
+each of its URLs answers a 301 to the same URL of the survivor (from the server, from nginx at the edge, and
+from a CDN through the build's \`_redirects\`). The data must prove it: one name key, and the same stated RTP
+on each side and together (neither held back); names that differ ("Floating Dragon Ultra Megaways" beside
+"Floating Dragon Megaways", both 96.70) or figures that differ keep both records. Merged slugs stay merged (\`data/merged.json\`) and are never given to another game.
 
 ${mergedRows.length === 0 ? 'None.' : table(['slug that left', 'studio', 'merged into', 'provider', 'why the same game'], mergedRows)}
 

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDGE_DIR, NGINX_CONF_FILE } from '../src/emit/nginx.ts';
+import { REDIRECTS_FILE } from '../src/emit/redirects.ts';
 import { startEdge } from '../src/edge/edge.ts';
 import { provisionTools, requireTool } from './lib/system-tools.ts';
 import { buildFirst } from './lib/build-first.ts';
@@ -37,7 +38,8 @@ const releasePollMs = /^[0-9]{1,7}$/.test(pollText) ? Number(pollText) : fail(`R
 
 if (!provisionTools(['nginx', 'redis-server'], '`npm run edge`', 'edge')) process.exit(1);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
-if (!(await buildFirst(outDir, 'edge', [path.join(EDGE_DIR, NGINX_CONF_FILE)])).ok) process.exit(1);
+// A build from before the merged slugs' redirects has an nginx.conf without them: built again.
+if (!(await buildFirst(outDir, 'edge', [path.join(EDGE_DIR, NGINX_CONF_FILE), path.join('client', REDIRECTS_FILE)])).ok) process.exit(1);
 
 const log = (line: string) => console.error(line);
 // A stop asked for while the parts start is carried out once they have (startEdge stops what it

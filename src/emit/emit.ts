@@ -9,6 +9,7 @@
 //   dist/client/api/feeds/provider/{p}.atom    the provider's Atom feed
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
 //   dist/client/_headers                       CDN headers, page rules included (src/emit/headers.ts)
+//   dist/client/_redirects                     CDN redirects of merged slugs (src/emit/redirects.ts)
 //   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/emit/dumps.ts)
 //   dist/server/registry-bundle.json           the Node server's data (src/registry/bundle.ts)
 //   dist/server/build-info.json                site and counts of this build (dist-check reads it)
@@ -25,6 +26,8 @@ import { SlotRecordSchema } from '../schemas/slot.ts';
 import { WidgetDataSchema } from '../schemas/widget.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from './headers.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from './nginx.ts';
+import { REDIRECTS_FILE, renderRedirectsFile } from './redirects.ts';
+import { mergedSlugs } from '../routes/moved.ts';
 import { servedFiles } from '../routes/served-files.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
@@ -45,17 +48,24 @@ export interface OutputFile {
   text: string;
 }
 
-/** A registry made ready to render: the server bundle (public records) and the shaping context. */
+/** A registry made ready to render: the server bundle (public records), the shaping context and the merged slugs. */
 export interface PreparedBuild {
   site: string;
   bundle: RegistryBundle;
   ctx: ShapeContext;
+  /** Each merged slug's survivor, from the bundle's history as the server reads it (src/routes/moved.ts). */
+  merged: ReadonlyMap<string, string>;
 }
 
 /** Derives the public records once and builds the shaping context. */
 export function prepareBuild(registry: Registry, site: string): PreparedBuild {
-  const bundle = makeBundle(registry);
-  return { site, bundle, ctx: makeContext(bundle, site) };
+  return prepareBundle(makeBundle(registry), site);
+}
+
+/** The same for a registry bundle already made (the staged writer's, read from its serialised form). */
+export function prepareBundle(bundle: RegistryBundle, site: string): PreparedBuild {
+  const slugs = new Set(bundle.records.map((r) => r.canonical_slug));
+  return { site, bundle, ctx: makeContext(bundle, site), merged: mergedSlugs(bundle.history, (slug) => slugs.has(slug)) };
 }
 
 /** Compact JSON in the value's own key order, no trailing newline: the bytes of every static JSON file. */
@@ -183,19 +193,20 @@ export async function writeExtras(prep: PreparedBuild, clientDir: string, server
 }
 
 /**
- * Writes `_headers` and the edge's nginx.conf (beside `serverDir`: dist/edge) for the files in
- * `clientDir`: call it once every page is written. Returns how many files (2).
+ * Writes `_headers`, `_redirects` and the edge's nginx.conf (beside `serverDir`: dist/edge) for the
+ * files in `clientDir`: call it once every page is written. Returns how many files (3).
  */
 export async function writeRouteFiles(prep: PreparedBuild, clientDir: string, serverDir: string): Promise<number> {
   const served = servedFiles(clientDir);
   await writeFile(path.join(clientDir, HEADERS_FILE), renderHeadersFile(pageRules(served), new URL(prep.site).origin));
+  await writeFile(path.join(clientDir, REDIRECTS_FILE), renderRedirectsFile(prep.merged));
   const edgeDir = path.join(path.dirname(serverDir), EDGE_DIR);
   mkdirSync(edgeDir, { recursive: true });
-  await writeFile(path.join(edgeDir, NGINX_CONF_FILE), renderNginxConf(served, prep.site));
-  return 2;
+  await writeFile(path.join(edgeDir, NGINX_CONF_FILE), renderNginxConf(served, prep.site, prep.merged));
+  return 3;
 }
 
-/** Writes every emitted file, `_headers`, nginx.conf, the registry bundle and build-info; returns the number of files written. */
+/** Writes every emitted file, `_headers`, `_redirects`, nginx.conf, the registry bundle and build-info; returns the number of files written. */
 export async function writeBuild(prep: PreparedBuild, clientDir: string, serverDir: string, bundleText?: string): Promise<number> {
   const count = writeFamiliesSync(prep, clientDir) + (await writeExtras(prep, clientDir, serverDir, bundleText));
   return count + (await writeRouteFiles(prep, clientDir, serverDir));

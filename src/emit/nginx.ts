@@ -1,12 +1,14 @@
 // The edge's nginx configuration (dist/edge/nginx.conf), generated from the route table
 // (src/routes/routes.ts): nginx serves every static family from dist/client with the headers the
 // table gives it, and passes only the dynamic routes, and whatever no file answers, to the Node
-// instances. `npm run edge` (src/edge/) runs it with the per-run parts beside it: the instances'
-// addresses and the edge's own address and folder. No path or header is written here by hand.
+// instances; the URLs of merged slugs answer the server's 301 (src/routes/moved.ts) from nginx too.
+// `npm run edge` (src/edge/) runs it with the per-run parts beside it: the instances' addresses and
+// the edge's own address and folder. No path or header is written here by hand.
 import { CONTENT_TYPES, DEFAULT_CONTENT_TYPE } from '../routes/content-types.ts';
 import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, JSON_ERROR, JSON_TYPE, pageHeaders, POLICIES } from '../routes/routes.ts';
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_ROUTES, paths, type RouteFamily } from '../routes/paths.ts';
 import type { ServedFile } from '../routes/served-files.ts';
+import { MOVED_HEADERS, MOVED_STATUS, movedBody, movedStaticUrls } from '../routes/moved.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 import { staticHeaders } from './headers.ts';
 
@@ -61,6 +63,13 @@ export const EDGE_ERRORS: ReadonlyMap<number, ErrorBody> = new Map([
  * location: a request refused before its request line is parsed has no URI a named location could keep.
  */
 const ERROR_LOCATION = '/.edge-error/';
+/**
+ * The internal location answering the URL of a merged slug, and the status its location returns to
+ * reach it (one no route answers): error_page turns it into the 301, as `return 301` could not give
+ * the server's JSON body.
+ */
+const MOVED_LOCATION = '/.edge-moved';
+const MOVED_HANDOFF = 418;
 
 /** A double-quoted nginx string; `$` is refused, since nginx would read it as a variable. */
 function quote(value: string): string {
@@ -98,14 +107,46 @@ function fileLocation(match: string, body: readonly string[]): string {
   return location(match, [...body, 'disable_symlinks on from=$document_root;']);
 }
 
+/**
+ * The locations of the merged slugs' URLs served from files (exact, so before the keyed families'
+ * patterns), and the internal one answering them: the server's redirect, its headers and JSON body,
+ * with `Location` the survivor's URL and the request's query string (taken before error_page's
+ * internal redirect drops it). Other methods (the preflight) go to the instances, as for the files.
+ * None when nothing was merged (nginx refuses a variable nothing sets).
+ */
+function movedLocations(merged: ReadonlyMap<string, string>): { errorPage: string[]; locations: string[]; internal: string[] } {
+  const urls = movedStaticUrls(merged);
+  if (urls.length === 0) return { errorPage: [], locations: [], internal: [] };
+  const locations = urls.map((m) =>
+    location(`= ${quote(m.from)}`, [
+      'if ($request_method !~ ^(GET|HEAD)$) { return 405; }',
+      // quote() refuses `$`: the query string's variables go after the quoted path.
+      `set $rtp_moved_to ${quote(m.to).slice(0, -1)}$is_args$args";`,
+      `set $rtp_moved_body ${quote(JSON.stringify(movedBody(m.slug, m.into)))};`,
+      `return ${MOVED_HANDOFF};`,
+    ]),
+  );
+  const { 'Content-Type': type, ...headers } = MOVED_HEADERS;
+  const internal = location(`= ${MOVED_LOCATION}`, [
+    'internal;',
+    'types { }',
+    `default_type ${quote(type!)};`,
+    ...Object.entries(headers).map(([n, v]) => `add_header ${n} ${quote(v)} always;`),
+    'add_header Location $rtp_moved_to always;',
+    'return 200 $rtp_moved_body;',
+  ]);
+  return { errorPage: [`error_page ${MOVED_HANDOFF} =${MOVED_STATUS} ${MOVED_LOCATION};`], locations, internal: [internal] };
+}
+
 /** The families whose Content-Type follows the file's extension (src/routes/content-types.ts). */
 const BY_EXTENSION: ReadonlySet<RouteFamily> = new Set(['page', 'asset']);
 
 /**
  * The text of nginx.conf for a build: `served` are its files found by URL path
- * (src/routes/served-files.ts), `site` the build's site (the pages' CSP names its origin).
+ * (src/routes/served-files.ts), `site` the build's site (the pages' CSP names its origin), `merged`
+ * each merged slug's survivor (src/routes/moved.ts `mergedSlugs`).
  */
-export function renderNginxConf(served: readonly ServedFile[], site: string): string {
+export function renderNginxConf(served: readonly ServedFile[], site: string, merged: ReadonlyMap<string, string>): string {
   const page = pageHeaders(new URL(site).origin);
   const types = new Map<string, string[]>();
   for (const [ext, type] of Object.entries(CONTENT_TYPES)) types.set(type, [...(types.get(type) ?? []), ext.slice(1)]);
@@ -127,6 +168,9 @@ export function renderNginxConf(served: readonly ServedFile[], site: string): st
   const dumpTypes = Object.entries(DUMP_TYPES).map(([ext, type]) => `${quote(type)} ${ext.slice(1)};`);
   const dumpHeaders = headerDirectives('dump', JSON_TYPE, page).filter((d) => !d.startsWith('types') && !d.startsWith('default_type'));
   locations.push(fileLocation(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [`types { ${dumpTypes.join(' ')} }`, `default_type ${quote(JSON_TYPE)};`, ...dumpHeaders, `try_files /${DUMP_ROUTE.dir}/$1 @node;`]));
+  // The merged slugs' URLs: exact locations, so nginx picks them before the keyed families' patterns.
+  const moved = movedLocations(merged);
+  locations.push(...moved.locations);
   // The keyed families, in the table's order (regular expression locations are tried in order).
   for (const r of KEYED_ROUTES) {
     const re = `^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`;
@@ -134,11 +178,11 @@ export function renderNginxConf(served: readonly ServedFile[], site: string): st
   }
 
   // nginx's own errors: each status to the location of its JSON answer.
-  const errorPages = [...EDGE_ERRORS].map(([code, body]) => `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`);
+  const errorPages = [...EDGE_ERRORS].map(([code, body]) => `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`).concat(moved.errorPage);
   // The server's JSON error headers (`always`: add_header leaves error answers out otherwise).
   const { 'Content-Type': errorType, ...errorHeaders } = JSON_ERROR;
   const answers = new Map([...EDGE_ERRORS.values()].map((body) => [body.statusCode, body]));
-  const errorLocations = [...answers.values()].map((body) =>
+  const internalLocations = [...answers.values()].map((body) =>
     location(`= ${ERROR_LOCATION}${body.statusCode}`, [
       'internal;',
       'types { }',
@@ -146,7 +190,7 @@ export function renderNginxConf(served: readonly ServedFile[], site: string): st
       ...Object.entries(errorHeaders).map(([n, v]) => `add_header ${n} ${quote(v)} always;`),
       `return ${body.statusCode} ${quote(JSON.stringify(body))};`,
     ]),
-  );
+  ).concat(moved.internal);
   return `# The edge: nginx in front of the registry's Node instances. Generated by the build from
 # src/routes/routes.ts (src/emit/nginx.ts); do not edit. \`npm run edge\` runs it with nginx -p <its
 # folder>, where it writes ${POOLS.map(poolServersFile).join(', ')} and ${EDGE_SITE_FILE} beside a link to this file.
@@ -215,7 +259,7 @@ ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
     # Methods the static files refuse (the CORS preflight, POST) and paths no file answers (the
     # 404s): the instances answer them as they do without nginx.
     error_page 404 405 = @node;
-    # What nginx refuses itself, and no instance answering: the server's JSON error bodies.
+    # What nginx refuses itself, and no instance answering: the server's JSON error bodies; a merged slug's redirect.
     ${errorPages.join('\n    ')}
     recursive_error_pages on;
 
@@ -228,7 +272,7 @@ ${locations.join('')}
       proxy_pass http://${UPSTREAM};
     }
 
-${errorLocations.join('')}  }
+${internalLocations.join('')}  }
 }
 `;
 }

@@ -3,9 +3,8 @@
 // integration moves the folders into dist/client in astro:build:done (src/emit/staging.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RegistryBundle } from '../registry/bundle.ts';
-import { writeFamiliesSync } from './emit.ts';
-import { makeContext } from '../registry/shape.ts';
+import { prepareBundle, writeFamiliesSync } from './emit.ts';
 
 const { bundleText, site, stagingDir } = workerData as { bundleText: string; site: string; stagingDir: string };
 const bundle = JSON.parse(bundleText) as RegistryBundle;
-parentPort!.postMessage(writeFamiliesSync({ site, bundle, ctx: makeContext(bundle, site) }, stagingDir));
+parentPort!.postMessage(writeFamiliesSync(prepareBundle(bundle, site), stagingDir));

@@ -12,7 +12,8 @@ import { createListHandler, type ListHandler, type ListHandlerOptions } from './
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
 import { createOembedHandler, type OembedHandler } from './oembed.ts';
 import { readBuildInfo } from '../routes/build-info.ts';
-import { createMovedLookup, mergedSlugs, type MovedLookup } from './moved.ts';
+import { createMovedLookup, type MovedLookup } from './moved.ts';
+import { mergedSlugs } from '../routes/moved.ts';
 import { siteUrl } from '../routes/urls.ts';
 
 /** The dynamic routes over one list bundle. */

@@ -18,7 +18,7 @@ import { ROUTE_NOT_FOUND, SLOT_NOT_FOUND, type ErrorBody } from '../schemas/erro
 import { CACHE_ERROR, JSON_ERROR_HEADERS, type HandlerResult } from '../list/http.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { listBodies } from '../list/list.ts';
-import { MOVED_STATUS } from '../list/moved.ts';
+import { MOVED_STATUS } from '../routes/moved.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import { normalizeTarget, targetTooLong } from './paths.ts';

@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageRules, parseHeadersFile, renderHeadersFile } from '../../src/emit/headers.ts';
 import { renderNginxConf } from '../../src/emit/nginx.ts';
+import { REDIRECTS_FILE, renderRedirectsFile } from '../../src/emit/redirects.ts';
+import { prepareBuild } from '../../src/emit/emit.ts';
+import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { servedFiles } from '../../src/routes/served-files.ts';
 import { WIDGET_CSP } from '../../src/routes/widget-assets.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
@@ -96,11 +99,15 @@ describe('astro build on a fixture registry', () => {
     expect(read(outA, 'client/api/rtp/fire-keno').endsWith('}')).toBe(true); // compact, no trailing newline
   });
 
-  it('writes _headers (with a rule per page), nginx.conf, the registry bundle and build-info', () => {
+  it('writes _headers (with a rule per page), _redirects, nginx.conf, the registry bundle and build-info', async () => {
     const served = servedFiles(path.join(outA, 'client'));
     expect(read(outA, 'client/_headers')).toBe(renderHeadersFile(pageRules(served), new URL(SITE).origin));
     expect(parseHeadersFile(read(outA, 'client/_headers')).get('/about')!.get('x-frame-options')).toBe('DENY');
-    expect(read(outA, 'edge/nginx.conf')).toBe(renderNginxConf(served, SITE));
+    // Nothing merged in this registry: the comment alone, in every build.
+    const { merged } = prepareBuild(await loadRegistryOrThrow(data), SITE);
+    expect(merged.size).toBe(0);
+    expect(read(outA, `client/${REDIRECTS_FILE}`)).toBe(renderRedirectsFile(merged));
+    expect(read(outA, 'edge/nginx.conf')).toBe(renderNginxConf(served, SITE, merged));
     const bundle = RegistryBundleSchema.parse(JSON.parse(read(outA, 'server/registry-bundle.json')));
     expect(bundle.records).toHaveLength(GAMES.length);
     expect(JSON.parse(read(outA, 'server/build-info.json'))).toMatchObject({ site: SITE, games: GAMES.length, providers: FIXTURE_PROVIDERS.length });

@@ -1,15 +1,18 @@
 // `npm run edge` against real nginx, real server instances and a real redis-server (loopback, free
 // ports, state in a temp folder): the state file and a clean stop, header parity with the Node
 // server for every route family, nginx's own errors as the server's JSON, the client's own address
-// behind nginx, failover under load, and the static half served with every instance killed.
-import { readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+// behind nginx, failover under load, the static half (merged slugs' redirects included) served with
+// every instance killed.
+import { readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_UNAVAILABLE } from '../../src/emit/nginx.ts';
 import { DYNAMIC_FAMILIES, JSON_ERROR, POLICIES } from '../../src/routes/routes.ts';
-import { type RouteFamily } from '../../src/routes/paths.ts';
+import { paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { movedBody, movedStaticUrls } from '../../src/routes/moved.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { MergedFileSchema } from '../../src/schemas/merged.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
 import { exchange, get } from '../helpers/load.ts';
@@ -28,6 +31,10 @@ const SAMPLES = familySamples({
 });
 const FAMILIES = Object.keys(SAMPLES) as RouteFamily[];
 const STATIC = FAMILIES.filter((f) => !DYNAMIC_FAMILIES.has(f));
+/** The merged slugs of the data (data/merged.json) and every URL of theirs served from a file, an embed's options on each. */
+const MERGED = new Map(MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games.map((m) => [m.slug, m.merged_into]));
+const QUERY = 'theme=dark&lang=de';
+const MOVED = movedStaticUrls(MERGED).map((m) => ({ ...m, from: `${m.from}?${QUERY}`, to: `${m.to}?${QUERY}` }));
 
 interface Seen {
   status: number;
@@ -36,8 +43,13 @@ interface Seen {
 }
 
 async function fetchOne(base: string, family: RouteFamily, url: string): Promise<Seen> {
-  const res = await fetch(base + url, family === 'mcp' ? MCP_CALL : {});
+  const res = await fetch(base + url, { ...(family === 'mcp' ? MCP_CALL : {}), redirect: 'manual' });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Node's incoming headers as a Headers object (for `comparable`). */
+function headersOf(h: Record<string, string | string[] | undefined>): Headers {
+  return new Headers(Object.entries(h).flatMap(([n, v]) => (v === undefined ? [] : [[n, Array.isArray(v) ? v.join(', ') : v] as [string, string]])));
 }
 
 describe('npm run edge: nginx in front of two instances and one redis-server', () => {
@@ -116,11 +128,6 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       expect(viaEdge.body.equals(direct.body), url).toBe(true);
       expect(viaEdge.headers.get('content-type'), url).toBe(direct.headers.get('content-type'));
     }
-    // A slug merged into the record of the same game: no file answers it, so the instances' 301 passes through as it is.
-    for (const url of ['/api/badge/rtp/big-bass-splash-reel-kingdom.svg', '/api/widget/rtp/big-bass-splash-reel-kingdom']) {
-      const [direct, viaEdge] = await Promise.all([fetch(node + url, { redirect: 'manual' }), fetch(edge.url + url, { redirect: 'manual' })]);
-      expect([viaEdge.status, viaEdge.headers.get('location'), await viaEdge.text()], url).toEqual([301, direct.headers.get('location'), await direct.text()]);
-    }
     // A symbolic link planted in the served folder is not followed (as by the instances).
     const secret = path.join(dir, 'secret.txt');
     writeFileSync(secret, 'not for the web');
@@ -137,6 +144,31 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const preflight = await fetch(`${edge.url}${SAMPLES.slot[0]}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
+  });
+
+  it('answers each URL of a merged slug served from a file with the server\'s own 301: status, Location (query kept), headers and body', async () => {
+    // Counted by the instances (records, widgets, pages): from an address of their own, so the budget of the others stays whole.
+    const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
+    const from = { localAddress: '127.0.0.4' };
+    expect(MOVED.length).toBe(MERGED.size * 6);
+    for (const m of MOVED) {
+      const [direct, viaEdge] = [await get(node + m.from, from), await get(edge.url + m.from, from)];
+      expect([direct.status, direct.headers.location], m.from).toEqual([301, m.to]);
+      expect([viaEdge.status, viaEdge.body], m.from).toEqual([direct.status, direct.body]);
+      expect(JSON.parse(viaEdge.body), m.from).toEqual(movedBody(m.slug, m.into));
+      // The same headers; the instances count the request (its rate-limit headers), nginx does not.
+      const leaveOut = new Set([...NOT_COMPARED, ...RATE_LIMIT_HEADERS]);
+      expect(comparable(headersOf(viaEdge.headers), leaveOut), m.from).toEqual(comparable(headersOf(direct.headers), leaveOut));
+      expect(Object.keys(viaEdge.headers).filter((n) => RATE_LIMIT_HEADERS.has(n)), m.from).toEqual([]);
+    }
+    // HEAD: the same answer without its body; the card, drawn by the instances, passes through; the preflight is theirs.
+    const head = await fetch(edge.url + MOVED[0]!.from, { method: 'HEAD', redirect: 'manual' });
+    expect([head.status, head.headers.get('location'), head.headers.get('content-length'), await head.text()]).toEqual([301, MOVED[0]!.to, String(Buffer.byteLength(JSON.stringify(movedBody(MOVED[0]!.slug, MOVED[0]!.into)))), '']);
+    const [slug, into] = [...MERGED][0]!;
+    const card = await get(`${edge.url}${paths.ogImage(slug)}`, from);
+    expect([card.status, card.headers.location]).toEqual([301, paths.ogImage(into)]);
+    const preflight = await fetch(`${edge.url}${paths.widget(slug)}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-headers')]).toEqual([204, 'x-api-key']);
   });
 
   it('answers what nginx refuses itself as the server does: JSON error bodies with the server\'s error headers, never its HTML pages', async () => {
@@ -180,9 +212,10 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     expect(other.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 
-  it('serves the static families with every instance killed, same bytes and headers; dynamic routes get a JSON 503 within 1 s', async () => {
+  it('serves the static families and the merged slugs\' redirects with every instance killed, same bytes and headers; dynamic routes get a JSON 503 within 1 s', async () => {
     const before = new Map<string, Seen>();
     for (const family of STATIC) for (const url of SAMPLES[family]) before.set(url, await fetchOne(edge.url, family, url));
+    for (const m of MOVED) before.set(m.from, await fetchOne(edge.url, m.family, m.from));
     for (const instance of edge.state.instances) process.kill(instance.pid, 'SIGKILL');
     for (const instance of edge.state.instances) await edge.waitFor(new RegExp(`\\(pid ${instance.pid}\\) exited`));
     for (const family of STATIC) {
@@ -193,6 +226,13 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
         expect(now.body.equals(was.body), url).toBe(true);
         expect(comparable(now.headers, NOT_COMPARED), url).toEqual(comparable(was.headers, NOT_COMPARED));
       }
+    }
+    // A merged slug's record, widget data, widget, badge, feed and page: nginx's 301 to the survivor, query kept.
+    for (const m of MOVED) {
+      const now = await fetchOne(edge.url, m.family, m.from);
+      expect([now.status, now.headers.get('location')], m.from).toEqual([301, m.to]);
+      expect(JSON.parse(now.body.toString('utf8')), m.from).toEqual(movedBody(m.slug, m.into));
+      expect(comparable(now.headers, NOT_COMPARED), m.from).toEqual(comparable(before.get(m.from)!.headers, NOT_COMPARED));
     }
     for (const family of FAMILIES.filter((f) => DYNAMIC_FAMILIES.has(f))) {
       for (const url of SAMPLES[family]) {

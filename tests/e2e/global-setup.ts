@@ -6,14 +6,16 @@ import { checkFreshness } from '../../src/server/freshness.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EDGE_DIR, NGINX_CONF_FILE } from '../../src/emit/nginx.ts';
+import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
 import { refreshServerBundle } from '../../src/emit/server-bundle.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from '../helpers/server.ts';
 
 export default async function setup(): Promise<void> {
   const fresh = await checkFreshness(testOutDir(), testDataDir());
-  // A build from before the edge existed has no nginx.conf: the edge tests need one.
-  const conf = path.join(testOutDir(), EDGE_DIR, NGINX_CONF_FILE);
-  const status = fresh.fresh && !existsSync(conf) ? { fresh: false, reason: `${conf} is missing` } : fresh;
+  // A build from before the edge (or the merged slugs' redirects) existed has no nginx.conf (or
+  // _redirects, and an nginx.conf without them): the edge and merged-slug tests need both.
+  const missing = [path.join(testOutDir(), EDGE_DIR, NGINX_CONF_FILE), path.join(testOutDir(), 'client', REDIRECTS_FILE)].find((f) => !existsSync(f));
+  const status = fresh.fresh && missing !== undefined ? { fresh: false, reason: `${missing} is missing` } : fresh;
   if (status.fresh) {
     console.log(`e2e: using the existing build: ${status.reason}`);
     if (await refreshServerBundle(path.join(testOutDir(), 'server'))) console.log('e2e: bundled the server again: src/ changed since the build');

@@ -2,6 +2,7 @@
 // Pragmatic Play's, data 1.3.0), over HTTP from the built dist on the real server: every URL of an old
 // slug answers a 301 to the same URL of the survivor, which lists both records' sources and names the
 // studio; the tombstones, the release diff and the history name `merged_into`; other gone slugs stay 404.
+// The build's `_redirects` (for CDN deploys) sends each URL served from a file where the server does.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,9 @@ import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
+import { movedStaticUrls } from '../../src/routes/moved.ts';
+import { startServer, testDataDir, testOutDir, type RunningServer } from '../helpers/server.ts';
 
 const HOUR = 'public, max-age=3600, s-maxage=3600';
 const merged = MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games;
@@ -56,6 +59,18 @@ describe('a merged slug', () => {
     expect((await get(`/widget/rtp/${OLD}?theme=dark&lang=de&v=1.2.0`)).headers.get('location')).toBe(`/widget/rtp/${NEW}?theme=dark&lang=de&v=1.2.0`);
     const head = await fetch(`${server.url}/api/rtp/${OLD}`, { method: 'HEAD', redirect: 'manual' });
     expect([head.status, head.headers.get('location'), await head.text()]).toEqual([301, `/api/rtp/${NEW}`, '']);
+  });
+
+  it('is in the build\'s _redirects for every URL served from a file, each to where the server sends it', async () => {
+    const lines = readFileSync(path.join(testOutDir(), 'client', REDIRECTS_FILE), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const want = movedStaticUrls(new Map(merged.map((m) => [m.slug, m.merged_into])));
+    expect(lines).toEqual(want.map((m) => `${m.from} ${m.to} 301`));
+    expect(lines).toHaveLength(merged.length * 6);
+    for (const line of lines) {
+      const [from, to, status] = line.split(' ');
+      const r = await get(from!);
+      expect([r.status, r.headers.get('location')], from).toEqual([Number(status), to]);
+    }
   });
 
   it('lands a client that follows it on the surviving record: both records\' sources, the studio, the confidence they give', async () => {

@@ -144,6 +144,15 @@ describe('checkDist', () => {
     expect((await check(d)).problems).toContainEqual({ file: 'edge/nginx.conf', problem: 'is missing' });
   });
 
+  it('reports a missing _redirects, or one that differs from the merged slugs of the data', async () => {
+    const d = await distCopy();
+    const file = path.join(d, 'client/_redirects');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}/api/rtp/gem-mines-studio /api/rtp/gem-mines 301\n`);
+    expect((await check(d)).problems).toEqual([{ file: 'client/_redirects', problem: 'differs from the merged slugs of the data' }]);
+    unlinkSync(file);
+    expect((await check(d)).problems).toEqual([{ file: 'client/_redirects', problem: 'is missing' }]);
+  });
+
   it('reports a missing or stale registry bundle and build-info', async () => {
     const d = await distCopy();
     unlinkSync(path.join(d, 'server/registry-bundle.json'));

@@ -7,6 +7,8 @@ import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, wr
 import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/emit/staging.ts';
 import { HEADER_RULES, HEADERS_FILE, pageRules, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/emit/headers.ts';
 import { renderNginxConf } from '../../src/emit/nginx.ts';
+import { REDIRECTS_FILE, renderRedirectsFile } from '../../src/emit/redirects.ts';
+import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { servedFiles } from '../../src/routes/served-files.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
@@ -19,13 +21,20 @@ import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/regi
 import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
 
 const SITE = 'https://rtp.example.org';
-const registry = (): Registry => ({
+const registry = (history: HistoryEntry[] = []): Registry => ({
   dir: '/nowhere',
   meta: FIXTURE_META,
   providers: FIXTURE_PROVIDERS,
   games: [...FIXTURE_GAMES].sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : 1)),
-  history: [],
+  history,
 });
+/** The log of a studio's record of a fixture game, published then merged into it (src/registry/freeze.ts writes such entries). */
+const MERGED_SLUG = `${FIXTURE_GAMES[0]!.canonical_slug}-studio`;
+const mergedHistory = (): HistoryEntry[] => {
+  const g = FIXTURE_GAMES[0]!;
+  const at = (data_version: string, frozen_at: string, from: number | null, to: number | null): HistoryEntry => ({ data_version, frozen_at, slug: MERGED_SLUG, provider: g.provider, field: 'stated_rtp', from, to });
+  return [at('0.9.0', '2026-11-01T00:00:00Z', null, g.stated_rtp), { ...at(FIXTURE_META.data_version, FIXTURE_META.frozen_at, g.stated_rtp, null), reason: `merged into ${g.canonical_slug}: the same game`, merged_into: g.canonical_slug }];
+};
 
 const temps: string[] = [];
 async function tempDir(): Promise<string> {
@@ -154,18 +163,53 @@ describe('_headers page rules', () => {
   });
 });
 
+describe('_redirects', () => {
+  it('sends every URL of a merged slug served from a file to the same URL of its survivor, one 301 line each, in the order of the merged slugs (slug order)', () => {
+    const text = renderRedirectsFile(new Map([['a-studio', 'a'], ['b-studio', 'b']]));
+    const lines = text.split('\n');
+    expect(lines.slice(0, 2).every((l) => l.startsWith('# '))).toBe(true);
+    expect(lines.slice(2)).toEqual([
+      '/api/widget/rtp/a-studio /api/widget/rtp/a 301',
+      '/api/badge/rtp/a-studio.svg /api/badge/rtp/a.svg 301',
+      '/api/feeds/game/a-studio.atom /api/feeds/game/a.atom 301',
+      '/api/rtp/a-studio /api/rtp/a 301',
+      '/widget/rtp/a-studio /widget/rtp/a 301',
+      '/rtp/a-studio /rtp/a 301',
+      '/api/widget/rtp/b-studio /api/widget/rtp/b 301',
+      '/api/badge/rtp/b-studio.svg /api/badge/rtp/b.svg 301',
+      '/api/feeds/game/b-studio.atom /api/feeds/game/b.atom 301',
+      '/api/rtp/b-studio /api/rtp/b 301',
+      '/widget/rtp/b-studio /widget/rtp/b 301',
+      '/rtp/b-studio /rtp/b 301',
+      '',
+    ]);
+    // Nothing merged: the comment alone (the file is always there, so every build has the same files).
+    expect(renderRedirectsFile(new Map()).split('\n').filter((l) => l !== '' && !l.startsWith('#'))).toEqual([]);
+  });
+
+  it('takes the merged slugs from the history log, as the server does', () => {
+    const g = FIXTURE_GAMES[0]!;
+    expect([...prepareBuild(registry(mergedHistory()), SITE).merged]).toEqual([[MERGED_SLUG, g.canonical_slug]]);
+    expect(prepareBuild(registry(), SITE).merged.size).toBe(0);
+  });
+});
+
 describe('writeBuild', () => {
-  it('writes the families, _headers, the registry bundle and build-info; twice gives identical bytes', async () => {
+  it('writes the families, _headers, _redirects, the registry bundle and build-info; twice gives identical bytes', async () => {
     const [a, b] = [await tempDir(), await tempDir()];
     for (const dir of [a, b]) {
-      const count = await writeBuild(prepareBuild(registry(), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
-      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 4 + renderDumps(prepareBuild(registry(), SITE).bundle, SITE).length);
+      const count = await writeBuild(prepareBuild(registry(mergedHistory()), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
+      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 5 + renderDumps(prepareBuild(registry(mergedHistory()), SITE).bundle, SITE).length);
     }
     const ta = tree(a);
     expect(ta).toEqual(tree(b));
     expect([...ta.keys()].filter((f) => f.startsWith('client/widget/'))).toHaveLength(FIXTURE_GAMES.length);
     expect(ta.get(`client/${HEADERS_FILE}`)).toBe(renderHeadersFile(pageRules(servedFiles(path.join(a, 'client'))), SITE));
-    expect(ta.get('edge/nginx.conf')).toBe(renderNginxConf(servedFiles(path.join(a, 'client')), SITE));
+    const merged = new Map([[MERGED_SLUG, FIXTURE_GAMES[0]!.canonical_slug]]);
+    expect(ta.get(`client/${REDIRECTS_FILE}`)).toBe(renderRedirectsFile(merged));
+    expect(ta.get(`client/${REDIRECTS_FILE}`)).toContain(`/api/rtp/${MERGED_SLUG} /api/rtp/${FIXTURE_GAMES[0]!.canonical_slug} 301\n`);
+    expect(ta.get('edge/nginx.conf')).toBe(renderNginxConf(servedFiles(path.join(a, 'client')), SITE, merged));
+    expect(ta.get('edge/nginx.conf')).toContain(`location = "/api/rtp/${MERGED_SLUG}" {`);
     expect(existsSync(path.join(a, 'client/api/rtp/provider/aurora-games'))).toBe(true);
     const bundle = RegistryBundleSchema.parse(JSON.parse(ta.get(`server/${BUNDLE_FILE}`)!));
     expect(bundle.records.map((r) => r.canonical_slug)).toEqual(registry().games.map((g) => g.canonical_slug));

@@ -1,6 +1,7 @@
 // The edge's nginx.conf (src/emit/nginx.ts) against the route table: every URL family goes to the
 // location nginx would pick for it (exact, then ^~ prefix, then regular expressions in order, then
-// `/`), which serves the file the server would, with the server's headers, or passes it to Node.
+// `/`), which serves the file the server would, with the server's headers, or passes it to Node; a
+// merged slug's URLs answer the server's 301.
 import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/emit/headers.ts';
 import { EDGE_ERRORS, EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
@@ -10,11 +11,15 @@ import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
 import { DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, JSON_TYPE, pageHeaders, POLICIES } from '../../src/routes/routes.ts';
-import { classify, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { classify, KEYED_ROUTES, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { createMovedLookup } from '../../src/list/moved.ts';
+import { MOVED_HEADERS, movedBody } from '../../src/routes/moved.ts';
 
 const SITE = 'https://rtp.example.org/registry/';
 const SERVED = SERVED_FIXTURE;
-const conf = renderNginxConf(SERVED, SITE);
+/** A studio's slug merged into its publisher's record of the same game. */
+const MERGED: ReadonlyMap<string, string> = new Map([['book-of-dead-studio', 'book-of-dead']]);
+const conf = renderNginxConf(SERVED, SITE, MERGED);
 
 interface Location {
   kind: '=' | '^~' | '~' | '/' | '@';
@@ -143,8 +148,44 @@ describe('nginx.conf from the route table', () => {
     for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    include ${poolServersFile(pool)};`);
   });
 
+  it('answers each URL of a merged slug served from a file with the server\'s 301: its headers, Location with the query string, its JSON body', () => {
+    const lookup = createMovedLookup(MERGED);
+    const moved = KEYED_ROUTES.filter((r) => r.key === 'slug').map((r) => `${r.prefix}book-of-dead-studio${r.suffix}`);
+    expect(moved).toEqual(['/api/widget/rtp/book-of-dead-studio', '/api/badge/rtp/book-of-dead-studio.svg', '/api/feeds/game/book-of-dead-studio.atom', '/api/rtp/book-of-dead-studio', '/widget/rtp/book-of-dead-studio', '/rtp/book-of-dead-studio']);
+    const errorPage = /^ {4}error_page 418 =301 (\S+);$/m.exec(conf);
+    expect(errorPage).not.toBeNull();
+    const internal = LOCATIONS.find((l) => l.kind === '=' && l.match === errorPage![1])!;
+    expect(internal.body.slice(0, 3)).toEqual(['internal;', 'types { }', `default_type ${JSON.stringify(MOVED_HEADERS['Content-Type'])};`]);
+    const headers = internal.body.filter((l) => l.startsWith('add_header ')).map((l) => /^add_header (\S+) "?(.*?)"? always;$/.exec(l)!.slice(1));
+    expect(headers).toEqual([...Object.entries(MOVED_HEADERS).filter(([n]) => n !== 'Content-Type'), ['Location', '$rtp_moved_to']]);
+    expect(internal.body.at(-1)).toBe('return 200 $rtp_moved_body;');
+    for (const url of moved) {
+      const { loc } = pick(url);
+      expect(loc.kind, url).toBe('=');
+      const answer = lookup(url, 'theme=dark')!;
+      // Other methods go to the instances (405 -> @node), as the static files do; GET and HEAD hand over to the internal location.
+      expect(loc.body, url).toEqual([
+        'if ($request_method !~ ^(GET|HEAD)$) { return 405; }',
+        `set $rtp_moved_to "${answer.location.split('?')[0]}$is_args$args";`,
+        `set $rtp_moved_body ${JSON.stringify(answer.body.toString('utf8'))};`,
+        'return 418;',
+      ]);
+      expect(JSON.parse(answer.body.toString('utf8'))).toEqual(movedBody('book-of-dead-studio', 'book-of-dead'));
+    }
+    // The link-preview card is the server's (drawn by it), as are the survivor's own files.
+    expect(served(paths.ogImage('book-of-dead-studio')).proxied).toBe(true);
+    expect(served(paths.slot('book-of-dead')).file).toBe('api/rtp/book-of-dead');
+  });
+
+  it('has no redirect locations when nothing was merged (nginx refuses a variable nothing sets)', () => {
+    const plain = renderNginxConf(SERVED, SITE, new Map());
+    expect(plain).not.toContain('rtp_moved');
+    expect(plain).not.toContain('error_page 418');
+    expect(locations(plain).length).toBe(LOCATIONS.length - 6 - 1);
+  });
+
   it('is the same text for the same build, and refuses a value nginx would read as a variable', () => {
-    expect(renderNginxConf(SERVED, SITE)).toBe(conf);
-    expect(() => renderNginxConf([{ path: '/a$b', file: 'a$b.html' }], SITE)).toThrow(/cannot write/);
+    expect(renderNginxConf(SERVED, SITE, new Map(MERGED))).toBe(conf);
+    expect(() => renderNginxConf([{ path: '/a$b', file: 'a$b.html' }], SITE, MERGED)).toThrow(/cannot write/);
   });
 });

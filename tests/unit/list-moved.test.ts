@@ -1,7 +1,8 @@
-// Merged slugs (src/list/moved.ts): which slugs the history log sends on, and the redirect each
+// Merged slugs (src/routes/moved.ts, src/list/moved.ts): which slugs the history log sends on, and the redirect each
 // URL of one answers (the record, widget data, widget, badge, feed, page and card of the survivor).
 import { describe, expect, it } from 'vitest';
-import { createMovedLookup, mergedSlugs, movedBody } from '../../src/list/moved.ts';
+import { createMovedLookup } from '../../src/list/moved.ts';
+import { mergedSlugs, movedBody } from '../../src/routes/moved.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 
 const removal = (version: string, slug: string, into?: string): HistoryEntry[] =>
@@ -53,7 +54,7 @@ describe('merged slugs', () => {
     for (const [from, to] of cases) {
       const answer = moved(from);
       expect(answer?.location, from).toBe(to);
-      expect(answer!.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'public, max-age=3600, s-maxage=3600', 'Location', to, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff']);
+      expect(answer!.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'public, max-age=3600, s-maxage=3600', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff', 'Location', to]);
       expect(JSON.parse(answer!.body.toString('utf8'))).toEqual(movedBody('big-bass-splash-reel-kingdom', 'big-bass-splash'));
     }
     // The query string goes along: an embed keeps its widget options.
