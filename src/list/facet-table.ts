@@ -217,7 +217,11 @@ export class TableCounter {
     const sums = this.sums;
     const last = this.last;
     if (last.table === table && last.prov === prov && last.type === type && last.mFrom === mFrom && last.cells === cells) return sums;
-    Object.assign(last, { table, prov, type, mFrom, cells });
+    last.table = table;
+    last.prov = prov;
+    last.type = type;
+    last.mFrom = mFrom;
+    last.cells = cells;
     const { providers, types, cells: byCell } = sums;
     const ix = table.index;
     const allCells = cells === ALL_CELLS;
