@@ -24,7 +24,9 @@ import { searchPhase } from './search-bench.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASES = ['build', 'memory', 'list', 'search'] as const;
 type Phase = (typeof PHASES)[number];
-const USAGE = 'use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --root <checkout>, --out <folder>, --keep';
+const USAGE = 'use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep';
+/** Most synthetic games the list phase accepts (the largest size of the build phase). */
+const MAX_LIST_GAMES = 250_000;
 
 export interface Config {
   mode: BenchResult['mode'];
@@ -46,9 +48,9 @@ export interface Config {
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseArgs(argv: readonly string[]): Config {
-  let values: { quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string };
+  let values: { quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string; 'list-games'?: string };
   try {
-    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' }, 'list-games': { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new Error(`${(err as Error).message} (${USAGE})`);
   }
@@ -60,17 +62,23 @@ export function parseArgs(argv: readonly string[]): Config {
   const quick = values.quick === true;
   const listRegistry = values['list-registry'] ?? 'synthetic';
   if (listRegistry !== 'synthetic' && listRegistry !== 'real') throw new Error(`--list-registry: "${listRegistry.slice(0, 40)}" is neither synthetic nor real`);
+  const listGames = values['list-games'] === undefined ? (quick ? 200 : 50_000) : Number(values['list-games']);
+  if (!Number.isInteger(listGames) || listGames < 1 || listGames > MAX_LIST_GAMES) throw new Error(`--list-games: "${String(values['list-games']).slice(0, 40)}" is not a whole number from 1 to ${MAX_LIST_GAMES}`);
   const mode = quick ? 'quick' : only.size > 0 ? 'partial' : 'full';
+  const sizes = quick ? [200] : [5000, 50_000, 250_000];
+  // With other phases the list phase uses their registries: its size must be one of theirs.
+  const onlyList = only.size === 1 && only.has('list');
+  if (values['list-games'] !== undefined && !onlyList && !sizes.includes(listGames)) throw new Error(`--list-games: with phases other than list, one of ${sizes.join(', ')}`);
   return {
     mode,
     only: only.size > 0 ? only : new Set(PHASES),
     codeRoot: path.resolve(values.root ?? ROOT),
     outDir: path.resolve(values.out ?? (quick ? path.join(os.tmpdir(), 'rtp-bench-quick') : resultsDir(ROOT))),
-    sizes: quick ? [200] : [5000, 50_000, 250_000],
+    sizes,
     real: !quick,
     buildRuns: quick ? 1 : 3,
     memoryStarts: quick ? 1 : 3,
-    listGames: quick ? 200 : 50_000,
+    listGames,
     listRegistry,
     load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 3000, seed: 20261121 },
     keep: values.keep === true,

@@ -54,8 +54,6 @@ const COMMA = 0x2c;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 const ITEMS_OPEN = Buffer.from(',"items":[');
-let headScratch = Buffer.allocUnsafeSlow(64 * 1024);
-
 
 /** The start of every body of `engine`: `{"meta":{` and the fields that never change, up to `"filtered":`. */
 export function metaPrefix(engine: ListEngine): string {
@@ -78,31 +76,28 @@ const fromPool = (size: number): Buffer => listBodies.take(size);
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
  * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and records.
  * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once); `alloc` makes
- * the body's buffer.
+ * the buffer, of which the body is a view.
  */
 export function listBody(engine: ListEngine, query: ListQuery, result: ListResult, prefix: string = metaPrefix(engine), alloc: (size: number) => Buffer = allocate): Buffer {
   const { items, filtered } = result;
   const count = items.length;
   const metaText = `${prefix}${filtered},"has_more":${query.offset + count < filtered},"query":${JSON.stringify(query)}},"facets":`;
-  // The head (meta, facets, the items' opening) is written into a scratch buffer first, which
-  // gives its length; the body is then allocated once at its exact size.
-  const need = metaText.length * 3 + result.maxFacetsBytes + ITEMS_OPEN.length;
-  if (need > headScratch.length) headScratch = Buffer.allocUnsafeSlow(need);
-  let at = headScratch.write(metaText, 0, 'utf8');
-  at = result.writeFacets(headScratch, at);
-  at += ITEMS_OPEN.copy(headScratch, at);
-  const headBytes = at;
-  let size = headBytes + 2 + Math.max(0, count - 1);
+  // One buffer at a bound of the body's size (the head's text at 3 bytes a code unit, the facets'
+  // bound, the records); the body is the part written. Writing the head into a scratch buffer
+  // first, to allocate the exact size, cost a copy and saved nothing (docs/architecture.md).
+  let size = metaText.length * 3 + result.maxFacetsBytes + ITEMS_OPEN.length + 2 + Math.max(0, count - 1);
   for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
   const out = alloc(size);
-  at = headScratch.copy(out, 0, 0, headBytes);
+  let at = out.write(metaText, 0, 'utf8');
+  at = result.writeFacets(out, at);
+  at += ITEMS_OPEN.copy(out, at);
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
     at = engine.copyRecord(items[k]!, out, at);
   }
   out[at++] = CLOSE_ARRAY;
-  out[at] = CLOSE_OBJECT;
-  return out;
+  out[at++] = CLOSE_OBJECT;
+  return out.subarray(0, at);
 }
 
 export type ListHandlerOptions = ListCacheOptions;

@@ -7,6 +7,7 @@ import type { ListQuery, ListSort } from '../schemas/list.ts';
 import { badgeBit, confidenceIndex, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
 import { queryTerms } from '../schemas/text.ts';
 import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './facets.ts';
+import { tableBytes } from './facet-table.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import { PostingSearch, unpackSearchIndex } from './search.ts';
@@ -37,12 +38,12 @@ interface CachedSearch {
   /** The words, as the cache key. */
   key: string;
   match: SearchMatch;
-  /** Matching records counted by provider × game type × multi-variant × confidence × volatility (facets.ts). */
-  cube: CountTable;
+  /** Matching records counted by provider × game type × multi-variant × confidence × volatility (facet-table.ts). */
+  table: CountTable;
   /** The matching records in each static sort's order, made on first use. */
   sorted: Partial<Record<StaticSort, Int32Array>>;
-  /** Like `cube`, over the matches carrying one badge (by badge bit), made on first use. */
-  badgeCubes: Map<number, CountTable>;
+  /** Like `table`, over the matches carrying one badge (by badge bit), made on first use. */
+  badgeTables: Map<number, CountTable>;
 }
 
 /** Bytes of `q` strings (and their word keys) remembered so a repeated q is not tokenised again. */
@@ -50,9 +51,9 @@ export const Q_KEYS_BYTES = 1024 * 1024;
 
 /** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
 function weighSearch(v: CachedSearch): number {
-  let bytes = v.match.ids.byteLength * 2 + v.cube.byteLength + 256;
+  let bytes = v.match.ids.byteLength * 2 + tableBytes(v.table) + 256;
   for (const order of Object.values(v.sorted)) bytes += order.byteLength;
-  for (const cube of v.badgeCubes.values()) bytes += cube.byteLength;
+  for (const table of v.badgeTables.values()) bytes += tableBytes(table);
   return bytes;
 }
 
@@ -76,7 +77,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   }
 
   const facets = new Facets(compiled);
-  const baseCube = facets.count(null);
+  const baseTable = facets.count(null);
 
   const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex, { documents: false }), compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
@@ -97,7 +98,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     let hit = searches.get(key);
     if (hit === undefined) {
       const match = postings.match(terms ?? queryTerms(q));
-      hit = { key, match, cube: facets.count(match.ids), sorted: {}, badgeCubes: new Map() };
+      hit = { key, match, table: facets.count(match.ids), sorted: {}, badgeTables: new Map() };
       if (seenBefore) searches.set(key, hit);
     }
     return hit;
@@ -170,18 +171,18 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const rangeTest = rangeTester(compiled);
 
   // The whole registry counted per badge, made on first use (a badge filter's facets and counts).
-  const baseBadgeCubes = new Map<number, CountTable>();
+  const baseBadgeTables = new Map<number, CountTable>();
   /** The count table for a query: its search's (or the registry's), restricted to a badge when one is asked for. */
-  function cubeFor(found: CachedSearch | null, bit: number): CountTable {
-    if (bit === 0) return found === null ? baseCube : found.cube;
-    const cache = found === null ? baseBadgeCubes : found.badgeCubes;
-    let cube = cache.get(bit);
-    if (cube === undefined) {
-      cube = facets.count(found === null ? null : found.match.ids, bit);
-      cache.set(bit, cube);
+  function tableFor(found: CachedSearch | null, bit: number): CountTable {
+    if (bit === 0) return found === null ? baseTable : found.table;
+    const cache = found === null ? baseBadgeTables : found.badgeTables;
+    let table = cache.get(bit);
+    if (table === undefined) {
+      table = facets.count(found === null ? null : found.match.ids, bit);
+      cache.set(bit, table);
       if (found !== null) reweigh(found);
     }
-    return cube;
+    return table;
   }
 
   function run(query: ListQuery): ListResult {
@@ -196,11 +197,11 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const sort: ListSort = query.sort === 'relevance' && found === null ? 'name' : query.sort;
     // Range filters: counted afresh over the search's matches (or the registry), not kept (the list
     // cache keeps the pages of repeated queries).
-    const cube = pass === null ? cubeFor(found, bit) : facets.count(found === null ? null : found.match.ids, bit, pass);
-    const filtered = facets.filtered(cube, prov, type, hv, mask, conf);
+    const table = pass === null ? tableFor(found, bit) : facets.count(found === null ? null : found.match.ids, bit, pass);
+    const filtered = facets.filtered(table, prov, type, hv, mask, conf);
     const end = Math.min(filtered, query.offset + query.limit);
     const items = page(found, sort, { prov, type, hv, bit, conf, mask, pass }, query.offset, end);
-    return new EvaluatedList(filtered, items, (target, at) => facets.write(cube, prov, type, hv, target, at, mask, conf), facets.maxBytes);
+    return new EvaluatedList(filtered, items, (target, at) => facets.write(table, prov, type, hv, target, at, mask, conf), facets.maxBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');

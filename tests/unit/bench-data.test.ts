@@ -97,12 +97,20 @@ describe('command line', () => {
   });
   it('rejects unknown phases and options', () => {
     expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
-    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --root <checkout>, --out <folder>, --keep)");
+    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep)");
     expect(() => parseArgs(['--list-registry', 'huge'])).toThrow('--list-registry: "huge" is neither synthetic nor real');
   });
 
   it('runs the list phase on the shipped registry when asked', () => {
     expect(parseArgs(['--only', 'list']).listRegistry).toBe('synthetic');
     expect(parseArgs(['--only', 'list', '--list-registry', 'real']).listRegistry).toBe('real');
+  });
+
+  it('runs the list phase on a synthetic registry of the size asked for', () => {
+    expect(parseArgs(['--only', 'list']).listGames).toBe(50_000);
+    expect(parseArgs(['--only', 'list', '--list-games', '5000']).listGames).toBe(5000);
+    expect(parseArgs(['--list-games', '5000']).listGames).toBe(5000);
+    expect(() => parseArgs(['--only', 'list', '--list-games', '5k'])).toThrow('--list-games: "5k" is not a whole number from 1 to 250000');
+    expect(() => parseArgs(['--only', 'list,build', '--list-games', '20000'])).toThrow('--list-games: with phases other than list, one of 5000, 50000, 250000');
   });
 });

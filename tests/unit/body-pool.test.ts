@@ -87,7 +87,9 @@ describe('list answers in pooled buffers', () => {
     expect(handler('limit=100')).toBe(kept);
     // The pooled answer goes back and is overwritten: the kept answer keeps its bytes.
     listBodies.give(first.body);
-    listBodies.take(first.body.length).fill(0x20);
+    const reused = listBodies.take(first.body.buffer.byteLength);
+    expect(reused.buffer).toBe(first.body.buffer);
+    reused.fill(0x20);
     expect(handler('limit=100').body.equals(bytes)).toBe(true);
   });
 });
