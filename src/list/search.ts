@@ -1,11 +1,11 @@
 // Full-text matching for `q` over the list bundle's search index (src/emit/list/search-index.ts
-// builds it): words looked up in a SearchableMap (MiniSearch's exported radix tree) for exact,
-// prefix and fuzzy matches, records matched and scored on the posting lists; as typed first, and
-// forgivingly when nothing matches (src/list/forgive.ts).
-import SearchableMap from 'minisearch/SearchableMap';
+// builds it): words looked up in the index's trie (src/list/term-trie.ts) for exact, prefix and
+// fuzzy matches, records matched and scored on the posting lists; as typed first, and forgivingly
+// when nothing matches (src/list/forgive.ts).
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
 import { SEARCH_FIELDS, SEARCH_OPTIONS, SearchIndexHeadSchema, type SearchMatch } from '../schemas/search-index.ts';
 import { planForgiving, readsAsTyped, type PlannedTerm, type TermLookup } from './forgive.ts';
+import { TermTrie, type FoundWord } from './term-trie.ts';
 
 const { weights, maxFuzzy, bm25: BM25 } = SEARCH_OPTIONS;
 
@@ -16,17 +16,18 @@ function bm25(termFreq: number, matchingCount: number, totalCount: number, field
   return invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
 }
 
+/** Term numbers ascending (MiniSearch's order of prefix matches, see `termOrder` in src/emit/list/search-index.ts). */
+const byTerm = (a: FoundWord, b: FoundWord) => a.term - b.term;
+
 /**
  * Search over the packed index, as MiniSearch's `search` with SEARCH_OPTIONS would answer over the
  * same documents: each query term expanded into the index's words (exact, prefix and fuzzy, in the
- * order MiniSearch visits them: the term tree is built by inserting the words in the order
- * MiniSearch's `add` first meets them, so it iterates alike), records matched on the posting lists
- * with typed arrays, and relevance scores summed in MiniSearch's order of operations, so the
- * relevance order is identical too; scores are computed only when a query asks for that order.
+ * order MiniSearch visits them), records matched on the posting lists with typed arrays, and
+ * relevance scores summed in MiniSearch's order of operations, so the relevance order is identical
+ * too; scores are computed only when a query asks for that order.
  */
 export class PostingSearch {
-  /** The index's words, each to its term number. */
-  private readonly tree: SearchableMap<number>;
+  private readonly trie: TermTrie;
   private readonly packed: PackedSearchIndex;
   private readonly fields = SEARCH_FIELDS.length;
   /** Field ids and boosts in the order MiniSearch visits them. */
@@ -49,13 +50,13 @@ export class PostingSearch {
     const parsed = SearchIndexHeadSchema.safeParse(JSON.parse(packed.head));
     if (!parsed.success) throw new Error(`list bundle search index head: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
     const head = parsed.data;
-    this.tree = SearchableMap.from(head.terms.map((term, t): [string, number] => [term, t]));
+    const trie = new TermTrie(packed);
+    this.trie = trie;
     this.forgiving = options.forgiving ?? true;
-    const tree = this.tree;
     this.lookup = {
-      has: (t) => tree.has(t),
-      hasPrefix: (p) => !tree.atPrefix(p)[Symbol.iterator]().next().done,
-      hasNear: (t, d) => tree.fuzzyGet(t, d).size > 0,
+      has: (t) => trie.get(t) >= 0,
+      hasPrefix: (p) => trie.hasPrefix(p),
+      hasNear: (t, d) => trie.near(t, d, { first: true }).length > 0,
     };
     this.packed = packed;
     this.avgFieldLength = head.averageFieldLength;
@@ -69,24 +70,20 @@ export class PostingSearch {
 
   /**
    * The terms a query term stands for, with their weights, in MiniSearch's order (executeQuerySpec):
-   * exact, prefixes, then words within `maxDistance` edits (by default SEARCH_OPTIONS' 0.2 × length
-   * from 5 letters; the forgiving reading passes its own, never smaller).
+   * exact, prefixes (by term number, the order its term tree visits them), then words within
+   * `maxDistance` edits (by term number descending, the order of its fuzzy walk; by default
+   * SEARCH_OPTIONS' 0.2 × length from 5 letters; the forgiving reading passes its own, never smaller).
    */
   private expand(term: string, maxDistance = term.length >= 5 ? Math.min(maxFuzzy, Math.round(term.length * 0.2)) : 0): Array<[number, number]> {
     const out: Array<[number, number]> = [];
-    const exact = this.tree.get(term);
-    if (exact !== undefined) out.push([exact, 1]);
-    const fuzzyMatches = maxDistance ? this.tree.fuzzyGet(term, maxDistance) : undefined;
-    for (const [derived, t] of this.tree.atPrefix(term)) {
-      const distance = derived.length - term.length;
-      if (!distance) continue;
-      fuzzyMatches?.delete(derived);
-      out.push([t, (weights.prefix * derived.length) / (derived.length + 0.3 * distance)]);
+    const exact = this.trie.get(term);
+    if (exact >= 0) out.push([exact, 1]);
+    for (const w of this.trie.prefixed(term).sort(byTerm)) {
+      out.push([w.term, (weights.prefix * w.length) / (w.length + 0.3 * (w.length - term.length))]);
     }
-    if (fuzzyMatches !== undefined) {
-      for (const [derived, [t, distance]] of fuzzyMatches) {
-        if (!distance) continue;
-        out.push([t, (weights.fuzzy * derived.length) / (derived.length + distance)]);
+    if (maxDistance) {
+      for (const w of this.trie.near(term, maxDistance, { unprefixed: true }).sort(byTerm).reverse()) {
+        out.push([w.term, (weights.fuzzy * w.length) / (w.length + w.distance)]);
       }
     }
     return out;

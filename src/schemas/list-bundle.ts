@@ -33,9 +33,9 @@ export function volatilityIndex(level: Volatility | null): number {
 
 /**
  * The search index (src/emit/list/search-index.ts builds it, src/list/search.ts reads it): its head
- * as JSON (SearchIndexHeadSchema: statistics and the index's words), then per word and field the
- * records that hold it with how often, and each record's field lengths, as typed arrays. F is
- * SEARCH_FIELDS.length; records are named by their index.
+ * as JSON (SearchIndexHeadSchema: the statistics scoring needs), per word and field the records
+ * that hold it with how often, each record's field lengths, and the words as a trie, all typed
+ * arrays. F is SEARCH_FIELDS.length; records are named by their index, words by their term number.
  */
 export interface PackedSearchIndex {
   /** JSON of a SearchIndexHead. */
@@ -48,6 +48,12 @@ export interface PackedSearchIndex {
   postingFreqs: Uint32Array;
   /** Distinct terms of each record's fields: record r, field f at fieldLength[r * F + f]. */
   fieldLength: Uint32Array;
+  /** The words' trie (src/list/term-trie.ts), nodes in depth-first order, children by code unit, node 0 the root: each node's code unit. */
+  trieChar: Uint16Array;
+  /** Each node's subtree end: node i's subtree is i .. trieEnd[i] - 1. */
+  trieEnd: Int32Array;
+  /** The term number of the word each node ends, or -1. */
+  trieTerm: Int32Array;
 }
 
 /** Identifies the registry bundle file a list bundle was compiled from. */
@@ -98,7 +104,7 @@ export interface ListBundle {
 }
 
 const MAGIC = 'RTPL';
-const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength'] as const;
+const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength', 'trieChar', 'trieEnd', 'trieTerm'] as const;
 const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -251,6 +257,9 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
       postingIds: view('search_postingIds', Int32Array, 4),
       postingFreqs: view('search_postingFreqs', Uint32Array, 4),
       fieldLength: view('search_fieldLength', Uint32Array, 4),
+      trieChar: view('search_trieChar', Uint16Array, 2),
+      trieEnd: view('search_trieEnd', Int32Array, 4),
+      trieTerm: view('search_trieTerm', Int32Array, 4),
     },
     meta: h.meta,
     history: h.history as ListBundle['history'],

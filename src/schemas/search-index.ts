@@ -39,16 +39,11 @@ export const SEARCH_OPTIONS = {
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 } as const satisfies SearchOptions;
 
-/**
- * The index's head (the list bundle's `search_head` section, JSON): what scoring needs besides the
- * postings, and the index's words. Term t (its postings at `postingStart[t × fields]`) is `terms[t]`,
- * the words in the order the records first use them.
- */
+/** The index's head (the list bundle's `search_head` section, JSON): what scoring needs besides the postings. */
 export const SearchIndexHeadSchema = z.strictObject({
   documentCount: z.int().min(0),
   /** Per field (SEARCH_FIELDS order), the running mean of its length in distinct terms, as BM25 reads it. */
   averageFieldLength: z.array(z.number().min(0)).length(SEARCH_FIELDS.length),
-  terms: z.array(z.string().min(1)),
 });
 export type SearchIndexHead = z.output<typeof SearchIndexHeadSchema>;
 
