@@ -1,8 +1,8 @@
 // Search alone: the packed index the build writes, searched by the server's PostingSearch, timed in
 // process over the query mix's q values; and the whole list handler per query.
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { buildSearchIndex, packSearchIndex } from '../../src/emit/list/search-index.ts';
-import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
+import { buildSearchIndex } from '../../src/emit/list/search-index.ts';
+import { PostingSearch } from '../../src/list/search.ts';
 import { searchDocuments } from '../../src/emit/list/compile.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { openServices } from '../../src/list/service.ts';
@@ -23,15 +23,15 @@ function timeAll(items: readonly string[], fn: (item: string) => void): Float64A
 }
 
 /**
- * Builds and packs the index for `records` as the build does, then times the server's search
- * (PostingSearch over the unpacked index) once per q, after one untimed warm-up pass, so the
+ * Builds the index for `records` as the build does, then times the server's search
+ * (PostingSearch over it) once per q, after one untimed warm-up pass, so the
  * figures are for a running server, not a cold JIT. Returns ms figures.
  */
 export function benchSearch(records: readonly GameRecord[], qs: readonly string[]): { indexMs: number; p50: number; p99: number; matches: number } {
   const t = performance.now();
-  const packed = packSearchIndex(buildSearchIndex(searchDocuments(records)));
+  const packed = buildSearchIndex(searchDocuments(records));
   const indexMs = performance.now() - t;
-  const postings = new PostingSearch(unpackSearchIndex(packed), packed);
+  const postings = new PostingSearch(packed);
   let matches = 0;
   const run = (q: string) => {
     matches += postings.match(queryTerms(q)).ids.length;
@@ -73,7 +73,7 @@ export async function searchPhase(sets: ReadonlyArray<{ label: string; games: nu
   return {
     rows,
     notes: [
-      'Search: the index over name, slug, provider key and display name built and packed as the build does (index ms), searched by the server\'s PostingSearch (src/list/search.ts) per q of the mix after one untimed pass. List: the route\'s handler (parameters, engine, response bytes) per query of the mix, on fresh services after a warm-up on others; no HTTP.',
+      'Search: the index over name, slug, provider key and display name built as the build does (index ms), searched by the server\'s PostingSearch (src/list/search.ts) per q of the mix after one untimed pass. List: the route\'s handler (parameters, engine, response bytes) per query of the mix, on fresh services after a warm-up on others; no HTTP.',
     ],
   };
 }

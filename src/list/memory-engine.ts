@@ -10,7 +10,7 @@ import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './
 import { tableBytes } from './facet-table.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
-import { PostingSearch, unpackSearchIndex } from './search.ts';
+import { PostingSearch } from './search.ts';
 import type { SearchMatch } from '../schemas/search-index.ts';
 
 
@@ -79,7 +79,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const facets = new Facets(compiled);
   const baseTable = facets.count(null);
 
-  const postings = new PostingSearch(unpackSearchIndex(compiled.searchIndex, { documents: false }), compiled.searchIndex);
+  const postings = new PostingSearch(compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts
   // afresh when full). It is also the search cache's doorkeeper: a search is kept from the second

@@ -1,6 +1,6 @@
 // The list bundle, dist/server/list-bundle.bin: the one index format between the build, which
 // compiles it (src/emit/list/), and the list engine, which answers queries from it (src/list/).
-// Records pre-encoded, filter columns, sort permutations and the packed MiniSearch index, with the
+// Records pre-encoded, filter columns, sort permutations and the search index, with the
 // registry's meta and history, in one file read with zero-copy typed-array views.
 //
 // Layout: "RTPL" magic, uint32 LE header length, the JSON header (ListBundleHeaderSchema), then each
@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
 import { BADGES, CONFIDENCE_LEVELS, type Badge, type Confidence } from './game-record.ts';
 import type { ListSort } from './list.ts';
+import { SEARCH_FIELDS, SearchIndexHeadSchema } from './search-index.ts';
 
 /** The orders with a precomputed permutation (relevance depends on `q` and comes from the search). */
 export type StaticSort = Exclude<ListSort, 'relevance'>;
@@ -31,20 +32,28 @@ export function volatilityIndex(level: Volatility | null): number {
 }
 
 /**
- * A MiniSearch index in flat form: the term tree and index statistics as JSON (`head`), the posting
- * lists (per term and field: record ids and term frequencies) and field lengths as typed arrays.
+ * The search index (src/emit/list/search-index.ts builds it, src/list/search.ts reads it): its head
+ * as JSON (SearchIndexHeadSchema: the statistics scoring needs), per word and field the records
+ * that hold it with how often, each record's field lengths, and the words as a trie, all typed
+ * arrays. F is SEARCH_FIELDS.length; records are named by their index, words by their term number.
  */
 export interface PackedSearchIndex {
-  /** JSON: {documentCount, nextId, fieldIds, averageFieldLength, dirtCount, tree}. */
+  /** JSON of a SearchIndexHead. */
   head: string;
   /** Posting range of term t, field f: postingStart[t * F + f] .. postingStart[t * F + f + 1]. */
   postingStart: Uint32Array;
+  /** Record indexes, ascending within each range. */
   postingIds: Int32Array;
+  /** How often the term occurs in that record's field. */
   postingFreqs: Uint32Array;
-  /** Pairs (short id, document id), in the index's order. */
-  documentIds: Int32Array;
-  /** Field lengths of each document, F per document, in `documentIds` order. */
+  /** Distinct terms of each record's fields: record r, field f at fieldLength[r * F + f]. */
   fieldLength: Uint32Array;
+  /** The words' trie (src/list/term-trie.ts), nodes in depth-first order, children by code unit, node 0 the root: each node's code unit. */
+  trieChar: Uint16Array;
+  /** Each node's subtree end: node i's subtree is i .. trieEnd[i] - 1. */
+  trieEnd: Int32Array;
+  /** The term number of the word each node ends, or -1. */
+  trieTerm: Int32Array;
 }
 
 /** Identifies the registry bundle file a list bundle was compiled from. */
@@ -95,7 +104,7 @@ export interface ListBundle {
 }
 
 const MAGIC = 'RTPL';
-const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'documentIds', 'fieldLength'] as const;
+const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength', 'trieChar', 'trieEnd', 'trieTerm'] as const;
 const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -120,11 +129,12 @@ export const ListBundleHeaderSchema = z.strictObject({
 });
 
 /**
- * The layout's version: derived from the section list and the header's JSON Schema, so any change
- * to either makes older files "another format" (rebuild) without a number to bump by hand.
+ * The layout's version: derived from the section list, the header's JSON Schema and the search
+ * index's (its head's schema and field order), so any change to them makes older files "another
+ * format" (rebuild) without a number to bump by hand.
  */
 export const LIST_BUNDLE_FORMAT = createHash('sha256')
-  .update(JSON.stringify([MAGIC, SECTIONS, z.toJSONSchema(ListBundleHeaderSchema)]))
+  .update(JSON.stringify([MAGIC, SECTIONS, z.toJSONSchema(ListBundleHeaderSchema), z.toJSONSchema(SearchIndexHeadSchema), SEARCH_FIELDS]))
   .digest('hex')
   .slice(0, 16);
 
@@ -246,8 +256,10 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
       postingStart: view('search_postingStart', Uint32Array, 4),
       postingIds: view('search_postingIds', Int32Array, 4),
       postingFreqs: view('search_postingFreqs', Uint32Array, 4),
-      documentIds: view('search_documentIds', Int32Array, 4),
       fieldLength: view('search_fieldLength', Uint32Array, 4),
+      trieChar: view('search_trieChar', Uint16Array, 2),
+      trieEnd: view('search_trieEnd', Int32Array, 4),
+      trieTerm: view('search_trieTerm', Int32Array, 4),
     },
     meta: h.meta,
     history: h.history as ListBundle['history'],

@@ -1,4 +1,4 @@
-// The list bundle the build writes (dist/server/list-bundle.bin): packed search index, loading, refusals.
+// The list bundle the build writes (dist/server/list-bundle.bin): search index, loading, refusals.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,15 +6,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchDocuments, sortedRecords } from '../../src/emit/list/compile.ts';
 import { listBundleBytes, listBundleProblem, writeListBundle } from '../../src/emit/list/list-bundle.ts';
-import { buildSearchIndex, packSearchIndex, referenceSearch } from '../../src/emit/list/search-index.ts';
+import { buildSearchIndex } from '../../src/emit/list/search-index.ts';
 import { compileListBundleInWorker } from '../../src/emit/workers.ts';
-import { PostingSearch, unpackSearchIndex } from '../../src/list/search.ts';
+import { PostingSearch } from '../../src/list/search.ts';
 import { loadServices } from '../../src/list/service.ts';
-import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
+import { decodeListBundle, LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../../src/schemas/dist.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { referenceIndex, referenceSearch } from '../helpers/minisearch-reference.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-list-bundle-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -37,32 +38,36 @@ async function serverDir(name: string): Promise<string> {
 
 const QUERIES = ['', 'q=book', 'q=boo&sort=relevance', 'q=o&sort=relevance&limit=200', 'q=bonanxa', 'q=gold+fortune&sort=rtp_desc', 'provider=beta&has_variants=1&sort=recent&limit=7&offset=3', 'game_type=keno', 'q=zzzz'];
 
-describe('packed search index', () => {
-  it('searches exactly like the index it was packed from: same matches, scores and order', () => {
-    const built = buildSearchIndex(searchDocuments(sortedRecords(bundle)));
-    const unpacked = unpackSearchIndex(packSearchIndex(built));
-    let compared = 0;
-    for (const q of ['book', 'boo', 'b', 'o', 'gold', 'bonanxa', 'fortune gold', 'dead book', 'x', 'beta', 'zzzz']) {
-      const terms = queryTerms(q).join(' ');
-      const expected = built.search(terms).map((r) => [r.id, r.score]);
-      expect(unpacked.search(terms).map((r) => [r.id, r.score]), q).toEqual(expected);
-      compared += expected.length;
+describe('search index', () => {
+  const docs = searchDocuments(sortedRecords(bundle));
+
+  it('read back from the list bundle file, answers exactly like the index the build made', () => {
+    const built = buildSearchIndex(docs);
+    const decoded = decodeListBundle(listBundleBytes(bundle, Buffer.from(bundleText))).searchIndex;
+    expect(decoded.head).toBe(built.head);
+    const before = new PostingSearch(built);
+    const after = new PostingSearch(decoded);
+    let matched = 0;
+    for (const q of ['book', 'boo', 'b', 'o', 'gold', 'bonanxa', 'fortune gold', 'dead book', 'x', 'beta', 'zzzz', 'bookofdead']) {
+      const a = before.match(queryTerms(q));
+      const b = after.match(queryTerms(q));
+      expect([...b.ids], q).toEqual([...a.ids]);
+      expect([...b.byRelevance], q).toEqual([...a.byRelevance]);
+      matched += a.ids.length;
     }
-    expect(compared).toBeGreaterThan(100);
+    expect(matched).toBeGreaterThan(100);
   });
 
-  it('matches words as typed on posting lists exactly like MiniSearch: same records, same relevance order', () => {
-    const built = buildSearchIndex(searchDocuments(sortedRecords(bundle)));
-    const packed = packSearchIndex(built);
-    // As the engine builds it: the term tree only, no per-document maps.
-    const postings = new PostingSearch(unpackSearchIndex(packed, { documents: false }), packed);
+  it('matches words as typed exactly like MiniSearch over the same documents: same records, same relevance order', () => {
+    const postings = new PostingSearch(buildSearchIndex(docs));
+    const reference = referenceIndex(docs);
     const words = [...new Set(bundle.records.flatMap((r) => queryTerms(`${r.canonical_name} ${r.provider}`)))].sort();
     const queries = ['b', 'bo', 'o', 'bonanxa', 'bonanzas', 'gold fortune', 'dead book', 'zzzz', 'beta o', 'x 1'];
     for (let i = 0; i < words.length; i += 3) queries.push(words[i]!, `${words[i]!.slice(0, -1)}q`, `${words[i]} ${words[(i * 7) % words.length]!.slice(0, 2)}`);
     let matched = 0;
     for (const q of queries) {
       const terms = queryTerms(q);
-      const expected = referenceSearch(built, terms);
+      const expected = referenceSearch(reference, terms);
       const actual = postings.matchAsTyped(terms);
       expect([...actual.ids], q).toEqual([...expected.ids]);
       expect([...actual.byRelevance], q).toEqual([...expected.byRelevance]);

@@ -2,7 +2,6 @@
 // pages, search semantics, relevance, and the response bytes.
 import { describe, expect, it, vi } from 'vitest';
 import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
-import { buildSearchIndex, referenceSearch } from '../../src/emit/list/search-index.ts';
 import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { PostingSearch } from '../../src/list/search.ts';
@@ -11,6 +10,7 @@ import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundl
 import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
 import { fixtureBundle, FIXTURE_PROVIDERS, rng } from '../helpers/list-fixture.ts';
 import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
+import { referenceIndex, referenceScores, referenceSearch } from '../helpers/minisearch-reference.ts';
 
 const bundle = fixtureBundle(300);
 const records = bundle.records;
@@ -266,8 +266,8 @@ describe('search semantics', () => {
   });
 
   it('orders sort=relevance by MiniSearch score, ties by slug', () => {
-    const index = buildSearchIndex(records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display })));
-    const scores = new Map(index.search('book dead').map((r) => [r.id as number, r.score]));
+    const index = referenceIndex(records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display })));
+    const scores = referenceScores(index, ['book', 'dead']);
     const items = Array.from(engine.run(parse('q=book+dead&sort=relevance&limit=200')).items);
     expect(items.length).toBe(scores.size);
     for (let k = 1; k < items.length; k++) {

@@ -9,7 +9,7 @@ import { LIST_BUNDLE_FILE } from '../../schemas/dist.ts';
 import { decodeListBundle, encodeListBundle, type ListBundle, type ListBundleSource } from '../../schemas/list-bundle.ts';
 import type { RegistryBundle } from '../../registry/bundle.ts';
 import { compileColumns, digestRecords, searchDocuments, sortedRecords } from './compile.ts';
-import { buildSearchIndex, packSearchIndex } from './search-index.ts';
+import { buildSearchIndex } from './search-index.ts';
 
 /** SHA-256 and size of a registry bundle file's bytes. */
 export function sourceOf(bundleBytes: Uint8Array): ListBundleSource {
@@ -21,7 +21,7 @@ export function compileListBundle(bundle: RegistryBundle, bundleBytes: Uint8Arra
   const records = sortedRecords(bundle);
   return {
     ...compileColumns(bundle, records),
-    searchIndex: packSearchIndex(buildSearchIndex(searchDocuments(records, bundle.providers))),
+    searchIndex: buildSearchIndex(searchDocuments(records, bundle.providers)),
     meta: bundle.meta,
     history: bundle.history,
     source: sourceOf(bundleBytes),
