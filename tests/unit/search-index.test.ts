@@ -148,7 +148,9 @@ describe('the word trie', () => {
     for (const [t, w] of words.entries()) expect(trie.get(w)).toBe(t);
     expect(trie.get('zzzz')).toBe(-1);
     expect(trie.get('東')).toBe(-1);
-    expect(trie.get('straße')).toBeGreaterThanOrEqual(0);
+    // Folded as the index folds (ß is ss); a word beyond Latin letters is kept whole.
+    expect(trie.get('strasse')).toBeGreaterThanOrEqual(0);
+    expect(trie.get('東京')).toBeGreaterThanOrEqual(0);
   });
 
   it('finds the words a prefix starts as SearchableMap.atPrefix does', () => {
