@@ -57,7 +57,7 @@ export async function openDb(prefer?: Driver): Promise<{ db: Db; driver: Driver;
   return { db, driver: 'node:sqlite', version };
 }
 
-/** An FTS5 MATCH expression: every term as a quoted prefix term, all required (MiniSearch's prefix + AND). */
+/** An FTS5 MATCH expression: every term as a quoted prefix term, all required (the route's prefix matching and AND). */
 export function ftsExpression(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');
 }

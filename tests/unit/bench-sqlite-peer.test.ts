@@ -22,7 +22,7 @@ function both(search: string): { a: ListResponse; b: ListResponse; aText: string
   return { a: JSON.parse(aText) as ListResponse, b: ListResponseSchema.parse(JSON.parse(b.body)), aText, bText: b.body };
 }
 
-/** Queries whose words are all shorter than 5 letters, where MiniSearch applies no typo tolerance, so both engines must agree exactly. */
+/** Queries whose words are all shorter than 5 letters, where the route's search applies no typo tolerance, so both engines must agree exactly. */
 function exactComparable(q: ListQuery): boolean {
   return q.q === undefined || q.q.split(/\s+/).every((w) => w.length < 5);
 }
@@ -43,7 +43,7 @@ describe('SQLite FTS5 peer', () => {
       const search = toSearch(q);
       const { a, b, aText, bText } = both(search);
       if (q.sort === 'relevance') {
-        // Scores differ (bm25 vs MiniSearch); the matching set must not.
+        // Scores differ (FTS5's bm25 vs the route's BM25+); the matching set must not.
         expect({ search, meta: b.meta, facets: b.facets }).toEqual({ search, meta: a.meta, facets: a.facets });
         expect(b.items.length).toBe(a.items.length);
         // When the page holds every match, it holds the same records.
