@@ -207,6 +207,21 @@ export function encodeListBundle(b: ListBundle): Uint8Array[] {
   return chunks;
 }
 
+/** The length of a list bundle's header from its first 8 bytes, or null when they are not a list bundle's. */
+export function listBundleHeaderLength(first8: Uint8Array): number | null {
+  if (first8.byteLength < 8 || Buffer.from(first8.buffer, first8.byteOffset, 4).toString('latin1') !== MAGIC) return null;
+  return Buffer.from(first8.buffer, first8.byteOffset, 8).readUInt32LE(4);
+}
+
+/** Whether a list bundle's header (its JSON text) is of the format this code reads. */
+export function isCurrentListBundleHeader(header: Uint8Array): boolean {
+  try {
+    return (JSON.parse(Buffer.from(header.buffer, header.byteOffset, header.byteLength).toString('utf8')) as { format?: unknown }).format === LIST_BUNDLE_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads a file made by `encodeListBundle`; the typed arrays are views into `input` (copied once
  * when it does not start on an 8-byte boundary). Throws a one-line reason when it is not one.

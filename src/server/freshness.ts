@@ -1,8 +1,10 @@
 // Whether a build output is current for a data folder: the bundle must exist and be newer than
-// every file under the data folder (used by `npm start` and the e2e global setup).
-import { readdir, stat } from 'node:fs/promises';
+// every file under the data folder, and its list bundle of the format this code reads (used by
+// `npm start` and the e2e global setup).
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
+import { isCurrentListBundleHeader, listBundleHeaderLength } from '../schemas/list-bundle.ts';
 
 export interface Freshness {
   fresh: boolean;
@@ -38,9 +40,29 @@ export async function checkFreshness(outDir: string, dataDir: string): Promise<F
   } catch {
     return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, ${LIST_BUNDLE_FILE}, entry.mjs, client/)` };
   }
+  const listBundle = path.join(outDir, 'server', LIST_BUNDLE_FILE);
+  if ((await stat(listBundle).catch(() => null)) !== null && !(await hasCurrentFormat(listBundle))) {
+    return { fresh: false, reason: `${path.relative(process.cwd(), listBundle) || listBundle} is of another format than this code reads` };
+  }
   const newest = await newestFile(dataDir);
   if (newest !== null && newest.mtimeMs > bundleMtime) {
     return { fresh: false, reason: `${path.relative(process.cwd(), newest.file)} changed after the last build (${new Date(newest.mtimeMs).toISOString()} > ${new Date(bundleMtime).toISOString()})` };
   }
   return { fresh: true, reason: `the build (${new Date(bundleMtime).toISOString()}) is newer than every file in ${path.relative(process.cwd(), dataDir) || dataDir}` };
+}
+
+/** Whether the list bundle at `file` is of the format this code reads (its header only is read). */
+async function hasCurrentFormat(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const first = Buffer.alloc(8);
+    await handle.read(first, 0, 8, 0);
+    const length = listBundleHeaderLength(first);
+    if (length === null) return false;
+    const header = Buffer.alloc(length);
+    await handle.read(header, 0, length, 8);
+    return isCurrentListBundleHeader(header);
+  } finally {
+    await handle.close();
+  }
 }

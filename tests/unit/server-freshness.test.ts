@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkFreshness, newestFile } from '../../src/server/freshness.ts';
+import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-fresh-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -47,5 +48,25 @@ describe('checkFreshness', () => {
     const stale = await checkFreshness(out, data);
     expect(stale.fresh).toBe(false);
     expect(stale.reason).toMatch(/games\/a\/c\.json changed after the last build/);
+  });
+
+  it('is stale when its list bundle is of another format than this code reads', async () => {
+    const bundle = (format: string) => {
+      const header = Buffer.from(JSON.stringify({ format }));
+      const head = Buffer.alloc(8);
+      head.write('RTPL', 0, 'latin1');
+      head.writeUInt32LE(header.length, 4);
+      writeFileSync(path.join(out, 'server/list-bundle.bin'), Buffer.concat([head, header]));
+    };
+    // Newer than the data, as a build is.
+    rmSync(path.join(data, 'games/a/c.json'));
+    bundle(LIST_BUNDLE_FORMAT);
+    expect((await checkFreshness(out, data)).fresh).toBe(true);
+    bundle('an-older-layout');
+    const stale = await checkFreshness(out, data);
+    expect(stale.fresh).toBe(false);
+    expect(stale.reason).toMatch(/list-bundle\.bin is of another format than this code reads/);
+    writeFileSync(path.join(out, 'server/list-bundle.bin'), 'not a bundle');
+    expect((await checkFreshness(out, data)).fresh).toBe(false);
   });
 });
