@@ -166,20 +166,21 @@ export function keyedFile(pathname: string): { family: RouteFamily; key: string;
   return null;
 }
 
-/** The keyed families whose key is a game's slug, and the link-preview cards: what a merged slug redirects within. */
-const GAME_URLS = [...KEYED_ROUTES.filter((r) => r.key === 'slug'), { prefix: OG_PREFIX, suffix: OG_SUFFIX }].map((r) => ({
-  prefix: r.prefix,
-  suffix: r.suffix,
-  re: new RegExp(`^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`),
-}));
+/** A link-preview card's URL path, its slug captured. */
+const OG_URL = new RegExp(`^${escapeRegex(OG_PREFIX)}${KEY_SEGMENT}${escapeRegex(OG_SUFFIX)}$`);
 
-/** The game slug a URL path names (its single-slot record, widget, badge, feed, page or card), and the same path for another slug; null for other paths. */
+/**
+ * The game slug a URL path names (a keyed family whose key is a slug: its record, widget, badge,
+ * feed or page; or its card), and the same path for another slug; null for other paths.
+ */
 export function gameUrl(pathname: string): { slug: string; withSlug: (slug: string) => string } | null {
-  for (const { prefix, suffix, re } of GAME_URLS) {
-    const m = re.exec(pathname);
-    if (m !== null) return { slug: m[1]!, withSlug: (slug) => `${prefix}${slug}${suffix}` };
+  const keyed = keyedFile(pathname);
+  if (keyed !== null) {
+    const { key, prefix, suffix } = keyedRoute(keyed.family);
+    return key === 'slug' ? { slug: keyed.key, withSlug: (slug) => `${prefix}${slug}${suffix}` } : null;
   }
-  return null;
+  const og = OG_URL.exec(pathname);
+  return og === null ? null : { slug: og[1]!, withSlug: paths.ogImage };
 }
 
 /** Files in dist/client that are configuration for a CDN, not content. */
