@@ -6,8 +6,9 @@ import { LRUCache } from 'lru-cache';
 /**
  * A least-recently-used cache holding at most `maxBytes` (as `weigh` counts them: the key too) and
  * `maxEntries` entries; an entry heavier than `maxBytes` is never kept. A bound of 0 keeps nothing.
+ * With `ttlMs`, each entry leaves that long after it was set.
  */
-export function byteLru<V extends {}>(maxBytes: number, maxEntries: number, weigh: (value: V, key: string) => number): LRUCache<string, V> {
+export function byteLru<V extends {}>(maxBytes: number, maxEntries: number, weigh: (value: V, key: string) => number, ttlMs?: number): LRUCache<string, V> {
   const bytes = Math.max(1, Math.floor(maxBytes));
   // lru-cache wants positive integer bounds: with a bound of 0, every entry weighs 2 against a 1-byte limit.
   const none = maxBytes <= 0;
@@ -16,6 +17,8 @@ export function byteLru<V extends {}>(maxBytes: number, maxEntries: number, weig
     maxSize: bytes,
     maxEntrySize: bytes,
     sizeCalculation: none ? () => 2 : (value, key) => Math.max(1, Math.ceil(weigh(value, key))),
+    // Read the clock on each access instead of caching it behind a timer per access.
+    ...(ttlMs === undefined ? {} : { ttl: ttlMs, ttlResolution: 0 }),
   });
 }
 
@@ -24,9 +27,12 @@ export function stringBytes(s: string): number {
   return 2 * s.length + 48;
 }
 
-/** A string-keyed map whose keys and values together stay within `maxBytes`. */
-export class ByteBoundedMap {
-  private readonly map = new Map<string, string>();
+/** Bytes a value of a ByteBoundedMap holds: two per code unit of a string, eight for a number. */
+const valueBytes = (value: string | number): number => (typeof value === 'number' ? 8 : 2 * value.length);
+
+/** A string-keyed map (of strings, or of numbers such as counts) whose keys and values together stay within `maxBytes`. */
+export class ByteBoundedMap<V extends string | number = string> {
+  private readonly map = new Map<string, V>();
   private used = 0;
   readonly maxBytes: number;
 
@@ -34,14 +40,14 @@ export class ByteBoundedMap {
     this.maxBytes = maxBytes;
   }
 
-  get(key: string): string | undefined {
+  get(key: string): V | undefined {
     return this.map.get(key);
   }
 
-  /** Stores the pair unless it alone is larger than the bound; clears the map first when full. */
-  set(key: string, value: string): void {
-    if (this.map.has(key)) return;
-    const bytes = stringBytes(key) + 2 * value.length;
+  /** Stores the pair (in place of the key's value, if any) unless it alone is larger than the bound; clears the map first when full. */
+  set(key: string, value: V): void {
+    this.delete(key);
+    const bytes = stringBytes(key) + valueBytes(value);
     if (bytes > this.maxBytes) return;
     if (this.used + bytes > this.maxBytes) this.clear();
     this.map.set(key, value);
@@ -53,7 +59,7 @@ export class ByteBoundedMap {
     const value = this.map.get(key);
     if (value === undefined) return false;
     this.map.delete(key);
-    this.used -= stringBytes(key) + 2 * value.length;
+    this.used -= stringBytes(key) + valueBytes(value);
     return true;
   }
 

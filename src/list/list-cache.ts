@@ -1,6 +1,6 @@
 // The list route's caches, which only ever save work whatever the traffic: evaluated pages (record
-// indexes, and facets shared by the pages of the same filters) from a query's second request on,
-// and whole responses by frequency-based admission. Every map is bounded by bytes (docs/security.md).
+// indexes, and facets shared by the pages of the same filters) and whole responses, both by
+// frequency-based admission. Every map is bounded by bytes (docs/security.md).
 import { LRUCache } from 'lru-cache';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { ListQuery } from '../schemas/list.ts';
@@ -47,8 +47,52 @@ export interface CachedPage {
   etag: string;
 }
 
+/** The facets' JSON of one set of filters, shared by the kept pages of those filters. */
+class CachedFacets {
+  /** Requests answered with these facets: the sum of their pages' popularity. */
+  hits: number;
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array, hits: number) {
+    this.bytes = bytes;
+    this.hits = hits;
+  }
+}
+
 /** The page cache holds pages and, apart, the facets' JSON of their filters. */
-type PageEntry = CachedPage | Uint8Array;
+type PageEntry = CachedPage | CachedFacets;
+
+/** Bytes a kept page weighs with its keys and objects. */
+const pageWeight = (items: number, key: string, facetsKey: string): number => 4 * items + stringBytes(key) + stringBytes(facetsKey) + RESULT_OVERHEAD;
+/** Bytes a kept facets entry weighs with its key and objects. */
+const facetsWeight = (bytes: number, key: string): number => bytes + stringBytes(key) + FACETS_OVERHEAD;
+
+/**
+ * Makes room for `entries` new entries of `size` bytes in all for a newcomer asked `asked` times:
+ * expired entries go first (purged at most once a second, `clock` holds when), then least recently
+ * used ones asked less often, at most four. False when the room is not to be had: the least
+ * recently used entry is asked at least as often, so the newcomer stays out. In a cycle of equally
+ * asked queries the kept ones are reached first in a pass, so a newcomer never passes them.
+ */
+function makeRoom<V extends {}>(cache: LRUCache<string, V>, size: number, entries: number, asked: number, popularity: (entry: V) => number, clock: { purgedAt: number }): boolean {
+  const hasRoom = () => cache.size + entries <= cache.max && cache.calculatedSize + size <= cache.maxSize;
+  if (hasRoom()) return true;
+  const now = performance.now();
+  if (now - clock.purgedAt >= 1000) {
+    clock.purgedAt = now;
+    cache.purgeStale();
+    if (hasRoom()) return true;
+  }
+  for (let k = 0; k < 4; k++) {
+    const victim = cache.rkeys().next();
+    if (victim.done === true) return false;
+    const entry = cache.peek(victim.value);
+    if (entry !== undefined && popularity(entry) >= asked) return false;
+    cache.delete(victim.value);
+    if (hasRoom()) return true;
+  }
+  return false;
+}
 
 /** A cached page and its facets' JSON as the engine's result, for listBody (one object, no closures: it is made per hit). */
 class PageResult implements ListResult {
@@ -105,38 +149,41 @@ interface CachedBody {
 }
 
 /**
- * The caches of one engine's list responses:
- * - pages are admitted on a query's second sighting, so a stream of one-off queries (a crawler
- *   paging through) costs no cache churn and leaves little for the garbage collector to promote;
- * - whole responses are admitted while there is room, or in place of the least recently used one
- *   only when the newcomer has been asked more often (as in TinyLFU): a cycle of more queries than
- *   fit is answered from the pages instead of thrashing, while a query asked again and again gets
- *   in at once. Each leaves after `cacheTtlMs`, so popularity is recent.
+ * The caches of one engine's list responses, both by frequency-based admission (as in TinyLFU), so
+ * that a cycle of more queries than fit keeps the ones that got in instead of thrashing:
+ * - pages are admitted from a query's second sighting on, while there is room or in place of least
+ *   recently used ones asked less often; a stream of one-off queries (a crawler paging through)
+ *   costs no cache churn and leaves little for the garbage collector to promote;
+ * - whole responses likewise, counting each request answered from the page.
+ * Both leave after `cacheTtlMs`, so popularity is recent.
  */
 export class ListCache {
   private readonly bodies: LRUCache<string, CachedBody>;
-  private readonly pages: ReturnType<typeof byteLru<PageEntry>>;
-  /** Keys seen once (a map with empty values: the same byte bound as the raw-key memo). */
-  private readonly seenOnce = new ByteBoundedMap(DOORKEEPER_BYTES);
+  private readonly pages: LRUCache<string, PageEntry>;
+  /** Keys asked but not kept, with how many times (the admission's counts; starts afresh when full). */
+  private readonly sightings = new ByteBoundedMap<number>(DOORKEEPER_BYTES);
   /** Query strings exactly as received, for cached pages: a repeated request skips the parsing (starts afresh when full). */
   private readonly keyOfRaw = new ByteBoundedMap(RAW_KEYS_BYTES);
-  private purgedAt = 0;
+  private readonly bodiesClock = { purgedAt: 0 };
+  private readonly pagesClock = { purgedAt: 0 };
 
   constructor(options: ListCacheOptions = {}) {
+    const ttl = options.cacheTtlMs ?? 60_000;
     this.bodies = new LRUCache<string, CachedBody>({
       max: options.cacheEntries ?? 4096,
       maxSize: Math.max(1, options.cacheBytes ?? 64 * 1024 * 1024),
       sizeCalculation: (b, key) => b.result.body.length + stringBytes(key) + RESULT_OVERHEAD,
-      ttl: options.cacheTtlMs ?? 60_000,
+      ttl,
       // Read the clock on each access instead of caching it behind a timer per access.
       ttlResolution: 0,
     });
     // One bound for pages and facets: whichever the traffic needs more of gets the room. At most as
     // many entries as the smallest pages could fill (lru-cache allocates its arrays by entry count).
-    this.pages = byteLru<PageEntry>(options.pageCacheBytes ?? PAGE_CACHE_BYTES, 1 << 14, (entry, key) =>
-      entry instanceof Uint8Array
-        ? entry.byteLength + stringBytes(key) + FACETS_OVERHEAD
-        : entry.items.byteLength + stringBytes(key) + stringBytes(entry.facetsKey) + RESULT_OVERHEAD,
+    this.pages = byteLru<PageEntry>(
+      options.pageCacheBytes ?? PAGE_CACHE_BYTES,
+      1 << 14,
+      (entry, key) => (entry instanceof CachedFacets ? facetsWeight(entry.bytes.byteLength, key) : pageWeight(entry.items.length, key, entry.facetsKey)),
+      ttl,
     );
   }
 
@@ -161,36 +208,44 @@ export class ListCache {
   /** The page kept for `key` (see facetsOf). */
   page(key: string): CachedPage | undefined {
     const entry = this.pages.get(key);
-    return entry instanceof Uint8Array ? undefined : entry;
+    return entry instanceof CachedFacets ? undefined : entry;
   }
 
-  /** The facets' JSON of a kept page, unless they have left the cache (then the page is evaluated again). */
+  /** The facets' JSON of a kept page (counted as their hit), unless they have left the cache (then the page is evaluated again). */
   facetsOf(page: CachedPage): Uint8Array | undefined {
     const entry = this.pages.get(page.facetsKey);
-    return entry instanceof Uint8Array ? entry : undefined;
+    if (!(entry instanceof CachedFacets)) return undefined;
+    entry.hits++;
+    return entry.bytes;
   }
 
-  /** Whether `key` is seen for the second time (its page is then worth keeping); remembers a first sighting. */
-  secondSighting(key: string): boolean {
-    if (this.seenOnce.delete(key)) return true;
-    this.seenOnce.set(key, '');
-    return false;
+  /** Counts a request for `key`, which is not kept; returns how many it has had (this one included) since it was last kept. */
+  sighted(key: string): number {
+    const asked = (this.sightings.get(key) ?? 0) + 1;
+    this.sightings.set(key, asked);
+    return asked;
   }
 
   /**
-   * Keeps the page of `key` evaluated as `result`, and its facets' JSON unless the page of another
-   * query with the same filters left them; returns both.
+   * Keeps the page of `key` evaluated as `result`, asked `asked` times (sighted), and its facets'
+   * JSON unless the page of another query with the same filters left them, when there is room for
+   * them (makeRoom); returns both, or undefined when they are not kept.
    */
-  addPage(key: string, query: ListQuery, result: ListResult, etag: string): { page: CachedPage; facets: Uint8Array } {
+  addPage(key: string, query: ListQuery, result: ListResult, etag: string, asked: number): { page: CachedPage; facets: Uint8Array } | undefined {
     const facetsKey = FACETS_KEY + listFilterKey(query);
-    let facets = this.pages.get(facetsKey);
-    if (!(facets instanceof Uint8Array)) {
-      facets = facetsOfResult(result);
-      this.pages.set(facetsKey, facets);
-    }
-    const page: CachedPage = { hits: 0, query, filtered: result.filtered, items: Int32Array.from(result.items), facetsKey, etag };
+    const known = this.pages.get(facetsKey);
+    const shared = known instanceof CachedFacets ? known : undefined;
+    // The facets' bound stands for their size until they are written: written only when kept.
+    const size = pageWeight(result.items.length, key, facetsKey) + (shared === undefined ? facetsWeight(result.maxFacetsBytes, facetsKey) : 0);
+    if (!makeRoom(this.pages, size, shared === undefined ? 2 : 1, asked, popularity, this.pagesClock)) return undefined;
+    const facets = shared ?? new CachedFacets(facetsOfResult(result), 0);
+    facets.hits += asked;
+    if (shared === undefined) this.pages.set(facetsKey, facets);
+    // The request answering now is counted as the page's hit when it is answered.
+    const page: CachedPage = { hits: asked - 1, query, filtered: result.filtered, items: Int32Array.from(result.items), facetsKey, etag };
     this.pages.set(key, page);
-    return { page, facets };
+    this.sightings.delete(key);
+    return { page, facets: facets.bytes };
   }
 
   /**
@@ -199,36 +254,12 @@ export class ListCache {
    * kept response is returned.
    */
   offer(key: string, result: HandlerResult, page: CachedPage, keep: (body: Buffer) => Buffer): HandlerResult | undefined {
-    if (!this.makeRoom(result.body.length + stringBytes(key) + RESULT_OVERHEAD, page.hits)) return undefined;
+    if (!makeRoom(this.bodies, result.body.length + stringBytes(key) + RESULT_OVERHEAD, 1, page.hits, bodyPopularity, this.bodiesClock)) return undefined;
     const kept = { ...result, body: keep(result.body) };
     this.bodies.set(key, { result: kept, page });
     return kept;
   }
-
-  private hasRoom(size: number): boolean {
-    return this.bodies.size < this.bodies.max && this.bodies.calculatedSize + size <= this.bodies.maxSize;
-  }
-
-  /**
-   * Makes room for a body of `size` bytes from a page asked `hits` times: expired entries go first
-   * (purged at most once a second), then least recently used ones asked less often, at most four.
-   */
-  private makeRoom(size: number, hits: number): boolean {
-    if (this.hasRoom(size)) return true;
-    const now = performance.now();
-    if (now - this.purgedAt >= 1000) {
-      this.purgedAt = now;
-      this.bodies.purgeStale();
-      if (this.hasRoom(size)) return true;
-    }
-    for (let k = 0; k < 4; k++) {
-      const victim = this.bodies.rkeys().next();
-      if (victim.done === true) return false;
-      const entry = this.bodies.peek(victim.value);
-      if (entry !== undefined && entry.page.hits >= hits) return false;
-      this.bodies.delete(victim.value);
-      if (this.hasRoom(size)) return true;
-    }
-    return false;
-  }
 }
+
+const popularity = (entry: PageEntry): number => entry.hits;
+const bodyPopularity = (entry: CachedBody): number => entry.page.hits;

@@ -180,9 +180,11 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     }
     const result = engine.run(parsed.query);
     const etag = listEtag(engine, key);
-    if (!cache.secondSighting(key)) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
-    const { page, facets } = cache.addPage(key, parsed.query, result, etag);
+    // Kept from a query's second request on, when the cache makes room for it.
+    const asked = cache.sighted(key);
+    const kept = asked < 2 ? undefined : cache.addPage(key, parsed.query, result, etag, asked);
+    if (kept === undefined) return jsonOk(listBody(engine, parsed.query, result, prefix, fromPool), CACHE_LIST, etag);
     cache.remember(raw, key);
-    return answer(key, page, facets);
+    return answer(key, kept.page, kept.facets);
   };
 }

@@ -1,9 +1,13 @@
 // A synthetic registry bundle for list tests: every game type, accented and mixed-case names, ties
 // in RTP and names, unknown release years, multi-variant games, providers with accented names.
+import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
+import { createMemoryEngine } from '../../src/list/memory-engine.ts';
+import { parseListQuery } from '../../src/list/query.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { slugify } from '../../src/registry/names.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { GAME_TYPES, VOLATILITIES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
+import type { ListQuery } from '../../src/schemas/list.ts';
 import { withSource } from '../fixtures/registry.ts';
 
 const WORDS = ['book', 'dead', 'gold', 'fruit', 'wild', 'mega', 'sweet', 'bonanza', 'crystal', 'dragon', 'fortune', 'lucky', 'Café', 'Élan', 'señor', 'Zebra', 'apple', 'Äpfel', 'quest', 'gonzo\'s', 'rise', 'olympus', 'moon', 'star', 'x'];
@@ -88,4 +92,18 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
 /** The bundle of `fixtureRegistry(count)`. */
 export function fixtureBundle(count = 300, seed = 7): RegistryBundle {
   return makeBundle(fixtureRegistry(count, seed));
+}
+
+/** A list query string parsed, or a thrown error naming every problem. */
+export function parseQuery(query: string): ListQuery {
+  const r = parseListQuery(query);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.query;
+}
+
+/** The fixture bundle of `count` games, its list bundle compiled in process, and an engine over it. */
+export function fixtureEngine(count = 300) {
+  const bundle = fixtureBundle(count);
+  const compiled = compileListBundle(bundle, Buffer.from(JSON.stringify(bundle)));
+  return { bundle, compiled, engine: createMemoryEngine(compiled) };
 }

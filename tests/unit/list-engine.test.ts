@@ -1,27 +1,19 @@
 // The in-memory list engine against the naive reference model: filters, every order, facets,
 // pages, search semantics, relevance, and the response bytes.
 import { describe, expect, it, vi } from 'vitest';
-import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
-import { createListHandler, listBody, listEtag } from '../../src/list/list.ts';
+import { listBody } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { PostingSearch } from '../../src/list/search.ts';
-import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
+import { parseListQuery } from '../../src/list/query.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
-import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListQuery } from '../../src/schemas/list.ts';
-import { fixtureBundle, FIXTURE_PROVIDERS, rng } from '../helpers/list-fixture.ts';
+import { LIST_QUERY_DEFAULTS, ListResponseSchema } from '../../src/schemas/list.ts';
+import { FIXTURE_PROVIDERS, fixtureEngine, parseQuery, rng } from '../helpers/list-fixture.ts';
 import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
 import { referenceIndex, referenceScores, referenceSearch } from '../helpers/minisearch-reference.ts';
 
-const bundle = fixtureBundle(300);
+const { bundle, compiled, engine } = fixtureEngine(300);
 const records = bundle.records;
-const compiled = compileListBundle(bundle, Buffer.from(JSON.stringify(bundle)));
-const engine = createMemoryEngine(compiled);
-
-function parse(query: string): ListQuery {
-  const r = parseListQuery(query);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.query;
-}
+const parse = parseQuery;
 
 function respond(query: string) {
   const q = parse(query);
@@ -299,50 +291,6 @@ describe('engine loading and response bytes', () => {
     expect(respond('sort=relevance').meta.query.sort).toBe('name');
   });
 
-  it('caches a response from its second sighting on, with the same bytes and ETag', () => {
-    const handler = createListHandler(engine, { cacheEntries: 2 });
-    const first = handler('q=book');
-    const second = handler('q=book&unknown=1');
-    expect(second).not.toBe(first); // one sighting: answered, not kept
-    expect(handler('q=book')).toBe(second); // kept from the second on
-    expect(second.body.equals(first.body)).toBe(true);
-    expect(second.headers.ETag).toBe(first.headers.ETag);
-    expect(second.headers.ETag).toBe(listEtag(engine, listQueryKey(parse('q=book'))));
-    expect(handler('q=gold').headers.ETag).not.toBe(first.headers.ETag);
-  });
-
-  it('gives the room of a whole response only to a query asked more often; the others are answered from their pages', () => {
-    const handler = createListHandler(engine, { cacheEntries: 1 });
-    handler('q=book');
-    const kept = handler('q=book'); // room: kept whole
-    expect(handler('q=book')).toBe(kept); // asked 2 times since it was cached
-    handler('limit=3');
-    const a = handler('limit=3'); // asked once since: less than q=book, written again from its page
-    const b = handler('limit=3'); // 2: not more than q=book's 2
-    expect(b).not.toBe(a);
-    expect(b.body.equals(a.body)).toBe(true);
-    expect(handler('q=book')).toBe(kept); // 3
-    handler('limit=3'); // 3: not more
-    const admitted = handler('limit=3'); // 4: more than q=book's 3, takes its room
-    expect(handler('limit=3')).toBe(admitted);
-    expect(admitted.body.equals(a.body)).toBe(true);
-    const again = handler('q=book');
-    expect(again).not.toBe(kept);
-    expect(again.body.equals(kept.body)).toBe(true);
-  });
-
-  it('keeps a cycle of equally asked queries from evicting each other', () => {
-    const handler = createListHandler(engine, { cacheEntries: 3 });
-    const cycle = ['limit=1', 'limit=2', 'limit=3', 'limit=4', 'limit=5', 'limit=6'];
-    // The last three of the cycle are kept whole first; then the cycle runs, each query once a pass:
-    // a query reached early in a pass is always one ahead of the kept ones reached later.
-    const kept = cycle.slice(3).map((q) => (handler(q), handler(q)));
-    for (let pass = 0; pass < 8; pass++) {
-      for (const q of cycle) handler(q);
-    }
-    cycle.slice(3).forEach((q, k) => expect(handler(q), q).toBe(kept[k]));
-  });
-
   it('keeps a search from the second request of its q on, so one-off searches leave the kept ones in place', () => {
     const small = createMemoryEngine(compiled, { searchCacheEntries: 2 });
     const match = vi.spyOn(PostingSearch.prototype, 'match');
@@ -365,69 +313,6 @@ describe('engine loading and response bytes', () => {
     } finally {
       match.mockRestore();
     }
-  });
-
-  it('lets a whole response go after its time to live, so popularity is recent', () => {
-    const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
-    try {
-      const handler = createListHandler(engine, { cacheEntries: 1, cacheTtlMs: 60_000 });
-      handler('q=book');
-      const kept = handler('q=book');
-      expect(handler('q=book')).toBe(kept);
-      now.mockReturnValue(62_000);
-      const renewed = handler('q=book'); // expired: written again from its page and kept anew
-      expect(renewed).not.toBe(kept);
-      expect(renewed.body.equals(kept.body)).toBe(true);
-      expect(handler('q=book')).toBe(renewed);
-    } finally {
-      now.mockRestore();
-    }
-  });
-
-  it('with both bounds at 0 (LIST_CACHE_MB=0) keeps nothing and answers the same bytes', () => {
-    const off = createListHandler(engine, { cacheBytes: 0, pageCacheBytes: 0 });
-    const on = createListHandler(engine);
-    for (let k = 0; k < 3; k++) {
-      const a = off('q=book&limit=4');
-      const b = off('q=book&limit=4');
-      expect(b).not.toBe(a);
-      expect(b.body.equals(a.body)).toBe(true);
-      expect(b.body.equals(on('q=book&limit=4').body)).toBe(true);
-    }
-  });
-
-  it('answers a cached page byte for byte like the engine, for every kind of query', () => {
-    const handler = createListHandler(engine, { cacheBytes: 0 });
-    for (const query of ['', 'q=book&sort=relevance&limit=7', 'provider=beta&has_variants=1&sort=rtp_desc&offset=3', 'game_type=keno&q=xyz', 'badge=verified_rtp&limit=200']) {
-      const q = parse(query);
-      const direct = listBody(engine, q, engine.run(q));
-      handler(query);
-      const paged = handler(query); // second sighting: from the page just cached
-      expect(paged.body.equals(direct), query).toBe(true);
-      expect(handler(query).body.equals(direct), query).toBe(true); // third: from the page again (no body room)
-    }
-  });
-
-  it('keeps one facets entry for the pages of the same filters, and evaluates a page again when its facets have left', () => {
-    const runs: string[] = [];
-    const counted = { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) };
-    // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
-    // the confidence and volatility counts) about 900: two pages and one facets entry fit in 2,400;
-    // two pages with a facets entry each would not.
-    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
-    runs.length = 0;
-    const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];
-    const direct = pages.map((query) => listBody(engine, parse(query), engine.run(parse(query))));
-    for (const query of pages) handler(query), handler(query); // first and second sightings: evaluated twice each
-    expect(runs).toHaveLength(4);
-    for (let k = 0; k < 3; k++) pages.forEach((query, i) => expect(handler(query).body.equals(direct[i]!), query).toBe(true));
-    expect(runs).toHaveLength(4); // both pages and their one facets entry stayed
-
-    // Other filters take the room: the first pages lose their facets (or themselves), and are evaluated again.
-    for (const query of ['provider=beta&limit=2', 'game_type=keno&limit=2']) handler(query), handler(query);
-    runs.length = 0;
-    expect(handler(pages[0]!).body.equals(direct[0]!)).toBe(true);
-    expect(runs).toEqual([listQueryKey(parse(pages[0]!))]);
   });
 
   it('round-trips a list bundle through its file form', () => {
