@@ -1,7 +1,7 @@
 // What a release changed, game by game, from the registry bundles of the release it replaced and
-// the new one (server/registry-bundle.json of each): games added and removed with their figures,
-// games whose stated RTP or variants changed with old and new values; and the part of it one
-// subscriber watches.
+// the new one (server/registry-bundle.json of each): games added and removed with their figures (a
+// removed game merged into another record names it), games whose stated RTP or variants changed
+// with old and new values; and the part of it one subscriber watches.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { GameChanges, Subscriber } from '../schemas/hooks.ts';
@@ -10,19 +10,32 @@ import type { ReleaseGame } from '../schemas/dump.ts';
 /** The fields of a bundle the diff reads (the bundle's own schema is richer; only these are needed). */
 const BundleFiguresSchema = z.object({
   records: z.array(z.object({ canonical_slug: z.string(), provider: z.string(), stated_rtp: z.number(), rtp_variants: z.array(z.number()) })),
+  history: z.array(z.object({ slug: z.string(), to: z.unknown(), merged_into: z.string().optional() })),
 });
 
-/** The games of a registry bundle file with their figures, by slug. */
-export async function readBundleFigures(file: string): Promise<Map<string, ReleaseGame>> {
+/** A registry bundle's games with their figures, by slug, and the slugs its history log merged into another record. */
+export interface BundleFigures {
+  games: Map<string, ReleaseGame>;
+  /** The slug each removed game was merged into, by the log's last entry on it. */
+  mergedInto: Map<string, string>;
+}
+
+/** The games of a registry bundle file with their figures, and its merges. */
+export async function readBundleFigures(file: string): Promise<BundleFigures> {
   const parsed = BundleFiguresSchema.parse(JSON.parse(await readFile(file, 'utf8')));
-  return new Map(parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }]));
+  const mergedInto = new Map<string, string>();
+  for (const e of parsed.history) {
+    if (e.to === null && e.merged_into !== undefined) mergedInto.set(e.slug, e.merged_into);
+    else mergedInto.delete(e.slug);
+  }
+  return { games: new Map(parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }])), mergedInto };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
-/** The game changes between two releases, each list in slug order. */
-export function diffFigures(before: ReadonlyMap<string, ReleaseGame>, after: ReadonlyMap<string, ReleaseGame>): GameChanges {
+/** The game changes between two releases, each list in slug order; `mergedInto`: the new release's merges (BundleFigures). */
+export function diffFigures(before: ReadonlyMap<string, ReleaseGame>, after: ReadonlyMap<string, ReleaseGame>, mergedInto: ReadonlyMap<string, string> = new Map()): GameChanges {
   const out: GameChanges = { added: [], removed: [], changed: [] };
   for (const [slug, g] of after) {
     const old = before.get(slug);
@@ -35,7 +48,7 @@ export function diffFigures(before: ReadonlyMap<string, ReleaseGame>, after: Rea
     if (!sameList(old.rtp_variants, g.rtp_variants)) changes.push({ field: 'rtp_variants', from: old.rtp_variants, to: g.rtp_variants });
     if (changes.length > 0) out.changed.push({ slug, provider: g.provider, changes });
   }
-  for (const [slug, g] of before) if (!after.has(slug)) out.removed.push(g);
+  for (const [slug, g] of before) if (!after.has(slug)) out.removed.push({ ...g, merged_into: mergedInto.get(slug) ?? null });
   out.added.sort(bySlug);
   out.removed.sort(bySlug);
   out.changed.sort(bySlug);

@@ -50,7 +50,7 @@ export async function queueReleaseNotifications(o: NotifyOptions): Promise<Notif
   const [info, previous] = await Promise.all([readReleaseInfo(o.releases, o.name), readReleaseInfo(o.releases, o.previous)]);
   if (info === null || previous === null) throw new Error(`cannot read release.json of ${info === null ? o.name : o.previous} in ${o.releases}`);
   const [before, after] = await Promise.all([readBundleFigures(path.join(o.releases, o.previous, 'server', BUNDLE_FILE)), readBundleFigures(path.join(folder, 'server', BUNDLE_FILE))]);
-  const all = diffFigures(before, after);
+  const all = diffFigures(before.games, after.games, after.mergedInto);
   if (changeCount(all) === 0) return none('no game was added, removed or changed');
   const hashes = parseHashes(await readFile(path.join(folder, FILES_FILE), 'utf8'));
   const servingHash = hashes.get(SERVING_FILE) ?? null;

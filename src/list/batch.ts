@@ -1,5 +1,6 @@
 // GET /api/rtp/list?slugs=a,b,c: the records of up to 200 named games in the order given, the
-// unknown ones named in meta.missing; `slugs` cannot be combined with the list's other parameters.
+// unknown ones named in meta.missing, a slug merged into another record answered with the survivor's
+// and named in meta.moved; `slugs` cannot be combined with the list's other parameters.
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListEngine } from './engine.ts';
@@ -39,29 +40,48 @@ export function parseBatch(input: QueryInput): { ok: true; slugs: string[] } | {
   return { ok: false, errors };
 }
 
-/** The record indexes of the slugs the registry has, in the order given, and the slugs it does not have. */
-export function batchIndexes(engine: ListEngine, slugs: readonly string[]): { found: number[]; missing: string[] } {
+/** A named slug merged into another record, and the survivor whose record answers it. */
+export interface MovedSlug {
+  slug: string;
+  merged_into: string;
+}
+
+/**
+ * The record indexes of the named slugs, in the order given, each record once: a slug merged into
+ * another record (`survivors`, src/routes/moved.ts `mergedSlugs`) stands for the survivor's and is
+ * named in `moved`; the slugs the registry does not have are in `missing`.
+ */
+export function batchIndexes(engine: ListEngine, slugs: readonly string[], survivors: ReadonlyMap<string, string> = new Map()): { found: number[]; missing: string[]; moved: MovedSlug[] } {
   const found: number[] = [];
   const missing: string[] = [];
+  const moved: MovedSlug[] = [];
+  const seen = new Set<number>();
   for (const slug of slugs) {
-    const i = engine.indexOfSlug(slug);
-    if (i < 0) missing.push(slug);
-    else found.push(i);
+    const into = survivors.get(slug);
+    const i = engine.indexOfSlug(into ?? slug);
+    if (i < 0) {
+      missing.push(slug);
+      continue;
+    }
+    if (into !== undefined) moved.push({ slug, merged_into: into });
+    if (seen.has(i)) continue;
+    seen.add(i);
+    found.push(i);
   }
-  return { found, missing };
+  return { found, missing, moved };
 }
 
 /** The batch response's bytes: meta, then the found records copied from the engine. */
-export function batchAnswer(engine: ListEngine, slugs: readonly string[]): HandlerResult {
-  const { found, missing } = batchIndexes(engine, slugs);
-  const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, found: found.length, missing, query: { slugs } };
+export function batchAnswer(engine: ListEngine, slugs: readonly string[], survivors?: ReadonlyMap<string, string>): HandlerResult {
+  const { found, missing, moved } = batchIndexes(engine, slugs, survivors);
+  const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, found: found.length, missing, moved, query: { slugs } };
   return jsonOk(recordsBody(engine, meta, found), CACHE_LIST);
 }
 
 /** Answers a batch lookup, or null when the query is not one (the list handler answers it then). */
-export function answerBatch(engine: ListEngine, input: QueryInput): HandlerResult | null {
+export function answerBatch(engine: ListEngine, input: QueryInput, survivors?: ReadonlyMap<string, string>): HandlerResult | null {
   if (!mayBeBatch(input)) return null;
   const parsed = parseBatch(input);
   if (parsed === null) return null;
-  return parsed.ok ? batchAnswer(engine, parsed.slugs) : invalidQuery(parsed.errors);
+  return parsed.ok ? batchAnswer(engine, parsed.slugs, survivors) : invalidQuery(parsed.errors);
 }

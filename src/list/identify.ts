@@ -90,8 +90,8 @@ function recordAt(engine: ListEngine, index: number): GameRecord {
   return JSON.parse(buf.toString('utf8')) as GameRecord;
 }
 
-/** Creates the identify route's handler over an engine. */
-export function createIdentifyHandler(engine: ListEngine): IdentifyHandler {
+/** Creates the identify route's handler over an engine; a slug merged into another record (`survivors`) names the survivor's game. */
+export function createIdentifyHandler(engine: ListEngine, survivors: ReadonlyMap<string, string> = new Map()): IdentifyHandler {
   const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt };
   return (input) => {
     const parsed = parseIdentifyQuery(input);
@@ -100,7 +100,7 @@ export function createIdentifyHandler(engine: ListEngine): IdentifyHandler {
     let index: number;
     let alternatives: IdentifyResponse['game']['alternatives'] = [];
     if (query.slug !== null) {
-      index = engine.indexOfSlug(query.slug);
+      index = engine.indexOfSlug(survivors.get(query.slug) ?? query.slug);
       if (index < 0) return jsonError(404, SLOT_NOT_FOUND);
     } else {
       // The list route's own search, best match first.

@@ -104,8 +104,11 @@ export type ListHandlerOptions = ListCacheOptions;
 
 export type ListHandler = (input: QueryInput) => HandlerResult;
 
-/** Creates the list route's handler over an engine (one data version per engine), with its caches (list-cache.ts). */
-export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}, history?: readonly HistoryEntry[]): ListHandler {
+/**
+ * Creates the list route's handler over an engine (one data version per engine), with its caches
+ * (list-cache.ts); `survivors`: the surviving slug of each merged slug, which a batch lookup follows.
+ */
+export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}, history?: readonly HistoryEntry[], survivors?: ReadonlyMap<string, string>): ListHandler {
   const cache = new ListCache(options);
   // Delta sync (updated_since) needs the history log; without it the parameter is ignored.
   const sync = history === undefined ? undefined : createSyncAnswer(engine, history);
@@ -120,7 +123,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     const batch = mayBeBatch(input) ? parseBatch(input) : null;
     const synced = batch === null ? (syncPages?.(input) ?? null) : null;
     if (batch !== null) {
-      if (batch.ok) items = batchIndexes(engine, batch.slugs).found;
+      if (batch.ok) items = batchIndexes(engine, batch.slugs, survivors).found;
       else errors = batch.errors;
     } else if (synced !== null) {
       if (synced.ok) items = synced.items;
@@ -166,7 +169,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       const { format, errors } = parseFormat(input);
       if (format === 'csv' || errors.length > 0) return answerFormat(input, errors);
     }
-    const batch = answerBatch(engine, input);
+    const batch = answerBatch(engine, input, survivors);
     if (batch !== null) return batch;
     const synced = sync?.(input) ?? null;
     if (synced !== null) return synced;

@@ -74,8 +74,11 @@ export function oembedFor(r: Pick<GameRecord, 'canonical_slug' | 'canonical_name
   });
 }
 
-/** The oEmbed route's handler over an engine, for the registry at `site` (the build's RTP_SITE). */
-export function createOembedHandler(engine: ListEngine, site: string): OembedHandler {
+/**
+ * The oEmbed route's handler over an engine, for the registry at `site` (the build's RTP_SITE); the
+ * URL of a slug merged into another record (`survivors`) embeds the survivor's widget.
+ */
+export function createOembedHandler(engine: ListEngine, site: string, survivors: ReadonlyMap<string, string> = new Map()): OembedHandler {
   return (input) => {
     const values = collectParams(input, ['url', 'format', 'maxwidth', 'maxheight']);
     const errors: ParamError[] = [];
@@ -87,7 +90,7 @@ export function createOembedHandler(engine: ListEngine, site: string): OembedHan
     if (errors.length > 0) return invalidQuery(errors);
     if (format !== null && format !== 'json') return jsonError(501, OEMBED_FORMAT);
     const target = url!.length > URL_MAX ? null : embeddable(site, url!);
-    const index = target === null ? -1 : engine.indexOfSlug(target.slug);
+    const index = target === null ? -1 : engine.indexOfSlug(survivors.get(target.slug) ?? target.slug);
     if (target === null || index < 0) return jsonError(404, OEMBED_NOT_FOUND);
     if ((maxwidth !== null && maxwidth < OEMBED_MIN_WIDTH) || (maxheight !== null && maxheight < OEMBED_HEIGHT)) return jsonError(404, OEMBED_TOO_SMALL);
     const buf = Buffer.allocUnsafe(engine.recordLength(index));

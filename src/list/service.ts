@@ -31,6 +31,8 @@ export interface RegistryServices {
   oembed: OembedHandler;
   /** The redirect of a URL naming a slug merged into another record, or null (src/list/moved.ts). */
   moved: MovedLookup;
+  /** The surviving slug of each slug merged into another record (src/routes/moved.ts `mergedSlugs`). */
+  survivors: ReadonlyMap<string, string>;
 }
 
 /** `site`: the registry's base URL the build was made for (build-info.json; default RTP_SITE), which oEmbed answers for. */
@@ -40,17 +42,19 @@ export type ServiceOptions = MemoryEngineOptions & ListHandlerOptions & { site?:
 export function openServices(bytes: Uint8Array, options: ServiceOptions = {}): RegistryServices {
   const bundle: ListBundle = decodeListBundle(bytes);
   const engine = createMemoryEngine(bundle, options);
+  const survivors = mergedSlugs(bundle.history, (slug) => engine.indexOfSlug(slug) >= 0);
   return {
     meta: bundle.meta,
     dataVersion: bundle.dataVersion,
     frozenAt: bundle.frozenAt,
     games: engine.total,
     engine,
-    list: createListHandler(engine, options, bundle.history),
+    list: createListHandler(engine, options, bundle.history, survivors),
     history: createHistoryHandler(bundle.meta, bundle.history),
-    identify: createIdentifyHandler(engine),
-    oembed: createOembedHandler(engine, options.site ?? siteUrl()),
-    moved: createMovedLookup(mergedSlugs(bundle.history, (slug) => engine.indexOfSlug(slug) >= 0)),
+    identify: createIdentifyHandler(engine, survivors),
+    oembed: createOembedHandler(engine, options.site ?? siteUrl(), survivors),
+    moved: createMovedLookup(survivors),
+    survivors,
   };
 }
 

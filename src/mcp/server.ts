@@ -110,7 +110,9 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
       const found = (r.body?.items as GameRecord[] | undefined)?.[0];
       // The slug is not repeated: a client's text never comes back in an answer.
       if (found === undefined) return fail('no game with this slug in the registry: search_games finds slugs');
-      return ok({ ...stamp, game: gameOf(found, site), record: found });
+      // A slug merged into another record is answered with the survivor's, and says so.
+      const merged = ((r.body?.meta as { moved?: unknown[] } | undefined)?.moved?.length ?? 0) > 0;
+      return ok({ ...stamp, ...(merged ? { note: `this slug was merged into ${found.canonical_slug}, the record of the same game` } : {}), game: gameOf(found, site), record: found });
     },
   );
 

@@ -1,5 +1,6 @@
 // Descriptions of the fields of the bulk downloads' JSON (src/schemas/dump.ts) and the batch lookup's
 // (src/schemas/batch.ts), merged into fields.ts.
+import { paths } from '../routes/paths.ts';
 
 export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   SyncResponse: {
@@ -65,9 +66,12 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     'meta.total': 'Games in the whole registry.',
     'meta.found': 'Named games found (the length of `items`).',
     'meta.missing': 'Named slugs the registry does not have, in the order given.',
+    'meta.moved': 'Named slugs merged into the record of the same game, in the order given: `items` holds that record (once) in their place.',
+    'meta.moved[].slug': 'The slug named.',
+    'meta.moved[].merged_into': `The surviving slug, whose record answers it (\`${paths.removed}\` says why).`,
     'meta.query': 'The lookup applied.',
     'meta.query.slugs': 'The slugs named, in the order given, repeats dropped.',
-    items: 'The records of the named games found, in the order given.',
+    items: 'The records of the named games found, in the order given, each once.',
   },
   DumpMeta: {
     data_version: 'Data version of the registry the dump was built from.',

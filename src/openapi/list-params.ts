@@ -38,7 +38,7 @@ export function listParameters(): Json[] {
     ),
     queryParam(
       'slugs',
-      `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).`,
+      `Batch lookup: up to ${BATCH_MAX} canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in \`meta.missing\`; a slug merged into the record of the same game is answered with that record and named in \`meta.moved\` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).`,
       { type: 'string' },
       'book-of-dead,gates-of-olympus',
     ),

@@ -114,7 +114,7 @@ export const REGISTRY_OPERATIONS = {
       summary: 'Which build of a game is an observed RTP figure?',
       description:
         `For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within ${IDENTIFY_TOLERANCE} percentage points of a known one is that one. ` +
-        'The nearest known figures come with their difference and the sources that state them. Give `slug`, or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.',
+        'The nearest known figures come with their difference and the sources that state them. Give `slug` (a slug merged into the record of the same game names that game), or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.',
       tags: ['registry'],
       parameters: [
         queryParam('slug', 'Canonical slug of the game.', { type: 'string', maxLength: 200 }, 'book-of-dead'),
@@ -131,7 +131,7 @@ export const REGISTRY_OPERATIONS = {
     getOperation({
       summary: 'oEmbed: the widget for a game page or widget URL',
       description:
-        `An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (\`{site}${keyedTemplate('page')}\`) or widget (\`{site}${keyedTemplate('widget')}\`, whose \`theme\`, \`border\`, \`radius\` and \`lang\` carry over) of this registry, a \`rich\` answer whose \`html\` is the widget iframe, ` +
+        `An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (\`{site}${keyedTemplate('page')}\`) or widget (\`{site}${keyedTemplate('widget')}\`, whose \`theme\`, \`border\`, \`radius\` and \`lang\` carry over) of this registry, a \`rich\` answer whose \`html\` is the widget iframe (for a slug merged into the record of the same game, that record's widget), ` +
         `${OEMBED_WIDTH} px wide (or \`maxwidth\`, at least ${OEMBED_MIN_WIDTH}) and ${OEMBED_HEIGHT} px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a \`<link rel="alternate" type="application/json+oembed">\`. Not rate limited; cached 1 hour.`,
       tags: ['widget'],
       parameters: [
@@ -171,7 +171,7 @@ export const REGISTRY_OPERATIONS = {
     }),
   getOpenApi: (policy) =>
     getOperation({
-      summary: 'This document',
+      summary: 'The API contract, as OpenAPI 3.1',
       description: 'The OpenAPI 3.1 document of the API. Cached 1 hour.',
       tags: ['meta'],
       responses: { '200': jsonOk(policy, 'The OpenAPI document.', { type: 'object' }) },

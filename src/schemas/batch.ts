@@ -14,6 +14,8 @@ export const BatchResponseSchema = z.strictObject({
     found: z.int().min(0),
     /** Named slugs the registry does not have, in the order given. */
     missing: z.array(z.string()),
+    /** Named slugs merged into another record, in the order given: `items` holds the survivor's record (once) in their place. */
+    moved: z.array(z.strictObject({ slug: z.string(), merged_into: z.string() })),
     query: z.strictObject({ slugs: z.array(z.string()).min(1).max(BATCH_MAX) }),
   }),
   items: z.array(GameRecordSchema),

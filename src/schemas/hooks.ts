@@ -3,7 +3,7 @@
 // deliveries in flight (RTP_HOOKS_DIR/outbox/<id>.json).
 import { z } from 'zod';
 import { SlugSchema } from './authoring.ts';
-import { FieldChangeSchema, ReleaseGameSchema } from './dump.ts';
+import { FieldChangeSchema, ReleaseGameSchema, RemovedGameSchema } from './dump.ts';
 import { ReleaseNameSchema } from './release.ts';
 
 /** A subscriber id: 8 lowercase hex digits, shown in listings and logs. */
@@ -49,7 +49,7 @@ export type SubscribersFile = z.output<typeof SubscribersFileSchema>;
 /** What a release changed in the games a subscriber watches (old and new figures). */
 export const GameChangesSchema = z.strictObject({
   added: z.array(ReleaseGameSchema),
-  removed: z.array(ReleaseGameSchema),
+  removed: z.array(RemovedGameSchema),
   changed: z.array(z.strictObject({ slug: z.string(), provider: z.string(), changes: z.array(FieldChangeSchema) })),
 });
 export type GameChanges = z.output<typeof GameChangesSchema>;

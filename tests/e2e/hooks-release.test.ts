@@ -160,7 +160,7 @@ describe('npm run release notifies subscribers', () => {
     expect(b.watching).toBe('all');
     expect(b.counts).toEqual({ added: 1, removed: 1, changed: 1 });
     expect(b.added.map((g) => g.slug)).toEqual(['new-horizon']);
-    expect(b.removed).toEqual([{ slug: 'gem-mines', provider: 'copper-reel', stated_rtp: FIXTURE_GAMES.find((g) => g.canonical_slug === 'gem-mines')!.stated_rtp, rtp_variants: expect.any(Array) }]);
+    expect(b.removed).toEqual([{ slug: 'gem-mines', provider: 'copper-reel', stated_rtp: FIXTURE_GAMES.find((g) => g.canonical_slug === 'gem-mines')!.stated_rtp, rtp_variants: expect.any(Array), merged_into: null }]);
     const aurora = FIXTURE_GAMES.find((g) => g.canonical_slug === CHANGED)!;
     expect(b.changed).toEqual([{ slug: CHANGED, provider: 'aurora-games', changes: [{ field: 'stated_rtp', from: aurora.stated_rtp, to: 96.5 }, { field: 'rtp_variants', from: expect.any(Array), to: [94.2, 96.5] }] }]);
   });

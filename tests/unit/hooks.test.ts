@@ -61,14 +61,14 @@ describe('secrets and signatures', () => {
 });
 
 describe('release diff', () => {
-  const before = new Map([game('a', 'p', 96), game('b', 'p', 95, [94, 95]), game('c', 'q', 97)].map((g) => [g.slug, g]));
+  const before = new Map([game('a', 'p', 96), game('b', 'p', 95, [94, 95]), game('c', 'q', 97), game('e', 'q', 94)].map((g) => [g.slug, g]));
   const after = new Map([game('a', 'p', 96), game('b', 'p', 95.5, [94, 95.5]), game('d', 'q', 92)].map((g) => [g.slug, g]));
-  const all = diffFigures(before, after);
+  const all = diffFigures(before, after, new Map([['c', 'a']]));
 
-  it('names games added, removed and changed with old and new figures', () => {
+  it('names games added, removed (and the record a removed one was merged into) and changed with old and new figures', () => {
     expect(all).toEqual({
       added: [game('d', 'q', 92)],
-      removed: [game('c', 'q', 97)],
+      removed: [{ ...game('c', 'q', 97), merged_into: 'a' }, { ...game('e', 'q', 94), merged_into: null }],
       changed: [{ slug: 'b', provider: 'p', changes: [{ field: 'stated_rtp', from: 95, to: 95.5 }, { field: 'rtp_variants', from: [94, 95], to: [94, 95.5] }] }],
     });
   });

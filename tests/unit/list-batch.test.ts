@@ -20,7 +20,7 @@ describe('batch lookup', () => {
     expect(r.headers['Cache-Control']).toBe('public, max-age=0, s-maxage=300');
     const b = BatchResponseSchema.parse(JSON.parse(r.body.toString('utf8')));
     expect(b.items.map((i) => i.canonical_slug)).toEqual(named);
-    expect(b.meta).toEqual({ data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, total: 120, found: 4, missing: [], query: { slugs: named } });
+    expect(b.meta).toEqual({ data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, total: 120, found: 4, missing: [], moved: [], query: { slugs: named } });
     for (const item of b.items) expect(item).toEqual(bundle.records.find((x) => x.canonical_slug === item.canonical_slug));
   });
 
@@ -29,6 +29,25 @@ describe('batch lookup', () => {
     expect(b.items.map((i) => i.canonical_slug)).toEqual([slugs[3], slugs[1]]);
     expect(b.meta).toMatchObject({ found: 2, missing: ['no-such-game', 'zzz-last'], query: { slugs: ['no-such-game', slugs[3], 'zzz-last', slugs[1]] } });
     expect(BatchResponseSchema.parse(body('slugs=a-0,0')).items).toEqual([]);
+  });
+
+  it("answers a slug merged into another record with the survivor's record, once, and names it in meta.moved", () => {
+    const into = slugs[5]!;
+    const merged = servicesFor({
+      ...bundle,
+      history: [
+        ...bundle.history,
+        ...(['stated_rtp', 'rtp_variants'] as const).map((field) => ({ data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', slug: 'old-studio-slug', provider: 'alpha-games', field, from: field === 'stated_rtp' ? 96 : [96], to: null, reason: `merged into ${into}`, merged_into: into })),
+      ],
+    });
+    const ask = (q: string) => BatchResponseSchema.parse(JSON.parse(merged.list(q).body.toString('utf8')));
+    const b = ask(`slugs=old-studio-slug,${slugs[2]},${into},no-such-game`);
+    expect(b.items.map((i) => i.canonical_slug)).toEqual([into, slugs[2]]);
+    expect(b.meta).toMatchObject({ found: 2, missing: ['no-such-game'], moved: [{ slug: 'old-studio-slug', merged_into: into }] });
+    expect(ask('slugs=old-studio-slug').items).toEqual(ask(`slugs=${into}`).items);
+    // As CSV, the same records.
+    const csv = merged.list(`slugs=old-studio-slug,${slugs[2]}&format=csv`).body.toString('utf8');
+    expect(csv.split('\n').slice(1, 3).map((line) => line.split(',')[0])).toEqual([into, slugs[2]]);
   });
 
   it('finds every slug of the registry, and none that sorts between them', () => {

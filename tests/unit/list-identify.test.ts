@@ -76,6 +76,15 @@ describe('GET /api/rtp/identify', () => {
     }
   });
 
+  it('answers for a slug merged into another record with the game of that record', () => {
+    const survivor = bundle.records.find((r) => r.canonical_slug === 'big-bass-splash')!;
+    const { status, body } = ask(`slug=big-bass-splash-reel-kingdom&rtp=${survivor.stated_rtp}`);
+    expect(status).toBe(200);
+    const direct = IdentifyResponseSchema.parse(ask(`slug=big-bass-splash&rtp=${survivor.stated_rtp}`).body);
+    // The same answer, the query echoed as asked.
+    expect(IdentifyResponseSchema.parse(body)).toEqual({ ...direct, meta: { ...direct.meta, query: { ...direct.meta.query, slug: 'big-bass-splash-reel-kingdom' } } });
+  });
+
   it('accepts 96,21 and 96.21% as well as 96.21', () => {
     const record = bundle.records[0]!;
     const want = IdentifyResponseSchema.parse(ask(`slug=${record.canonical_slug}&rtp=${record.stated_rtp}`).body).match;

@@ -66,6 +66,14 @@ describe('MCP tools', () => {
     expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no game with this slug in the registry: search_games finds slugs' }] });
   });
 
+  it('get_game follows a merged slug to the record of the same game, and says so', async () => {
+    const r = await call('get_game', { slug: 'big-bass-splash-reel-kingdom' });
+    const data = r.structuredContent as { record: unknown; note: string };
+    expect(data.record).toEqual(bundle.records.find((x) => x.canonical_slug === 'big-bass-splash'));
+    expect(data.note).toBe('this slug was merged into big-bass-splash, the record of the same game');
+    expect((await call('get_game', { slug: 'big-bass-splash' })).structuredContent).not.toHaveProperty('note');
+  });
+
   it('identify_build names the build of an observed figure, with its sources', async () => {
     const game = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
     const rung = game.variants.find((v) => v.kind === 'operator_ladder')!;

@@ -60,6 +60,16 @@ describe('GET /api/oembed', () => {
     expect(ask({ url: `${SITE}/rtp/book-of-dead`, maxheight: '100' }).body).toEqual({ statusCode: 404, statusMessage: 'the widget needs at least 200 px of width and 220 px of height' });
   });
 
+  it("embeds the surviving record's widget for the page or widget URL of a merged slug", () => {
+    for (const url of [`${SITE}/rtp/big-bass-splash-reel-kingdom`, `${SITE}/widget/rtp/big-bass-splash-reel-kingdom?theme=dark`]) {
+      const r = ask({ url });
+      expect(r.status, url).toBe(200);
+      const survivor = ask({ url: url.replace('-reel-kingdom', '') });
+      expect(r.body, url).toEqual(survivor.body);
+      expect(String(r.body.html)).toContain(`src="${SITE}/widget/rtp/big-bass-splash`);
+    }
+  });
+
   it('501 for a format other than json; 400 naming a missing url or a bad size', () => {
     expect(ask({ url: `${SITE}/rtp/book-of-dead`, format: 'xml' })).toMatchObject({ status: 501, body: { statusCode: 501, statusMessage: 'format not implemented: only json' } });
     expect(ask({ maxwidth: 'wide' })).toMatchObject({

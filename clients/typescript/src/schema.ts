@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Which build of a game is an observed RTP figure?
-         * @description For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within 0.005 percentage points of a known one is that one. The nearest known figures come with their difference and the sources that state them. Give `slug`, or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.
+         * @description For a figure seen at a casino: is it the provider's stated default, a known variant (with its kind: operator rung, bonus buy, ante bet…) or unknown? A figure within 0.005 percentage points of a known one is that one. The nearest known figures come with their difference and the sources that state them. Give `slug` (a slug merged into the record of the same game names that game), or `name` to pick the game by search (the answer says which it chose, and the next candidates). Rate limited like the list route; cached 5 minutes at the edge.
          */
         get: operations["identifyBuild"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * oEmbed: the widget for a game page or widget URL
-         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe, 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
+         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe (for a slug merged into the record of the same game, that record's widget), 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
          */
         get: operations["getOembed"];
         put?: never;
@@ -272,7 +272,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This document
+         * The API contract, as OpenAPI 3.1
          * @description The OpenAPI 3.1 document of the API. Cached 1 hour.
          */
         get: operations["getOpenApi"];
@@ -980,13 +980,20 @@ export interface components {
                 found: number;
                 /** @description Named slugs the registry does not have, in the order given. */
                 missing: string[];
+                /** @description Named slugs merged into the record of the same game, in the order given: `items` holds that record (once) in their place. */
+                moved: {
+                    /** @description The slug named. */
+                    slug: string;
+                    /** @description The surviving slug, whose record answers it (`/api/rtp/removed` says why). */
+                    merged_into: string;
+                }[];
                 /** @description The lookup applied. */
                 query: {
                     /** @description The slugs named, in the order given, repeats dropped. */
                     slugs: string[];
                 };
             };
-            /** @description The records of the named games found, in the order given. */
+            /** @description The records of the named games found, in the order given, each once. */
             items: components["schemas"]["GameRecord"][];
         };
         SyncRecord: {
@@ -1733,7 +1740,7 @@ export interface operations {
                  */
                 format?: "json" | "csv";
                 /**
-                 * @description Batch lookup: up to 200 canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in `meta.missing` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).
+                 * @description Batch lookup: up to 200 canonical slugs separated by commas. Answers those records in the order given (repeats dropped), unknown slugs named in `meta.missing`; a slug merged into the record of the same game is answered with that record and named in `meta.moved` (a BatchResponse). Cannot be combined with the other parameters (a 400 that says so). Its query string may be up to 14,336 bytes (2,048 for other queries).
                  * @example book-of-dead,gates-of-olympus
                  */
                 slugs?: string;
