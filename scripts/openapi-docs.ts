@@ -1,14 +1,16 @@
-// Writes docs/api.md, the readable API reference, from the OpenAPI document and examples over data/.
-// Usage: node scripts/openapi-docs.ts [--check]   (--check: exit 1 when docs/api.md is out of date)
+// Writes docs/api.md, the readable API reference, from the OpenAPI document and examples over data/,
+// and the route list of README.md's API summary (between its markers) from the same document.
+// Usage: node scripts/openapi-docs.ts [--check]   (--check: exit 1 when either is out of date)
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
 import { routeExamples } from './lib/openapi-examples.ts';
-import { renderApiMarkdown } from './lib/openapi-markdown.ts';
+import { renderApiMarkdown, withRouteList } from './lib/openapi-markdown.ts';
 
 export const API_DOC = path.resolve('docs/api.md');
+export const README = path.resolve('README.md');
 export const FIX_COMMAND = 'node scripts/openapi-docs.ts';
 
 /** The reference as it should be for the registry in `dir`. */
@@ -17,17 +19,28 @@ export async function expectedApiDoc(dir: string = dataDir()): Promise<string> {
   return renderApiMarkdown(openApiDocument(), routeExamples(bundle));
 }
 
+/** README.md as it should be: its route list from the OpenAPI document (throws when the markers are missing). */
+export async function expectedReadme(): Promise<string> {
+  const text = withRouteList(await readFile(README, 'utf8'), openApiDocument());
+  if (text === null) throw new Error('README.md has no route-list markers');
+  return text;
+}
+
 if (import.meta.main) {
-  const text = await expectedApiDoc();
-  if (process.argv.includes('--check')) {
-    const current = await readFile(API_DOC, 'utf8').catch(() => '');
-    if (current !== text) {
-      console.error(`docs/api.md is out of date: run \`${FIX_COMMAND}\``);
-      process.exit(1);
+  let stale = false;
+  for (const [file, text] of [[API_DOC, await expectedApiDoc()], [README, await expectedReadme()]] as const) {
+    const name = path.relative(process.cwd(), file);
+    if (process.argv.includes('--check')) {
+      if ((await readFile(file, 'utf8').catch(() => '')) === text) {
+        console.log(`${name} is up to date`);
+      } else {
+        console.error(`${name} is out of date: run \`${FIX_COMMAND}\``);
+        stale = true;
+      }
+    } else {
+      await writeFile(file, text);
+      console.log(`wrote ${name}`);
     }
-    console.log('docs/api.md is up to date');
-  } else {
-    await writeFile(API_DOC, text);
-    console.log(`wrote ${path.relative(process.cwd(), API_DOC)}`);
   }
+  if (stale) process.exit(1);
 }

@@ -64,6 +64,29 @@ function exampleBlock(ex: Example): string {
   return `\`\`\`sh\ncurl -i '{base_url}${ex.request}'\n\`\`\`\n\n\`${ex.status}\` · \`${ex.contentType}\`\n\n\`\`\`${lang}\n${body}\n\`\`\`\n`;
 }
 
+/** The route list: each operation's method and path (linked to its section of docs/api.md, at `page`) and its summary. */
+export function routeList(doc: Json, page = ''): string[] {
+  return Object.entries<Json>(doc.paths).map(([path, item]) => {
+    const { method, op } = opOf(item);
+    return `- [\`${method} ${path}\`](${page}#${anchor(`${method.toLowerCase()} ${path}`)}): ${op.summary}${op['x-rate-limited'] ? '' : ' (not rate limited)'}`;
+  });
+}
+
+/** The markers around the route list in README.md. */
+export const README_ROUTES_START = '<!-- route list: written by node scripts/openapi-docs.ts from the OpenAPI document -->';
+export const README_ROUTES_END = '<!-- end of route list -->';
+
+/** `text` (README.md) with its route list replaced by the document's, linked to docs/api.md; null when it has no markers. */
+export function withRouteList(text: string, doc: Json): string | null {
+  const start = text.indexOf(README_ROUTES_START);
+  const end = text.indexOf(README_ROUTES_END);
+  if (start < 0 || end < start) return null;
+  return [text.slice(0, start) + README_ROUTES_START, ...routeList(doc, 'docs/api.md'), text.slice(end)].join('\n');
+}
+
+// Every path has one operation: a GET, or POST /mcp.
+const opOf = (item: Json) => (item.get !== undefined ? { method: 'GET', op: item.get as Json } : { method: 'POST', op: item.post as Json });
+
 /**
  * The markdown reference: routes (parameters, responses, examples), then every schema's fields.
  * `examples` come from `routeExamples` over the shipped registry.
@@ -75,14 +98,7 @@ export function renderApiMarkdown(doc: Json, examples: Example[]): string {
   out.push(doc.info.description, '');
   out.push('The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request; in the bulk downloads\' examples, to their first items (their counts are whole), and the CSV and NDJSON files to their first lines.', '');
   out.push('Changes to the contract are listed in [CHANGELOG-API.md](CHANGELOG-API.md).', '');
-  out.push('## Routes', '');
-  // Every path has one operation: a GET, or POST /mcp.
-  const opOf = (item: Json) => (item.get !== undefined ? { method: 'GET', op: item.get as Json } : { method: 'POST', op: item.post as Json });
-  for (const [path, item] of Object.entries<Json>(doc.paths)) {
-    const { method, op } = opOf(item);
-    out.push(`- [\`${method} ${path}\`](#${anchor(`${method.toLowerCase()} ${path}`)}): ${op.summary}${op['x-rate-limited'] ? '' : ' (not rate limited)'}`);
-  }
-  out.push('');
+  out.push('## Routes', '', ...routeList(doc), '');
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
     const { method, op } = opOf(item);
     out.push(`## ${method} ${path}`, '');

@@ -1,15 +1,29 @@
-// docs/api.md is generated from the OpenAPI document and the shipped registry, and kept up to date.
+// docs/api.md is generated from the OpenAPI document and the shipped registry, README.md's route list
+// from the same document; both are kept up to date.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { API_DOC, expectedApiDoc, FIX_COMMAND } from '../../scripts/openapi-docs.ts';
+import { API_DOC, expectedApiDoc, expectedReadme, FIX_COMMAND, README } from '../../scripts/openapi-docs.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { renderApiMarkdown, typeText } from '../../scripts/lib/openapi-markdown.ts';
+import { README_ROUTES_END, README_ROUTES_START, renderApiMarkdown, typeText, withRouteList } from '../../scripts/lib/openapi-markdown.ts';
 
 describe('docs/api.md', () => {
   it('is up to date with the OpenAPI document and data/', async () => {
     const current = await readFile(API_DOC, 'utf8').catch(() => '');
     const expected = await expectedApiDoc('data');
     expect(current === expected, `docs/api.md is out of date: run \`${FIX_COMMAND}\``).toBe(true);
+  });
+
+  it("README.md's route list is the document's, one line per route linked to its section", async () => {
+    const current = await readFile(README, 'utf8');
+    expect(current === (await expectedReadme()), `README.md's route list is out of date: run \`${FIX_COMMAND}\``).toBe(true);
+    const doc = openApiDocument() as { paths: Record<string, { get?: { summary: string } }> };
+    const list = current.slice(current.indexOf(README_ROUTES_START), current.indexOf(README_ROUTES_END)).split('\n').slice(1, -1);
+    expect(list).toHaveLength(Object.keys(doc.paths).length);
+    expect(list[0]).toBe(`- [\`GET /api/rtp/list\`](docs/api.md#get-apirtplist): ${doc.paths['/api/rtp/list']!.get!.summary}`);
+    // A route the document gains is a line the list gains.
+    const more = { ...doc, paths: { ...doc.paths, '/api/new': { get: { summary: 'New', 'x-rate-limited': true } } } };
+    expect(withRouteList(current, more)).toContain('- [`GET /api/new`](docs/api.md#get-apinew): New\n<!-- end of route list -->');
+    expect(withRouteList('no markers', doc)).toBeNull();
   });
 
   it('has a section, an example request and an example response for every route', async () => {
