@@ -8,41 +8,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
+import { MCP_BATCH_MESSAGES, MCP_CALL_ANSWER_BYTES, MCP_BATCH_ANSWER_BYTES, RPC, rpcError, type Id, type RpcErrorMessage } from '../schemas/rpc.ts';
 import { TOOL_INPUTS } from './server.ts';
-
-/** Most messages in one batch. */
-export const MCP_BATCH_MESSAGES = 20;
-/** Largest answer of one call, and of one batch (its answers joined), in bytes. */
-export const MCP_CALL_ANSWER_BYTES = 256 * 1024;
-export const MCP_BATCH_ANSWER_BYTES = 1024 * 1024;
-/** Largest request: a POST /mcp body, or one line on stdio (a tool call is a few hundred bytes). */
-export const MCP_MESSAGE_BYTES = 64 * 1024;
-
-/** JSON-RPC 2.0 error codes (§5.1), and the server-defined ones (-32000 to -32099) this server uses. */
-export const RPC = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  RATE_LIMITED: -32000,
-  ANSWER_TOO_LARGE: -32001,
-  BUSY: -32002,
-} as const;
-
-type Id = string | number | null;
-/** Extra facts of an error: a stable code (`ERR_MCP_*`) and figures a client can act on. */
-export type ErrorData = { code: string } & Record<string, string | number>;
-export interface RpcErrorMessage {
-  jsonrpc: '2.0';
-  id: Id;
-  error: { code: number; message: string; data?: ErrorData };
-}
-
-/** A JSON-RPC error answer. */
-export function rpcError(id: Id, code: number, message: string, data?: ErrorData): RpcErrorMessage {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
-}
 
 /**
  * Meters one call against the caller's budget: null when it may run, else the error to answer

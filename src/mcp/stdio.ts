@@ -4,7 +4,8 @@
 // is not JSON gets a -32700, and every answer owed is written before the input's end is honoured.
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { MCP_MESSAGE_BYTES, parseMessage, rpcError, RPC, type RpcDispatcher } from './rpc.ts';
+import { MCP_MESSAGE_BYTES, rpcError, RPC } from '../schemas/rpc.ts';
+import { parseMessage, type RpcDispatcher } from './rpc.ts';
 
 /** Lines read ahead of their answers before the input is paused. */
 export const STDIO_LINES_AHEAD = 32;

@@ -5,6 +5,7 @@
 // and the docs (docs/server.md's route table, written by `npm run docs:routes`) all read it.
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_DATA_PATHS, keyedTemplate, OG_TEMPLATE, paths, type RouteFamily } from './paths.ts';
 import { WIDGET_CSP } from './widget-assets.ts';
+import { bodyTooLarge, MCP_MESSAGE_BYTES } from '../schemas/rpc.ts';
 
 /** What answers a family: its file under dist/client, or one of the Node server's handlers. */
 export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp';
@@ -37,6 +38,8 @@ export interface RoutePolicy {
   rateLimited: boolean;
   /** Further response headers of the family (the widget's Content-Security-Policy), sent by the server and in _headers. */
   headers?: Readonly<Record<string, string>>;
+  /** A family that takes a request body: its bound in bytes, and the JSON answered (413) past it, by an instance or the edge. */
+  body?: { maxBytes: number; tooLarge: unknown };
 }
 
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
@@ -93,7 +96,7 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   // A game's link-preview card (og:image), drawn by the server on first request: exempt like the badge.
   og_image: { ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'), contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: every tool call answers like the list route, so each counts like it.
-  mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF },
+  mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF, body: { maxBytes: MCP_MESSAGE_BYTES, tooLarge: bodyTooLarge() } },
   history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
   slot: { ...at('slot', 'static', keyedTemplate('slot'), 'getGame'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RegistryServices } from '../list/service.ts';
-import { MCP_MESSAGE_BYTES, parseMessage, rpcError, RpcDispatcher, RPC, type Meter, type RpcErrorMessage } from '../mcp/rpc.ts';
+import { bodyTooLarge, MCP_MESSAGE_BYTES, rpcError, RPC, type RpcErrorMessage } from '../schemas/rpc.ts';
+import { parseMessage, RpcDispatcher, type Meter } from '../mcp/rpc.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { JSON_ERROR_HEADERS } from '../list/http.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
@@ -152,7 +153,7 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
     const body = await readBody(req, MCP_BODY_BYTES, bodyTimeoutMs);
     if (!body.ok) {
       if (body.reason === 'aborted') return;
-      if (body.reason === 'large') return refuse(res, 413, rpcError(null, RPC.INVALID_REQUEST, `request body larger than ${MCP_BODY_BYTES} bytes`), extra);
+      if (body.reason === 'large') return refuse(res, 413, bodyTooLarge(), extra);
       return refuse(res, 408, rpcError(null, RPC.INVALID_REQUEST, `request body not received within ${bodyTimeoutMs} ms`), extra);
     }
     const parsed = parseMessage(body.text);

@@ -4,6 +4,7 @@
 // behind nginx, failover under load, the static half (merged slugs' redirects included) served with
 // every instance killed.
 import { readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { DYNAMIC_FAMILIES, JSON_ERROR, POLICIES } from '../../src/routes/routes.
 import { paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { movedBody, movedStaticUrls } from '../../src/routes/moved.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { RPC, RpcErrorMessageSchema } from '../../src/schemas/rpc.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
@@ -193,6 +195,39 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const bad = 'GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n';
     const [fromEdge, fromNode] = [await exchange(edge.state.nginx.port, bad), await exchange(node, bad)];
     expect(fromEdge.split('\r\n\r\n')[1]).toBe(fromNode.split('\r\n\r\n')[1]);
+  });
+
+  it(`answers a POST ${paths.mcp} body past the instances' bound as they do: the same JSON-RPC error, whatever its size`, async () => {
+    const { maxBytes, tooLarge } = POLICIES.mcp.body!;
+    /**
+     * The status, Content-Type and body of the answer to a POST /mcp head declaring `size` bytes of
+     * body: both answer from the head, before any of it (a body sent on would meet a closed socket).
+     */
+    const post = (port: number, size: number) =>
+      new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+        let got = '';
+        const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+          socket.write(`POST ${paths.mcp} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${size}\r\n\r\n`);
+        });
+        socket.on('data', (c: Buffer) => {
+          got += c.toString('latin1');
+          const end = got.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const lines = got.slice(0, end).split('\r\n');
+          const header = (name: string) => lines.find((l) => l.toLowerCase().startsWith(`${name}:`))?.replace(/^[^:]*:\s*/, '');
+          const body = got.slice(end + 4);
+          if (body.length < Number(header('content-length'))) return;
+          socket.destroy();
+          resolve({ status: Number(lines[0]!.split(' ')[1]), type: header('content-type'), body });
+        });
+        socket.on('error', reject);
+        socket.on('close', () => reject(new Error(`no whole answer to a ${size}-byte body: ${got.slice(0, 200)}`)));
+        socket.setTimeout(10_000, () => socket.destroy());
+      });
+    const direct = await post(edge.state.instances[0]!.port, maxBytes + 1);
+    expect(direct).toEqual({ status: 413, type: JSON_ERROR['Content-Type'], body: JSON.stringify(tooLarge) });
+    expect(RpcErrorMessageSchema.parse(JSON.parse(direct.body)).error).toEqual({ code: RPC.INVALID_REQUEST, message: `request body larger than ${maxBytes} bytes` });
+    for (const size of [maxBytes + 1, 2 * 1024 * 1024]) expect(await post(edge.state.nginx.port, size), `${size} bytes`).toEqual(direct);
   });
 
   it('counts each client by its own address: an X-Forwarded-For it sends buys no fresh budget', async () => {

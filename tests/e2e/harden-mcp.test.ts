@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_MESSAGE_BYTES } from '../../src/mcp/rpc.ts';
+import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_MESSAGE_BYTES } from '../../src/schemas/rpc.ts';
 import { MCP_IN_FLIGHT } from '../../src/server/mcp-http.ts';
 import { startServer, type Server } from '../helpers/production.ts';
 import { REPO_ROOT, testOutDir } from '../helpers/server.ts';

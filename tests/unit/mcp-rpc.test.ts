@@ -3,7 +3,8 @@
 // the meter asked before each call, and the byte caps of a call and of a batch.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkMessage, MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, parseMessage, RPC, RpcDispatcher } from '../../src/mcp/rpc.ts';
+import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, RPC } from '../../src/schemas/rpc.ts';
+import { checkMessage, parseMessage, RpcDispatcher } from '../../src/mcp/rpc.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
