@@ -22,6 +22,7 @@ import { MOVED_STATUS } from '../routes/moved.ts';
 import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import { normalizeTarget, targetTooLong } from './paths.ts';
+import { etagMatches, hasHeader } from './request.ts';
 import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 import type { StaticFile, StaticFiles } from './static.ts';
 import type { UnsentLedger } from './backpressure.ts';
@@ -44,14 +45,6 @@ const METHOD_NOT_ALLOWED_BYTES = Buffer.from(JSON.stringify(METHOD_NOT_ALLOWED))
 const INTERNAL_ERROR_BYTES = Buffer.from(JSON.stringify(INTERNAL_ERROR));
 const HOST_REQUIRED_BYTES = Buffer.from(JSON.stringify(HOST_REQUIRED));
 const SERVER_BUSY_BYTES = Buffer.from(JSON.stringify(SERVER_BUSY));
-
-/** `GET /api/rtp/{slug}`: the method and route pattern of a request, safe to log. */
-export function describeRoute(req: IncomingMessage): string {
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  const method = req.method !== undefined && /^[A-Z]{1,16}$/.test(req.method) ? req.method : '(method)';
-  return `${method} ${POLICIES[classify(q < 0 ? url : url.slice(0, q))].logName}`;
-}
 
 const NO_KEY: KeyCheck = { status: 'none' };
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
@@ -79,31 +72,6 @@ export interface AppOptions {
   ogImages?: OgImages;
   /** Unsent answer bytes (src/server/backpressure.ts): a request on a connection past its bound closes it, past the process bound gets a 503. */
   ledger?: UnsentLedger;
-}
-
-/**
- * Whether the request carries a header called `name` (lowercase), read from the raw header list:
- * most requests carry none of the few headers the server looks at, and asking `req.headers` would
- * build the whole header object for nothing.
- */
-export function hasHeader(req: IncomingMessage, name: string): boolean {
-  const raw = req.rawHeaders;
-  for (let k = 0; k < raw.length; k += 2) {
-    const n = raw[k]!;
-    if (n.length === name.length && n.toLowerCase() === name) return true;
-  }
-  return false;
-}
-
-/** True when `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  for (const part of ifNoneMatch.split(',')) {
-    const tag = part.trim();
-    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
-  }
-  return false;
 }
 
 /**
