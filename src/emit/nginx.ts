@@ -165,15 +165,16 @@ export function renderNginxConf(served: readonly ServedFile[], site: string, mer
   for (const [ext, type] of Object.entries(CONTENT_TYPES)) types.set(type, [...(types.get(type) ?? []), ext.slice(1)]);
   const locations: string[] = [];
 
-  // nginx's own errors: each status to the location of its JSON answer.
-  const errorPages = [...EDGE_ERRORS].map(([code, body]) => `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`);
+  // nginx's own errors: each status to the location of its JSON answer; `tooLarge` names another for 413.
+  const errorPages = (tooLarge?: string) =>
+    [...EDGE_ERRORS].map(([code, body]) => (code === 413 && tooLarge !== undefined ? `error_page 413 =413 ${ERROR_LOCATION}${tooLarge};` : `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`));
   const bodyLimits: string[] = [];
   // The dynamic routes: only the instances answer them. One that takes a body has the instances'
   // bound, and their answer past it (error_page in a location replaces the server's list, so all of it).
   for (const [urlPath, family] of EXACT_ROUTES) {
     if (!DYNAMIC_FAMILIES.has(family)) continue;
     const body = POLICIES[family].body;
-    const limit = body === undefined ? [] : [`client_max_body_size ${body.maxBytes};`, ...errorPages.filter((e) => !e.startsWith('error_page 413 ')), `error_page 413 =413 ${ERROR_LOCATION}${family}-413;`];
+    const limit = body === undefined ? [] : [`client_max_body_size ${body.maxBytes};`, ...errorPages(`${family}-413`)];
     if (body !== undefined) bodyLimits.push(errorLocation(`${family}-413`, 413, body.tooLarge));
     locations.push(location(`= ${quote(urlPath)}`, [...limit, `proxy_pass http://${UPSTREAM};`]));
   }
@@ -271,7 +272,7 @@ ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
     # 404s): the instances answer them as they do without nginx.
     error_page 404 405 = @node;
     # What nginx refuses itself, and no instance answering: the server's JSON error bodies; a merged slug's redirect.
-    ${errorPages.concat(moved.errorPage).join('\n    ')}
+    ${errorPages().concat(moved.errorPage).join('\n    ')}
     recursive_error_pages on;
 
 ${locations.join('')}

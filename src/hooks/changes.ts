@@ -6,29 +6,27 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { GameChanges, Subscriber } from '../schemas/hooks.ts';
 import type { ReleaseGame } from '../schemas/dump.ts';
+import { HistoryEntrySchema } from '../schemas/authoring.ts';
+import { mergedSlugs } from '../routes/moved.ts';
 
 /** The fields of a bundle the diff reads (the bundle's own schema is richer; only these are needed). */
 const BundleFiguresSchema = z.object({
   records: z.array(z.object({ canonical_slug: z.string(), provider: z.string(), stated_rtp: z.number(), rtp_variants: z.array(z.number()) })),
-  history: z.array(z.object({ slug: z.string(), to: z.unknown(), merged_into: z.string().optional() })),
+  history: z.array(z.object(HistoryEntrySchema.pick({ slug: true, field: true, to: true, merged_into: true }).shape)),
 });
 
-/** A registry bundle's games with their figures, by slug, and the slugs its history log merged into another record. */
+/** A registry bundle's games with their figures, by slug, and the survivor of each slug its history log merged into another record. */
 export interface BundleFigures {
   games: Map<string, ReleaseGame>;
-  /** The slug each removed game was merged into, by the log's last entry on it. */
+  /** As the release's server follows them (src/routes/moved.ts `mergedSlugs`). */
   mergedInto: Map<string, string>;
 }
 
 /** The games of a registry bundle file with their figures, and its merges. */
 export async function readBundleFigures(file: string): Promise<BundleFigures> {
   const parsed = BundleFiguresSchema.parse(JSON.parse(await readFile(file, 'utf8')));
-  const mergedInto = new Map<string, string>();
-  for (const e of parsed.history) {
-    if (e.to === null && e.merged_into !== undefined) mergedInto.set(e.slug, e.merged_into);
-    else mergedInto.delete(e.slug);
-  }
-  return { games: new Map(parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }])), mergedInto };
+  const games = new Map(parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }]));
+  return { games, mergedInto: mergedSlugs(parsed.history, (slug) => games.has(slug)) };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);

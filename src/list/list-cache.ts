@@ -50,12 +50,11 @@ export interface CachedPage {
 /** The facets' JSON of one set of filters, shared by the kept pages of those filters. */
 class CachedFacets {
   /** Requests answered with these facets: the sum of their pages' popularity. */
-  hits: number;
+  hits = 0;
   readonly bytes: Uint8Array;
 
-  constructor(bytes: Uint8Array, hits: number) {
+  constructor(bytes: Uint8Array) {
     this.bytes = bytes;
-    this.hits = hits;
   }
 }
 
@@ -238,7 +237,7 @@ export class ListCache {
     // The facets' bound stands for their size until they are written: written only when kept.
     const size = pageWeight(result.items.length, key, facetsKey) + (shared === undefined ? facetsWeight(result.maxFacetsBytes, facetsKey) : 0);
     if (!makeRoom(this.pages, size, shared === undefined ? 2 : 1, asked, popularity, this.pagesClock)) return undefined;
-    const facets = shared ?? new CachedFacets(facetsOfResult(result), 0);
+    const facets = shared ?? new CachedFacets(facetsOfResult(result));
     facets.hits += asked;
     if (shared === undefined) this.pages.set(facetsKey, facets);
     // The request answering now is counted as the page's hit when it is answered.

@@ -11,6 +11,7 @@ import type { RegistryServices } from '../list/service.ts';
 import { paths } from '../routes/paths.ts';
 import { pageUrl, REGISTRY_NAME } from '../routes/urls.ts';
 import { GAME_TYPES } from '../schemas/authoring.ts';
+import type { BatchResponse } from '../schemas/batch.ts';
 import { BADGES, CONFIDENCE_LEVELS, type GameRecord } from '../schemas/game-record.ts';
 import { LIST_SORTS } from '../schemas/list.ts';
 
@@ -107,12 +108,12 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     { title: 'Get one game', description: "A game's full record by slug: stated RTP, every variant with its kind, sources, and the page to cite.", inputSchema: TOOL_INPUTS.get_game, annotations: readOnly },
     ({ slug }) => {
       const r = call((q) => services.list(q), { slugs: slug.toLowerCase() });
-      const found = (r.body?.items as GameRecord[] | undefined)?.[0];
+      const batch = r.body as BatchResponse | undefined;
+      const found = batch?.items[0];
       // The slug is not repeated: a client's text never comes back in an answer.
       if (found === undefined) return fail('no game with this slug in the registry: search_games finds slugs');
       // A slug merged into another record is answered with the survivor's, and says so.
-      const merged = ((r.body?.meta as { moved?: unknown[] } | undefined)?.moved?.length ?? 0) > 0;
-      return ok({ ...stamp, ...(merged ? { note: `this slug was merged into ${found.canonical_slug}, the record of the same game` } : {}), game: gameOf(found, site), record: found });
+      return ok({ ...stamp, ...(batch!.meta.moved.length > 0 ? { note: `this slug was merged into ${found.canonical_slug}, the record of the same game` } : {}), game: gameOf(found, site), record: found });
     },
   );
 

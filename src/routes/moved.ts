@@ -32,8 +32,8 @@ export function movedBody(slug: string, into: string): ErrorBody {
  * `merged_into`, followed along a chain (a survivor merged later) to a slug `exists` knows. A chain
  * that ends at a slug no longer published gives nothing (a 404). In slug order.
  */
-export function mergedSlugs(history: readonly HistoryEntry[], exists: (slug: string) => boolean): Map<string, string> {
-  const last = new Map<string, HistoryEntry>();
+export function mergedSlugs(history: readonly Pick<HistoryEntry, 'slug' | 'field' | 'to' | 'merged_into'>[], exists: (slug: string) => boolean): Map<string, string> {
+  const last = new Map<string, (typeof history)[number]>();
   for (const e of history) if (e.field === 'stated_rtp') last.set(e.slug, e);
   const next = new Map<string, string>();
   for (const [slug, e] of last) if (e.to === null && e.merged_into !== undefined) next.set(slug, e.merged_into);

@@ -5,7 +5,7 @@
 // and the docs (docs/server.md's route table, written by `npm run docs:routes`) all read it.
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_DATA_PATHS, keyedTemplate, OG_TEMPLATE, paths, type RouteFamily } from './paths.ts';
 import { WIDGET_CSP } from './widget-assets.ts';
-import { bodyTooLarge, MCP_MESSAGE_BYTES } from '../schemas/rpc.ts';
+import { bodyTooLarge, MCP_MESSAGE_BYTES, type RpcErrorMessage } from '../schemas/rpc.ts';
 
 /** What answers a family: its file under dist/client, or one of the Node server's handlers. */
 export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp';
@@ -39,7 +39,7 @@ export interface RoutePolicy {
   /** Further response headers of the family (the widget's Content-Security-Policy), sent by the server and in _headers. */
   headers?: Readonly<Record<string, string>>;
   /** A family that takes a request body: its bound in bytes, and the JSON answered (413) past it, by an instance or the edge. */
-  body?: { maxBytes: number; tooLarge: unknown };
+  body?: { maxBytes: number; tooLarge: RpcErrorMessage };
 }
 
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RegistryServices } from '../list/service.ts';
-import { bodyTooLarge, MCP_MESSAGE_BYTES, rpcError, RPC, type RpcErrorMessage } from '../schemas/rpc.ts';
+import { rpcError, RPC, type RpcErrorMessage } from '../schemas/rpc.ts';
+import { POLICIES } from '../routes/routes.ts';
 import { parseMessage, RpcDispatcher, type Meter } from '../mcp/rpc.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { JSON_ERROR_HEADERS } from '../list/http.ts';
@@ -15,8 +16,9 @@ import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import type { McpHandler } from './app.ts';
 import type { RateLimitDecision } from './rate-limit.ts';
 
-/** Largest JSON-RPC request body accepted. */
-export const MCP_BODY_BYTES = MCP_MESSAGE_BYTES;
+/** Largest JSON-RPC request body accepted, and the answer past it: the route table's, which the edge applies too. */
+const MCP_BODY = POLICIES.mcp.body!;
+export const MCP_BODY_BYTES = MCP_BODY.maxBytes;
 /** MCP requests being answered at once: in the process, and on one connection. */
 export const MCP_IN_FLIGHT = 16;
 export const MCP_IN_FLIGHT_PER_CONNECTION = 1;
@@ -153,7 +155,7 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
     const body = await readBody(req, MCP_BODY_BYTES, bodyTimeoutMs);
     if (!body.ok) {
       if (body.reason === 'aborted') return;
-      if (body.reason === 'large') return refuse(res, 413, bodyTooLarge(), extra);
+      if (body.reason === 'large') return refuse(res, 413, MCP_BODY.tooLarge, extra);
       return refuse(res, 408, rpcError(null, RPC.INVALID_REQUEST, `request body not received within ${bodyTimeoutMs} ms`), extra);
     }
     const parsed = parseMessage(body.text);
