@@ -4,6 +4,13 @@
 // ("bookofdead") is split into the index's words, and every word of 3 letters or more that the
 // index does not have tolerates typos (one edit for 3-4 letters, two from 5). This module plans
 // the words; src/list/search.ts matches them.
+import { SEARCH_OPTIONS } from '../schemas/search-index.ts';
+
+/** Most words a forgiving reading may have (after splitting and merging repeats); a longer one is not tried, so its work stays bounded. */
+export const MAX_FORGIVING_TERMS = 12;
+
+/** Longest word split as a run-together name: a longer run of letters is no name typed without spaces. */
+export const MAX_RUN_TOGETHER_LENGTH = 40;
 
 /** Words that may be left out or added without changing which game is meant. */
 export const OPTIONAL_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'of', 'and', 'n', 'de', 'del', 'la', 'le', 'el', 'du', 'des', 'di', 'da', 'der', 'die', 'das', 'und', 'y', 'et', 'e']);
@@ -29,7 +36,7 @@ export interface TermLookup {
 
 /** Edits a word tolerates as typed (SEARCH_OPTIONS in src/schemas/search-index.ts): 0.2 × length from 5 letters. */
 export function typedDistance(term: string): number {
-  return term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+  return term.length >= 5 ? Math.min(SEARCH_OPTIONS.maxFuzzy, Math.round(term.length * 0.2)) : 0;
 }
 
 /**
@@ -104,10 +111,15 @@ export function readsAsTyped(plan: readonly PlannedTerm[], terms: readonly strin
  */
 export function planForgiving(terms: readonly string[], index: TermLookup): PlannedTerm[] {
   const plan: PlannedTerm[] = [];
+  const seen = new Set<string>();
   for (const term of terms) {
-    const runTogether = term.length >= 6 && !index.hasPrefix(term) && !index.hasNear(term, forgivingDistance(term));
+    const runTogether = term.length >= 6 && term.length <= MAX_RUN_TOGETHER_LENGTH && !index.hasPrefix(term) && !index.hasNear(term, forgivingDistance(term));
     const parts = runTogether ? splitRunTogether(term, index) : null;
-    for (const part of parts ?? [term]) plan.push(planWord(part, index));
+    for (const part of parts ?? [term]) {
+      // A word asked twice ("aa aa", or a run split into repeats) is one word: matched and weighed once.
+      if (!seen.has(part)) plan.push(planWord(part, index));
+      seen.add(part);
+    }
   }
   if (!plan.some((p) => p.required)) for (const p of plan) p.required = true;
   return plan;

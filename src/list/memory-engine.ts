@@ -51,7 +51,7 @@ export const Q_KEYS_BYTES = 1024 * 1024;
 
 /** Bytes a cached search holds: its ids, the relevance order (made on first use), counts and orders. */
 function weighSearch(v: CachedSearch): number {
-  let bytes = v.match.ids.byteLength * 2 + tableBytes(v.table) + 256;
+  let bytes = v.match.ids.byteLength * 2 + v.match.heldBytes + tableBytes(v.table) + 256;
   for (const order of Object.values(v.sorted)) bytes += order.byteLength;
   for (const table of v.badgeTables.values()) bytes += tableBytes(table);
   return bytes;

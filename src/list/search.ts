@@ -4,7 +4,7 @@
 // when nothing matches (src/list/forgive.ts).
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
 import { SEARCH_FIELDS, SEARCH_OPTIONS, SearchIndexHeadSchema, type SearchMatch } from '../schemas/search-index.ts';
-import { planForgiving, readsAsTyped, type PlannedTerm, type TermLookup } from './forgive.ts';
+import { MAX_FORGIVING_TERMS, planForgiving, readsAsTyped, type PlannedTerm, type TermLookup } from './forgive.ts';
 import { TermTrie, type FoundWord } from './term-trie.ts';
 
 const { weights, maxFuzzy, bm25: BM25 } = SEARCH_OPTIONS;
@@ -18,6 +18,40 @@ function bm25(termFreq: number, matchingCount: number, totalCount: number, field
 
 /** Term numbers ascending (MiniSearch's order of prefix matches, see `termOrder` in src/emit/list/search-index.ts). */
 const byTerm = (a: FoundWord, b: FoundWord) => a.term - b.term;
+
+/**
+ * A query's words expanded into index terms, packed: word j stands for the terms
+ * `terms[start[j]] .. terms[start[j + 1] - 1]`, each with its weight. Typed arrays, so what a kept
+ * search holds for its relevance order is counted in bytes (a hostile query's expansions once
+ * stayed behind in a cached search as uncounted arrays of pairs, and filled the heap).
+ */
+interface Expansion {
+  terms: Int32Array;
+  weights: Float64Array;
+  start: Int32Array;
+}
+
+/** Packs per-word lists of [term, weight] into an Expansion. */
+function pack(expanded: ReadonlyArray<ReadonlyArray<[number, number]>>): Expansion {
+  let total = 0;
+  for (const e of expanded) total += e.length;
+  const terms = new Int32Array(total);
+  const weights = new Float64Array(total);
+  const start = new Int32Array(expanded.length + 1);
+  let k = 0;
+  for (let j = 0; j < expanded.length; j++) {
+    start[j] = k;
+    for (const [t, w] of expanded[j]!) {
+      terms[k] = t;
+      weights[k++] = w;
+    }
+  }
+  start[expanded.length] = k;
+  return { terms, weights, start };
+}
+
+/** Bytes an Expansion holds. */
+const expansionBytes = (e: Expansion) => e.terms.byteLength + e.weights.byteLength + e.start.byteLength;
 
 /**
  * Search over the packed index, as MiniSearch's `search` with SEARCH_OPTIONS would answer over the
@@ -97,8 +131,9 @@ export class PostingSearch {
     const typed = this.matchAsTyped(terms);
     if (!this.forgiving || typed.ids.length > 0 || terms.length === 0 || terms.length > 255) return typed;
     const plan = planForgiving(terms, this.lookup);
-    // Nothing to forgive (every word spelt as the index has it, none optional): the answer stays empty.
-    if (plan.length > 255 || readsAsTyped(plan, terms)) return typed;
+    // Nothing to forgive (every word spelt as the index has it, none optional), or more words than
+    // any name has (a run of letters split into dozens of parts): the answer stays empty.
+    if (plan.length > MAX_FORGIVING_TERMS || readsAsTyped(plan, terms)) return typed;
     return this.run(
       plan.map((p) => this.expandForgiving(p)),
       plan.map((p) => p.required),
@@ -107,7 +142,7 @@ export class PostingSearch {
 
   /** Records matching every term (each through any of its expansions, in any field), ascending. */
   matchAsTyped(terms: readonly string[]): SearchMatch {
-    if (terms.length === 0 || terms.length > 255) return { ids: new Int32Array(0), byRelevance: new Int32Array(0) };
+    if (terms.length === 0 || terms.length > 255) return { ids: new Int32Array(0), byRelevance: new Int32Array(0), heldBytes: 0 };
     return this.run(terms.map((t) => this.expand(t)), null);
   }
 
@@ -124,15 +159,18 @@ export class PostingSearch {
    * Records matching every required term (`required` null: every term), each through any of its
    * expansions in any field; the other terms only add to the relevance score.
    */
-  private run(expanded: Array<Array<[number, number]>>, required: readonly boolean[] | null): SearchMatch {
+  private run(words: Array<Array<[number, number]>>, required: readonly boolean[] | null): SearchMatch {
+    const expansion = pack(words);
+    const { terms, start } = expansion;
     const { postingStart, postingIds } = this.packed;
     const { hits, touched } = this;
     const F = this.fields;
     let count = 0;
     let step = 0;
-    for (let j = 0; j < expanded.length; j++) {
+    for (let j = 0; j < words.length; j++) {
       if (required !== null && !required[j]) continue;
-      for (const [t] of expanded[j]!) {
+      for (let e = start[j]!; e < start[j + 1]!; e++) {
+        const t = terms[e]!;
         const from = postingStart[t * F]!;
         const to = postingStart[(t + 1) * F]!;
         for (let k = from; k < to; k++) {
@@ -155,25 +193,37 @@ export class PostingSearch {
     const matched = touched.slice(0, kept);
     const ids = matched.slice().sort();
     let byRelevance: Int32Array | undefined;
+    // What the relevance order is made from, until it is made; then let go.
+    let pending: Expansion | null = expansion;
     const self = this;
     return {
       ids,
       get byRelevance(): Int32Array {
-        byRelevance ??= self.relevance(expanded, matched);
+        if (byRelevance === undefined) {
+          byRelevance = self.relevance(pending!, matched);
+          pending = null;
+        }
         return byRelevance;
+      },
+      get heldBytes(): number {
+        return pending === null ? 0 : expansionBytes(pending) + matched.byteLength;
       },
     };
   }
 
   /** `matched` (record indexes) by MiniSearch's score descending, then record index. */
-  private relevance(expanded: ReadonlyArray<Array<[number, number]>>, matched: Int32Array): Int32Array {
+  private relevance(expansion: Expansion, matched: Int32Array): Int32Array {
     const { postingStart, postingIds, postingFreqs, fieldLength } = this.packed;
     const F = this.fields;
     const { scores, termScores, hits } = this;
+    const { terms, weights, start } = expansion;
+    const words = start.length - 1;
     for (const d of matched) hits[d] = 1; // only matched documents are scored
-    for (let j = 0; j < expanded.length; j++) {
+    for (let j = 0; j < words; j++) {
       for (const d of matched) termScores[d] = 0;
-      for (const [t, termWeight] of expanded[j]!) {
+      for (let e = start[j]!; e < start[j + 1]!; e++) {
+        const t = terms[e]!;
+        const termWeight = weights[e]!;
         for (const { id: fieldId, boost: fieldBoost } of this.fieldOrder) {
           const from = postingStart[t * F + fieldId]!;
           const to = postingStart[t * F + fieldId + 1]!;
@@ -189,7 +239,7 @@ export class PostingSearch {
       }
       for (const d of matched) scores[d] = j === 0 ? termScores[d]! : scores[d]! + termScores[d]!;
     }
-    const quality = expanded.length;
+    const quality = words;
     const n = matched.length;
     const ids = matched;
     const final = new Float64Array(n);

@@ -27,7 +27,9 @@ export const SEARCH_FIELDS = ['name', 'slug', 'provider', 'display', 'also'] as 
  * short words do not fuzz; every word of the query must match (AND). Name matches weigh double for
  * `sort=relevance`; a term reached as a longer word (prefix) or with typos (fuzzy) weighs less than
  * the word as typed (`weights`, see src/list/search.ts); each match is scored by BM25+ (`bm25`).
- * MiniSearch's defaults for weights, maxFuzzy and bm25, written out so the scores do not depend on them.
+ * MiniSearch's defaults for weights and bm25, written out so the scores do not depend on them; maxFuzzy
+ * is 2, not its default 6: a walk at 6 edits visits most of the index's words for one long word, and
+ * no typo of a game name needs more than 2 (docs/security.md, Search work).
  */
 export const SEARCH_OPTIONS = {
   prefix: true,
@@ -35,7 +37,7 @@ export const SEARCH_OPTIONS = {
   combineWith: 'AND',
   boost: { name: 2 },
   weights: { prefix: 0.375, fuzzy: 0.45 },
-  maxFuzzy: 6,
+  maxFuzzy: 2,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 } as const satisfies SearchOptions;
 
@@ -51,4 +53,6 @@ export type SearchIndexHead = z.output<typeof SearchIndexHeadSchema>;
 export interface SearchMatch {
   ids: Int32Array;
   byRelevance: Int32Array;
+  /** Bytes the match keeps besides `ids` until its relevance order is made (what that order is made from), for a cache's weight. */
+  heldBytes: number;
 }

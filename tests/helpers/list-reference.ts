@@ -62,7 +62,7 @@ export function levenshtein(a: string, b: string): number {
 export function wordMatches(term: string, token: string): boolean {
   if (token.startsWith(term)) return true;
   if (term.length < 5) return false;
-  return levenshtein(term, token) <= Math.min(6, Math.round(term.length * 0.2));
+  return levenshtein(term, token) <= Math.min(2, Math.round(term.length * 0.2));
 }
 
 /** A record, with the text of its provider's group and source labels where the caller knows them (the index searches it too). */
@@ -87,8 +87,8 @@ const ARABIC: Record<string, string> = Object.fromEntries(Object.entries(ROMAN).
 
 /** Edits a forgiving word tolerates: 0 up to 2 letters, 1 for 3-4, 2 from 5, and never less than as typed. */
 function forgivingEdits(term: string): number {
-  if (/^\d+$/.test(term)) return term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
-  const typed = term.length >= 5 ? Math.min(6, Math.round(term.length * 0.2)) : 0;
+  if (/^\d+$/.test(term)) return term.length >= 5 ? Math.min(2, Math.round(term.length * 0.2)) : 0;
+  const typed = term.length >= 5 ? Math.min(2, Math.round(term.length * 0.2)) : 0;
   return Math.max(typed, term.length <= 2 ? 0 : term.length <= 4 ? 1 : 2);
 }
 
@@ -137,7 +137,7 @@ export function refSearch(records: readonly GameRecord[], q: string): GameRecord
     return needed.every((w) => {
       const forms = [w, ROMAN[w] ?? ARABIC[w]].filter((f): f is string => f !== undefined);
       // A word some record has is spelt right: it keeps its typed tolerance.
-      const edits = (f: string) => (vocab.has(f) ? (f.length >= 5 ? Math.min(6, Math.round(f.length * 0.2)) : 0) : forgivingEdits(f));
+      const edits = (f: string) => (vocab.has(f) ? (f.length >= 5 ? Math.min(2, Math.round(f.length * 0.2)) : 0) : forgivingEdits(f));
       return forms.some((f) => tokens.some((tok) => tok.startsWith(f) || levenshtein(f, tok) <= edits(f)));
     });
   });

@@ -25,5 +25,5 @@ export function referenceSearch(index: MiniSearch<SearchDocument>, terms: readon
   const scores = referenceScores(index, terms);
   const ids = Int32Array.from(scores.keys()).sort();
   const byRelevance = Int32Array.from([...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || a - b));
-  return { ids, byRelevance };
+  return { ids, byRelevance, heldBytes: 0 };
 }

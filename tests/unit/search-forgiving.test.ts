@@ -2,7 +2,8 @@
 // (tests/fixtures/misspellings.ts) finding the game they mean in the top 3 of sort=relevance.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
-import { forgivingDistance, isOptional, numeralForms, planForgiving, splitRunTogether, type TermLookup } from '../../src/list/forgive.ts';
+import { forgivingDistance, isOptional, MAX_RUN_TOGETHER_LENGTH, numeralForms, planForgiving, splitRunTogether, type TermLookup } from '../../src/list/forgive.ts';
+import { PostingSearch } from '../../src/list/search.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import type { ListEngine } from '../../src/list/engine.ts';
 import { parseListQuery } from '../../src/list/query.ts';
@@ -23,8 +24,8 @@ function lookup(words: string[]): TermLookup {
 describe('the forgiving reading', () => {
   const index = lookup(['book', 'of', 'dead', 'wolf', 'gold', 'fire', 'joker', 'ii', '2', 'starburst']);
 
-  it('tolerates one edit in words of 3-4 letters, two from 5, and never fewer than as typed', () => {
-    expect(['of', 'bok', 'dedd', 'olymp', 'starbrust', 'abcdefghijklm'].map(forgivingDistance)).toEqual([0, 1, 1, 2, 2, 3]);
+  it('tolerates one edit in words of 3-4 letters, two from 5, and never more than SEARCH_OPTIONS.maxFuzzy', () => {
+    expect(['of', 'bok', 'dedd', 'olymp', 'starbrust', 'abcdefghijklm', 'x'.repeat(200)].map(forgivingDistance)).toEqual([0, 1, 1, 2, 2, 2, 2]);
     expect(forgivingDistance('1000')).toBe(0); // numbers only as typed
   });
 
@@ -51,6 +52,16 @@ describe('the forgiving reading', () => {
     const plan = planForgiving(['book', 'of', 'the', 'dead'], index);
     expect(plan.map((p) => p.required)).toEqual([true, false, false, true]);
     expect(planForgiving(['of', 'the'], index).every((p) => p.required)).toBe(true);
+  });
+
+  it('reads a repeated word once, and leaves a run too long for a name unsplit', () => {
+    // A run of one small word, split, is that word once: its expansions are matched and weighed once.
+    expect(planForgiving(['of'.repeat(20)], index).map((p) => p.forms[0]!.term)).toEqual(['of']);
+    expect(planForgiving(['book', 'bookofdead', 'dead'], index).map((p) => p.forms[0]!.term)).toEqual(['book', 'of', 'dead']);
+    const long = 'book'.repeat(11); // 44 letters: past MAX_RUN_TOGETHER_LENGTH
+    expect(long.length).toBeGreaterThan(MAX_RUN_TOGETHER_LENGTH);
+    expect(planForgiving([long], index).map((p) => p.forms[0]!.term)).toEqual([long]);
+    expect(planForgiving(['book'.repeat(10)], index).map((p) => p.forms[0]!.term)).toEqual(['book']);
   });
 
   it('splits only words that neither start nor nearly are an index word', () => {
@@ -82,6 +93,20 @@ describe('real misspellings over the shipped registry', () => {
 
   it.each(MISSPELLINGS.map((m) => [m.q, m.slug, m.slip] as const))('%s finds %s in the top 3 (%s)', (q, slug) => {
     expect(top(q)).toContain(slug);
+  });
+
+  it('a run of one letter costs what the letter costs, and a kept match weighs what it holds', () => {
+    const search = new PostingSearch(compileListBundle(bundle, Buffer.from(JSON.stringify(bundle))).searchIndex);
+    const letter = search.match(['a']);
+    const run = search.match(['a'.repeat(40)]); // split, then read as the one word it repeats
+    expect([...run.ids]).toEqual([...letter.ids]);
+    expect(run.heldBytes).toBeGreaterThan(letter.ids.byteLength);
+    expect(run.heldBytes).toBe(letter.heldBytes);
+    expect([...run.byRelevance]).toEqual([...letter.byRelevance]);
+    expect(run.heldBytes).toBe(0); // let go once the order is made
+    // Past the longest run split, no reading is tried: nothing matches, nothing is held.
+    const long = search.match(['a'.repeat(200)]);
+    expect(long.ids.length).toBe(0);
   });
 
   it('leaves a query that matches as typed as it was: the right name is still first', () => {
