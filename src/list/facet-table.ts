@@ -9,16 +9,18 @@ import type { ListBundle } from '../schemas/list-bundle.ts';
 export const ALL = -1;
 /** A provider the registry does not have: matches nothing. */
 export const UNKNOWN = -2;
-export const T = GAME_TYPES.length;
+/** Game types (typeOf values). */
+export const TYPES = GAME_TYPES.length;
 /** Volatility cells: each level, then unknown (list-bundle.ts `volatilityIndex`). */
-export const V = VOLATILITIES.length + 1;
+export const VOLATILITY_CELLS = VOLATILITIES.length + 1;
 /** A volatility mask selecting every cell: no volatility filter. */
-export const ALL_LEVELS = (1 << V) - 1;
-export const C = CONFIDENCE_LEVELS.length;
-/** Cells per provider, type and has_variants: confidence level × volatility (cell c * V + v). */
-export const L = C * V;
+export const ALL_LEVELS = (1 << VOLATILITY_CELLS) - 1;
+/** Confidence levels (list-bundle.ts `confidenceIndex`). */
+export const CONFIDENCES = CONFIDENCE_LEVELS.length;
+/** Cells per provider, type and has_variants: confidence level × volatility (cell c * VOLATILITY_CELLS + v). */
+export const LEVEL_CELLS = CONFIDENCES * VOLATILITY_CELLS;
 /** A cell mask selecting every confidence level and volatility. */
-const ALL_CELLS = (1 << L) - 1;
+const ALL_CELLS = (1 << LEVEL_CELLS) - 1;
 
 /** The volatility mask of a query's levels (null: every level and unknown). */
 export function levelMask(levels: readonly string[] | null): number {
@@ -31,17 +33,17 @@ export function levelMask(levels: readonly string[] | null): number {
 /** The cells (confidence × volatility) a confidence index (or ALL) and a volatility mask select. */
 export function cellMask(conf: number, mask: number): number {
   let cells = 0;
-  for (let c = 0; c < C; c++) if (conf === ALL || conf === c) cells |= mask << (c * V);
+  for (let c = 0; c < CONFIDENCES; c++) if (conf === ALL || conf === c) cells |= mask << (c * VOLATILITY_CELLS);
   return cells;
 }
 
-// A cell's key: its provider shifted left by SUB_BITS, ORed with its sub-key (type * 2 + has_variants) * L + cell.
-const SUBS = T * 2 * L;
+// A cell's key: its provider shifted left by SUB_BITS, ORed with its sub-key (type * 2 + has_variants) * LEVEL_CELLS + cell.
+const SUBS = TYPES * 2 * LEVEL_CELLS;
 const SUB_BITS = Math.ceil(Math.log2(SUBS));
 const SUB_MASK = (1 << SUB_BITS) - 1;
-const TYPE_OF = Uint8Array.from({ length: SUBS }, (_, s) => Math.floor(s / (2 * L)));
-const MULTI_OF = Uint8Array.from({ length: SUBS }, (_, s) => Math.floor(s / L) % 2);
-const CELL_OF = Uint8Array.from({ length: SUBS }, (_, s) => s % L);
+const TYPE_OF = Uint8Array.from({ length: SUBS }, (_, s) => Math.floor(s / (2 * LEVEL_CELLS)));
+const MULTI_OF = Uint8Array.from({ length: SUBS }, (_, s) => Math.floor(s / LEVEL_CELLS) % 2);
+const CELL_OF = Uint8Array.from({ length: SUBS }, (_, s) => s % LEVEL_CELLS);
 
 /**
  * A table holding at least this many cells per provider is indexed: its index (some 15 numbers per
@@ -60,9 +62,9 @@ interface TableIndex {
   byProvider: [Int32Array, Int32Array];
   byType: [Int32Array, Int32Array];
   byCell: [Int32Array, Int32Array];
-  /** By type and cell (type * L + cell). */
+  /** By type and cell (type * LEVEL_CELLS + cell). */
   byTypeCell: [Int32Array, Int32Array];
-  /** By provider and type (provider * T + type). */
+  /** By provider and type (provider * TYPES + type). */
   byProviderType: [Int32Array, Int32Array];
 }
 
@@ -118,7 +120,7 @@ export class TableCounter {
     this.dense = new Int32Array(providers << SUB_BITS);
     this.touched = new Int32Array(Math.min(records, providers * SUBS));
     this.cursor = new Int32Array(providers);
-    this.sums = { filtered: 0, providers: new Int32Array(providers), types: new Int32Array(T), cells: new Int32Array(L) };
+    this.sums = { filtered: 0, providers: new Int32Array(providers), types: new Int32Array(TYPES), cells: new Int32Array(LEVEL_CELLS) };
   }
 
   /**
@@ -137,7 +139,7 @@ export class TableCounter {
       const i = ids === null ? k : ids[k]!;
       if (bit !== 0 && (badges[i]! & bit) === 0) continue;
       if (pass !== null && !pass(i)) continue;
-      const key = (providerOf[i]! << SUB_BITS) | ((typeOf[i]! * 2 + multi[i]!) * L + confidence[i]! * V + volatilityOf[i]!);
+      const key = (providerOf[i]! << SUB_BITS) | ((typeOf[i]! * 2 + multi[i]!) * LEVEL_CELLS + confidence[i]! * VOLATILITY_CELLS + volatilityOf[i]!);
       if (dense[key]!++ === 0) touched[size++] = key;
     }
     const cells = new Int32Array(2 * size);
@@ -168,7 +170,7 @@ export class TableCounter {
 
   private indexOf(cells: Int32Array, size: number, provStart: Int32Array): TableIndex {
     const pair = (length: number): [Int32Array, Int32Array] => [new Int32Array(length), new Int32Array(length)];
-    const ix: TableIndex = { provStart, total: [0, 0], byProvider: pair(this.p), byType: pair(T), byCell: pair(L), byTypeCell: pair(T * L), byProviderType: pair(this.p * T) };
+    const ix: TableIndex = { provStart, total: [0, 0], byProvider: pair(this.p), byType: pair(TYPES), byCell: pair(LEVEL_CELLS), byTypeCell: pair(TYPES * LEVEL_CELLS), byProviderType: pair(this.p * TYPES) };
     for (let k = 0; k < size; k++) {
       const key = cells[k]!;
       const pp = key >>> SUB_BITS;
@@ -180,8 +182,8 @@ export class TableCounter {
         ix.byProvider[m]![pp]! += c;
         ix.byType[m]![tt]! += c;
         ix.byCell[m]![l]! += c;
-        ix.byTypeCell[m]![tt * L + l]! += c;
-        ix.byProviderType[m]![pp * T + tt]! += c;
+        ix.byTypeCell[m]![tt * LEVEL_CELLS + l]! += c;
+        ix.byProviderType[m]![pp * TYPES + tt]! += c;
       }
     }
     return ix;
@@ -197,11 +199,11 @@ export class TableCounter {
   private indexedFiltered(ix: TableIndex, prov: number, type: number, mFrom: number, cells: number): number {
     if (cells === ALL_CELLS) {
       if (type === ALL) return prov === ALL ? ix.total[mFrom]! : ix.byProvider[mFrom]![prov]!;
-      return prov === ALL ? ix.byType[mFrom]![type]! : ix.byProviderType[mFrom]![prov * T + type]!;
+      return prov === ALL ? ix.byType[mFrom]![type]! : ix.byProviderType[mFrom]![prov * TYPES + type]!;
     }
     if (prov !== ALL) return -1;
     let count = 0;
-    for (let l = 0; l < L; l++) if (((cells >>> l) & 1) !== 0) count += type === ALL ? ix.byCell[mFrom]![l]! : ix.byTypeCell[mFrom]![type * L + l]!;
+    for (let l = 0; l < LEVEL_CELLS; l++) if (((cells >>> l) & 1) !== 0) count += type === ALL ? ix.byCell[mFrom]![l]! : ix.byTypeCell[mFrom]![type * LEVEL_CELLS + l]!;
     return count;
   }
 
@@ -232,19 +234,19 @@ export class TableCounter {
     sums.filtered = prov === UNKNOWN ? 0 : ix === null ? -1 : this.indexedFiltered(ix, prov, type, mFrom, cells);
     if (providersDone) {
       if (type === ALL) providers.set(ix.byProvider[mFrom]!);
-      else for (let pp = 0; pp < this.p; pp++) providers[pp] = ix.byProviderType[mFrom]![pp * T + type]!;
+      else for (let pp = 0; pp < this.p; pp++) providers[pp] = ix.byProviderType[mFrom]![pp * TYPES + type]!;
     } else providers.fill(0);
     if (typesDone) {
-      for (let tt = 0; tt < T; tt++) {
+      for (let tt = 0; tt < TYPES; tt++) {
         if (allCells) types[tt] = ix.byType[mFrom]![tt]!;
         else {
           let count = 0;
-          for (let l = 0; l < L; l++) if (((cells >>> l) & 1) !== 0) count += ix.byTypeCell[mFrom]![tt * L + l]!;
+          for (let l = 0; l < LEVEL_CELLS; l++) if (((cells >>> l) & 1) !== 0) count += ix.byTypeCell[mFrom]![tt * LEVEL_CELLS + l]!;
           types[tt] = count;
         }
       }
       if (type === ALL) byCell.set(ix.byCell[mFrom]!);
-      else byCell.set(ix.byTypeCell[mFrom]!.subarray(type * L, (type + 1) * L));
+      else byCell.set(ix.byTypeCell[mFrom]!.subarray(type * LEVEL_CELLS, (type + 1) * LEVEL_CELLS));
     } else {
       types.fill(0);
       byCell.fill(0);

@@ -6,7 +6,7 @@ import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import type { ListBundle } from '../schemas/list-bundle.ts';
 import { compareStrings } from '../schemas/text.ts';
-import { ALL, ALL_LEVELS, C, cellMask, T, TableCounter, V, type CountTable } from './facet-table.ts';
+import { ALL, ALL_LEVELS, CONFIDENCES, cellMask, TYPES, TableCounter, VOLATILITY_CELLS, type CountTable } from './facet-table.ts';
 
 export { ALL, ALL_LEVELS, levelMask, UNKNOWN, type CountTable } from './facet-table.ts';
 
@@ -53,8 +53,8 @@ export class Facets {
   private readonly confidenceHead = fragments(CONFIDENCE_LEVELS.map((c) => `{"confidence":${JSON.stringify(c)},"count":`));
   /** Confidence facets list levels by count, then in CONFIDENCE_LEVELS order. */
   private readonly confidenceOrder: Order = { rank: Int32Array.from(CONFIDENCE_LEVELS.keys()), atRank: Int32Array.from(CONFIDENCE_LEVELS.keys()) };
-  private readonly confidenceCounts = new Int32Array(C);
-  private readonly listedConfidence = new Int32Array(C);
+  private readonly confidenceCounts = new Int32Array(CONFIDENCES);
+  private readonly listedConfidence = new Int32Array(CONFIDENCES);
   private readonly levelHead = fragments(VOLATILITIES.map((v) => `{"volatility":${JSON.stringify(v)},"count":`));
   private readonly levelOrder = rankOf(VOLATILITIES);
   private readonly levelCounts = new Int32Array(VOLATILITIES.length);
@@ -62,7 +62,7 @@ export class Facets {
   private readonly providerOrder: Order;
   private readonly typeOrder = rankOf(GAME_TYPES);
   private readonly listedProviders: Int32Array;
-  private readonly listedTypes = new Int32Array(T);
+  private readonly listedTypes = new Int32Array(TYPES);
   private readonly sortKeys: Float64Array;
 
   constructor(bundle: ListBundle) {
@@ -74,7 +74,7 @@ export class Facets {
     this.typeHead = fragments(GAME_TYPES.map((t) => `{"game_type":${JSON.stringify(t)},"count":`));
     this.providerOrder = rankOf(providerKeys);
     this.listedProviders = new Int32Array(this.p);
-    this.sortKeys = new Float64Array(Math.max(this.p, T, C, V));
+    this.sortKeys = new Float64Array(Math.max(this.p, TYPES, CONFIDENCES, VOLATILITY_CELLS));
     this.maxBytes =
       PROVIDERS_OPEN.length +
       TYPES_OPEN.length +
@@ -85,7 +85,7 @@ export class Facets {
       fragmentBytes(this.typeHead) +
       fragmentBytes(this.confidenceHead) +
       fragmentBytes(this.levelHead) +
-      (this.p + T + C + V) * (String(n).length + 2);
+      (this.p + TYPES + CONFIDENCES + VOLATILITY_CELLS) * (String(n).length + 2);
   }
 
   /**
@@ -135,20 +135,20 @@ export class Facets {
     let providers = 0;
     for (let pp = 0; pp < this.p; pp++) if (sums.providers[pp]! > 0 || pp === prov) this.listedProviders[providers++] = pp;
     let types = 0;
-    for (let tt = 0; tt < T; tt++) if (sums.types[tt]! > 0 || tt === type) this.listedTypes[types++] = tt;
+    for (let tt = 0; tt < TYPES; tt++) if (sums.types[tt]! > 0 || tt === type) this.listedTypes[types++] = tt;
     // Confidence counts ignore the confidence filter, volatility counts the volatility filter.
     const byCell = sums.cells;
     let confidences = 0;
-    for (let c = 0; c < C; c++) {
+    for (let c = 0; c < CONFIDENCES; c++) {
       let count = 0;
-      for (let v = 0; v < V; v++) if ((mask & (1 << v)) !== 0) count += byCell[c * V + v]!;
+      for (let v = 0; v < VOLATILITY_CELLS; v++) if ((mask & (1 << v)) !== 0) count += byCell[c * VOLATILITY_CELLS + v]!;
       this.confidenceCounts[c] = count;
       if (count > 0 || c === conf) this.listedConfidence[confidences++] = c;
     }
     let levels = 0;
-    for (let v = 0; v < V - 1; v++) {
+    for (let v = 0; v < VOLATILITY_CELLS - 1; v++) {
       let count = 0;
-      for (let c = 0; c < C; c++) if (conf === ALL || conf === c) count += byCell[c * V + v]!;
+      for (let c = 0; c < CONFIDENCES; c++) if (conf === ALL || conf === c) count += byCell[c * VOLATILITY_CELLS + v]!;
       this.levelCounts[v] = count;
       if (count > 0 || (mask !== ALL_LEVELS && (mask & (1 << v)) !== 0)) this.listedLevels[levels++] = v;
     }
