@@ -1,5 +1,5 @@
 // Change notifications at release, managed by hand (docs/notifications.md):
-//   npm run hooks -- add <url> [--provider p[,q]] [--games a,b]   prints the secret once
+//   npm run hooks -- add <url> [--provider p[,q]] [--games a,b] [--allow-private]   prints the secret once
 //   npm run hooks -- remove <id>
 //   npm run hooks -- list
 //   npm run hooks -- deliver        sends the outbox now (npm run release starts this detached)
@@ -10,7 +10,8 @@ import { deliverAll, deliverySettings } from '../src/hooks/deliver.ts';
 import { addSubscriber, formatSubscriberList, SubscriberInputError, hooksDir, readSubscribers, removeSubscriber, watching, withSubscribersLock, writeSubscribers } from '../src/hooks/subscribers.ts';
 
 const USAGE = [
-  'usage: npm run hooks -- add <url> [--provider <provider>[,<provider>…]] [--games <slug>[,<slug>…]]',
+  'usage: npm run hooks -- add <url> [--provider <provider>[,<provider>…]] [--games <slug>[,<slug>…]] [--allow-private]',
+  '         (--allow-private: allow a loopback, private or link-local target, for a local receiver while testing)',
   '       npm run hooks -- remove <id>',
   '       npm run hooks -- list',
   '       npm run hooks -- deliver',
@@ -23,7 +24,7 @@ const csv = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.sp
 async function add(dir: string, argv: string[]): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { provider: { type: 'string', multiple: true }, games: { type: 'string', multiple: true } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { provider: { type: 'string', multiple: true }, games: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -32,7 +33,7 @@ async function add(dir: string, argv: string[]): Promise<void> {
   let added;
   try {
     added = await withSubscribersLock(dir, async () => {
-      const result = addSubscriber(await readSubscribers(dir), { url: parsed.positionals[0]!, providers: csv(parsed.values.provider), games: csv(parsed.values.games) }, new Date());
+      const result = addSubscriber(await readSubscribers(dir), { url: parsed.positionals[0]!, providers: csv(parsed.values.provider), games: csv(parsed.values.games), allowPrivate: parsed.values['allow-private'] === true }, new Date());
       await writeSubscribers(dir, result.data);
       return result;
     });
@@ -41,7 +42,7 @@ async function add(dir: string, argv: string[]): Promise<void> {
   }
   const { secret, record } = added;
   process.stderr.write(
-    `Added subscriber ${record.id} (${record.url}), watching ${watching(record)}; its secret is stored as a SHA-256 hash in ${dir}.\n` +
+    `Added subscriber ${record.id} (${record.url}${record.allow_private === true ? ', a private target allowed' : ''}), watching ${watching(record)}; its secret is stored as a SHA-256 hash in ${dir}.\n` +
       'Deliveries carry X-RTP-Signature-256: sha256=HMAC-SHA256(key = SHA-256(secret), body) (docs/notifications.md).\n' +
       'The secret is printed below once; it cannot be shown again:\n',
   );

@@ -8,8 +8,9 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { paths } from '../routes/paths.ts';
 import { acquirePidLock } from '../lib/write.ts';
-import type { Delivery } from '../schemas/hooks.ts';
+import type { Delivery, Subscriber } from '../schemas/hooks.ts';
 import { pending, save } from './outbox.ts';
+import { postOnce, type PostOutcome } from './post.ts';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from './sign.ts';
 import { readSubscribers } from './subscribers.ts';
 
@@ -18,8 +19,6 @@ export const DELIVER_LOCK = 'deliver.lock';
 export const DELIVERY_CONCURRENCY = 8;
 /** Longest wait between two tries, whatever the backoff base. */
 export const MAX_BACKOFF_MS = 6 * 3600_000;
-/** Bytes of a subscriber's answer read at most (the answer is not used; reading a little lets the connection be reused). */
-const ANSWER_BYTES = 4096;
 
 export interface DeliverySettings {
   /** Tries per delivery, the first included. */
@@ -88,39 +87,20 @@ async function waitServing(settings: DeliverySettings, hash: string): Promise<bo
   }
 }
 
-/** Reads at most ANSWER_BYTES of an answer and drops the rest. */
-async function drain(res: Response): Promise<void> {
-  const reader = res.body?.getReader();
-  if (reader === undefined) return;
-  let read = 0;
-  try {
-    while (read < ANSWER_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-}
-
-/** One try: the HTTP status (0: no answer) and an error text for anything but 2xx. */
-async function attempt(d: Delivery, key: string | null, settings: DeliverySettings): Promise<{ status: number; error: string | null }> {
+/**
+ * One try: the HTTP status (0: no answer) and an error text for anything but 2xx. A webhook goes only
+ * to a public address unless its subscriber allows a private one; the WebSub hub is the operator's
+ * own setting (WEBSUB_HUB) and is not checked.
+ */
+function attempt(d: Delivery, sub: Subscriber | null, settings: DeliverySettings): Promise<PostOutcome> {
   const headers: Record<string, string> = { 'content-type': d.content_type, 'user-agent': 'rtp-registry-hooks/1' };
-  if (d.kind === 'webhook' && key !== null) {
-    headers[SIGNATURE_HEADER] = signBody(key, d.body);
+  if (d.kind === 'webhook' && sub !== null) {
+    headers[SIGNATURE_HEADER] = signBody(sub.key_hash, d.body);
     headers[DELIVERY_HEADER] = d.id;
     headers[EVENT_HEADER] = 'release';
   }
-  try {
-    const res = await fetch(d.url, { method: 'POST', body: d.body, headers, redirect: 'manual', signal: AbortSignal.timeout(settings.timeoutMs) });
-    await drain(res).catch(() => undefined);
-    return { status: res.status, error: res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}` };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const error = e.name === 'TimeoutError' ? `no answer within ${settings.timeoutMs} ms` : (e.cause?.code ?? e.message);
-    return { status: 0, error };
-  }
+  const allowPrivate = d.kind === 'websub' || sub?.allow_private === true;
+  return postOnce(d.url, { body: d.body, headers, timeoutMs: settings.timeoutMs, allowPrivate });
 }
 
 export interface DeliverOptions {
@@ -141,13 +121,12 @@ async function run(d: Delivery, o: DeliverOptions, served: (d: Delivery) => Prom
   if (!(await served(d))) return finish('failed', { status: null, error: `release ${d.release} did not serve at ${o.settings.servingUrl} within ${o.settings.servingTimeoutMs} ms` });
   while (d.attempts < o.settings.maxAttempts) {
     if (d.next_at !== null) await sleep(Date.parse(d.next_at) - now().getTime());
-    let key: string | null = null;
+    let sub: Subscriber | null = null;
     if (d.kind === 'webhook') {
-      const sub = (await readSubscribers(o.dir)).subscribers.find((s) => s.id === d.subscriber);
-      if (sub === undefined) return finish('failed', { status: null, error: 'the subscriber was removed' });
-      key = sub.key_hash;
+      sub = (await readSubscribers(o.dir)).subscribers.find((s) => s.id === d.subscriber) ?? null;
+      if (sub === null) return finish('failed', { status: null, error: 'the subscriber was removed' });
     }
-    const r = await attempt(d, key, o.settings);
+    const r = await attempt(d, sub, o.settings);
     d = { ...d, attempts: d.attempts + 1, last_status: r.status, last_error: r.error };
     if (r.error === null) return finish('delivered', r);
     if (d.attempts >= o.settings.maxAttempts) break;

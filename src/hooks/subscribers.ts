@@ -7,6 +7,7 @@ import path from 'node:path';
 import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import { SlugSchema } from '../schemas/authoring.ts';
 import { HOOK_SECRET_PREFIX, HookUrlSchema, SubscribersFileSchema, SubscriberSchema, type Subscriber, type SubscribersFile } from '../schemas/hooks.ts';
+import { checkHookTarget, HookTargetError } from './target.ts';
 
 export const DEFAULT_HOOKS_DIR = 'var/hooks';
 export const SUBSCRIBERS_FILE = 'subscribers.json';
@@ -75,6 +76,8 @@ export interface AddRequest {
   url: string;
   providers: string[];
   games: string[];
+  /** Allow a loopback, private or link-local target (a local receiver, for testing). */
+  allowPrivate?: boolean;
 }
 
 /** Adds a subscriber; returns its secret (shown once, never stored) and its record. Throws naming every bad field. */
@@ -88,6 +91,14 @@ export function addSubscriber(data: SubscribersFile, request: AddRequest, now: D
   const problems: string[] = [];
   const url = HookUrlSchema.safeParse(request.url);
   if (!url.success) problems.push(`the URL ${url.error.issues[0]!.message}`);
+  else {
+    try {
+      checkHookTarget(url.data, request.allowPrivate === true);
+    } catch (err) {
+      if (!(err instanceof HookTargetError)) throw err;
+      problems.push(err.message);
+    }
+  }
   for (const [flag, values] of [['--provider', request.providers], ['--games', request.games]] as const) {
     for (const v of values) {
       const slug = SlugSchema.safeParse(v);
@@ -96,7 +107,7 @@ export function addSubscriber(data: SubscribersFile, request: AddRequest, now: D
   }
   if (problems.length > 0) throw new SubscriberInputError(problems.join('; '));
   const secret = generateSecret(random);
-  const parsed = SubscriberSchema.safeParse({ id, url: request.url, key_hash: hashSecret(secret), providers: [...new Set(request.providers)].sort(), games: [...new Set(request.games)].sort(), created_at: now.toISOString() });
+  const parsed = SubscriberSchema.safeParse({ id, url: request.url, key_hash: hashSecret(secret), providers: [...new Set(request.providers)].sort(), games: [...new Set(request.games)].sort(), created_at: now.toISOString(), ...(request.allowPrivate === true ? { allow_private: true } : {}) });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return { secret, record: parsed.data, data: { format: 1, subscribers: [...data.subscribers, parsed.data] } };
 }
@@ -116,7 +127,7 @@ export function watching(s: Subscriber): string {
 /** The `hooks list` table: id, creation time, what it watches, URL. Never a secret or hash. */
 export function formatSubscriberList(data: SubscribersFile): string {
   if (data.subscribers.length === 0) return 'no subscribers\n';
-  const rows = [['id', 'created_at', 'watching', 'url'], ...data.subscribers.map((s) => [s.id, s.created_at, watching(s), s.url])];
+  const rows = [['id', 'created_at', 'watching', 'url'], ...data.subscribers.map((s) => [s.id, s.created_at, watching(s), s.allow_private === true ? `${s.url} (private allowed)` : s.url])];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd() + '\n').join('');
 }

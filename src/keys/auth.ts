@@ -75,7 +75,9 @@ export class KeyAuth {
 
   /** Checks the key a request presents (if any) and remembers the outcome for the access log. */
   check(req: IncomingMessage): KeyCheck {
-    const presented = presentedKey(req.headers.authorization, req.headers['x-api-key']);
+    // Every value of each header: req.headers keeps only the first of two Authorization headers.
+    const { authorization, 'x-api-key': apiKey } = req.headersDistinct;
+    const presented = presentedKey(authorization, apiKey);
     let result: KeyCheck;
     if (presented.kind === 'none') result = NONE;
     else if (presented.kind === 'malformed') result = INVALID;

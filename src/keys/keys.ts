@@ -45,15 +45,21 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
 
 /**
- * Reads `Authorization: Bearer <key>` and `X-API-Key: <key>`. No route requires a key
+ * Reads `Authorization: Bearer <key>` and `X-API-Key: <key>`, each given as its one value or as every
+ * value the request carries (IncomingMessage.headersDistinct). No route requires a key
  * (public-api.md), so an Authorization header of another scheme (`Basic …`, a proxy's own
  * credentials) is not ours and is ignored. A Bearer token that is not a key, a malformed
- * X-API-Key, and conflicting keys are malformed (401, not ignored).
+ * X-API-Key, conflicting keys, and a header given twice (two keys: Node would keep only the first
+ * Authorization and join two X-API-Key values) are malformed (401, not ignored).
  */
-export function presentedKey(authorization: string | string[] | undefined, apiKey: string | string[] | undefined): Presented {
-  // Node joins repeated Authorization headers into one string only for some headers; an array is never ours to read.
-  const auth = typeof authorization === 'string' && BEARER_SCHEME.test(authorization.trimStart()) ? authorization.trim() : undefined;
-  if (auth === undefined && apiKey === undefined) return { kind: 'none' };
+export function presentedKey(authorization: string | readonly string[] | undefined, apiKey: string | readonly string[] | undefined): Presented {
+  const auths = authorization === undefined ? [] : typeof authorization === 'string' ? [authorization] : authorization;
+  const bearers = auths.filter((a) => BEARER_SCHEME.test(a.trimStart()));
+  // Two Authorization headers are two credentials; when either is a Bearer token, which one counts is not for us to guess.
+  if (bearers.length > 0 && auths.length > 1) return { kind: 'malformed' };
+  const auth = bearers.length === 1 ? bearers[0]!.trim() : undefined;
+  const keys = apiKey === undefined ? [] : typeof apiKey === 'string' ? [apiKey] : apiKey;
+  if (auth === undefined && keys.length === 0) return { kind: 'none' };
   let fromAuth: string | undefined;
   let fromHeader: string | undefined;
   if (auth !== undefined) {
@@ -61,9 +67,9 @@ export function presentedKey(authorization: string | string[] | undefined, apiKe
     if (m === null || !API_KEY_PATTERN.test(m[1]!)) return { kind: 'malformed' };
     fromAuth = m[1]!;
   }
-  if (apiKey !== undefined) {
-    // Node joins repeated X-API-Key headers with ", ", which no key matches.
-    const value = typeof apiKey === 'string' ? apiKey.trim() : '';
+  if (keys.length > 0) {
+    // A joined value (", ") matches no key, and two headers are two keys.
+    const value = keys.length === 1 ? keys[0]!.trim() : '';
     if (!API_KEY_PATTERN.test(value)) return { kind: 'malformed' };
     fromHeader = value;
   }

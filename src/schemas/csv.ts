@@ -37,10 +37,19 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'notes', type: 'string', description: 'Notes on the figures and their sources.', cell: (r) => r.notes },
 ];
 
-/** A CSV field per RFC 4180 §2: quoted when it holds a comma, a quote or a line break; quotes doubled. */
+/** The first characters that make a spreadsheet read a text cell as a formula (OWASP, CSV injection). */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A CSV field per RFC 4180 §2: quoted when it holds a comma, a quote or a line break; quotes doubled.
+ * A text cell that begins with `=`, `+`, `-`, `@`, tab or CR is first prefixed with `'`, as OWASP
+ * recommends, so that a spreadsheet shows it as text; numbers are written as they are (a minus sign
+ * there is a number's, not a formula's).
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
+  if (typeof value === 'number') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -38,6 +38,8 @@ export const SubscriberSchema = z.strictObject({
   /** Games watched, by slug. */
   games: z.array(SlugSchema).max(1000),
   created_at: Timestamp,
+  /** Added with --allow-private: its URL may name (or resolve to) a loopback, private or link-local address. */
+  allow_private: z.literal(true).optional(),
 });
 export type Subscriber = z.output<typeof SubscriberSchema>;
 

@@ -3,6 +3,7 @@
 // route, counted against the client's address (guessing keys spends its budget); keys issued or
 // revoked while the server runs take effect; logs never hold a key.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -26,6 +27,21 @@ async function issue(owner: string): Promise<string> {
   return r.stdout.trim();
 }
 const bearer = (k: string) => ({ headers: { authorization: `Bearer ${k}` } });
+
+/** A GET carrying header `name` once per value, each on its own line (fetch would join them into one). */
+function twice(url: string, name: string, values: readonly string[]): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent: false });
+    req.setHeader(name, [...values]);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 const SLOT = '/api/rtp/book-of-dead';
 
 beforeAll(async () => {
@@ -86,6 +102,25 @@ describe('API keys', () => {
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
       expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(r.headers.get('x-ratelimit-remaining'))).toBe(--remaining);
+    }
+  });
+
+  it('two Authorization headers (a valid key and an unknown one, either first) get 401, as two X-API-Key headers do', async () => {
+    const unknown = 'rtp_live_00000000000000000000000000000000';
+    expect((await twice(roomy.url + SLOT, 'authorization', [`Bearer ${key}`])).status).toBe(200);
+    for (const [name, values] of [
+      ['authorization', [`Bearer ${key}`, `Bearer ${unknown}`]],
+      ['authorization', [`Bearer ${unknown}`, `Bearer ${key}`]],
+      ['authorization', [`Bearer ${key}`, `Bearer ${key}`]],
+      ['authorization', [`Bearer ${key}`, 'Basic dXNlcjpwYXNz']],
+      ['x-api-key', [key, unknown]],
+    ] as const) {
+      for (const url of [SLOT, '/api/rtp/list?q=book', '/']) {
+        const r = await twice(roomy.url + url, name, values);
+        expect(r.status, `${url} ${name}: ${values.join(' | ')}`).toBe(401);
+        expect(r.text).toBe('{"statusCode":401,"statusMessage":"invalid API key"}');
+        expect(r.headers['www-authenticate']).toBe('Bearer realm="rtp-registry", error="invalid_token"');
+      }
     }
   });
 

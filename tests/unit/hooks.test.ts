@@ -47,7 +47,7 @@ describe('secrets and signatures', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-hooks-file-'));
     try {
       expect(await readSubscribers(dir)).toEqual({ format: 1, subscribers: [] });
-      const { data, record } = addSubscriber({ format: 1, subscribers: [] }, { url: 'http://127.0.0.1:9/x', providers: [], games: ['b', 'a', 'a'] }, NOW);
+      const { data, record } = addSubscriber({ format: 1, subscribers: [] }, { url: 'http://127.0.0.1:9/x', providers: [], games: ['b', 'a', 'a'], allowPrivate: true }, NOW);
       expect(record.games).toEqual(['a', 'b']);
       await writeSubscribers(dir, data);
       expect(((await stat(path.join(dir, SUBSCRIBERS_FILE))).mode & 0o777).toString(8)).toBe('600');
@@ -139,9 +139,9 @@ describe('the deliverer', () => {
     const down = await receiver([503]);
     const hub = await receiver([204]);
     servers.push(flaky.server, down.server, hub.server);
-    const a = addSubscriber({ format: 1, subscribers: [] }, { url: flaky.url, providers: [], games: [] }, NOW);
-    const b = addSubscriber(a.data, { url: down.url, providers: [], games: [] }, NOW);
-    const c = addSubscriber(b.data, { url: down.url, providers: [], games: [] }, NOW);
+    const a = addSubscriber({ format: 1, subscribers: [] }, { url: flaky.url, providers: [], games: [], allowPrivate: true }, NOW);
+    const b = addSubscriber(a.data, { url: down.url, providers: [], games: [], allowPrivate: true }, NOW);
+    const c = addSubscriber(b.data, { url: down.url, providers: [], games: [], allowPrivate: true }, NOW);
     await writeSubscribers(dir, removeSubscriber(c.data, c.record.id) as SubscribersFile);
     const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444'];
     await enqueue(dir, [delivery(ids[0]!, a.record.id, flaky.url), delivery(ids[1]!, b.record.id, down.url), delivery(ids[2]!, c.record.id, down.url), delivery(ids[3]!, null, hub.url)]);

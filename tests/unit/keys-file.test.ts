@@ -38,7 +38,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-const fakeReq = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+const fakeReq = (headers: Record<string, string>) => ({ headers, headersDistinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) }) as unknown as IncomingMessage;
 
 describe('keys file operations', () => {
   it('issues a key whose record holds its hash and the stated fields', () => {

@@ -38,6 +38,7 @@ describe('presentedKey', () => {
   it.each([
     [undefined, undefined, { kind: 'none' }],
     [`Bearer ${KEY}`, undefined, { kind: 'key', key: KEY }],
+    [[`Bearer ${KEY}`], [KEY], { kind: 'key', key: KEY }],
     [`bearer   ${KEY}  `, undefined, { kind: 'key', key: KEY }],
     [undefined, KEY, { kind: 'key', key: KEY }],
     [undefined, ` ${KEY} `, { kind: 'key', key: KEY }],
@@ -52,7 +53,7 @@ describe('presentedKey', () => {
     [KEY, undefined],
     ['', undefined],
     ['Digest username="a"', undefined],
-    [['Bearer x', 'Bearer y'], undefined],
+    [['Basic dXNlcjpwYXNz', 'Basic b3RoZXI6cGFzcw=='], undefined],
   ])('another scheme is not ours and is ignored: %s / %s', (auth, header) => {
     expect(presentedKey(auth, header)).toEqual({ kind: 'none' });
   });
@@ -72,6 +73,12 @@ describe('presentedKey', () => {
     [undefined, `${KEY}, ${KEY}`],
     [undefined, [KEY, KEY]],
     [`Bearer ${KEY}`, 'rtp_live_0000000000000000000000000000000X'],
+    // Two Authorization headers with a Bearer token among them: two credentials, whichever comes first.
+    [['Bearer x', 'Bearer y'], undefined],
+    [[`Bearer ${KEY}`, 'Bearer rtp_live_0000000000000000000000000000000X'], undefined],
+    [[`Bearer ${KEY}`, `Bearer ${KEY}`], undefined],
+    [['Basic dXNlcjpwYXNz', `Bearer ${KEY}`], undefined],
+    [[`Bearer ${KEY}`, 'Basic dXNlcjpwYXNz'], KEY],
   ])('malformed: %s / %s', (auth, header) => {
     expect(presentedKey(auth, header)).toEqual({ kind: 'malformed' });
   });
