@@ -51,9 +51,9 @@ function lazyOgImages(services: RegistryServices): OgImages {
 
 function lazyMcp(services: RegistryServices, site: string, bodyTimeoutMs: number): McpHandler {
   let handler: Promise<McpHandler> | undefined;
-  return async (req, res, extra, charge) => {
+  return async (req, res, extra, charge, client) => {
     handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site, { bodyTimeoutMs }));
-    return (await handler)(req, res, extra, charge);
+    return (await handler)(req, res, extra, charge, client);
   };
 }
 
