@@ -40,7 +40,8 @@ export async function bundleServer(serverDir: string): Promise<string> {
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     // resvg is a native addon (a prebuilt .node per platform): loaded from node_modules, not bundled.
-    external: ['@resvg/resvg-js'],
+    // write-file-atomic names its temporary files from __filename, which a bundled ES module lacks.
+    external: ['@resvg/resvg-js', 'write-file-atomic'],
     // CommonJS dependencies (SonicBoom) call require(); an ES module has none of its own.
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
     // Licence comments of the bundled dependencies stay, at the end of each file.

@@ -43,7 +43,7 @@ export const mcpOperation: OperationSpec = (policy) => {
       '408': rpcError('The body did not arrive within `BODY_TIMEOUT_MS` (code -32600), or the head within the server\'s timeout.', true),
       '413': rpcError('The body is larger than 64 KiB (code -32600).'),
       '415': rpcError('The `Content-Type` is not `application/json` (code -32600).'),
-      '503': rpcError('Server busy (code -32002, `ERR_MCP_BUSY`): one MCP request at a time per connection, a bound on MCP requests in flight; or answers wait unread past `MAX_UNSENT_MB`.', true, { 'Retry-After': ref('Retry-After', 'headers') }),
+      '503': rpcError('Server busy (code -32002): `ERR_MCP_BUSY`, one MCP request at a time per connection, a bound on MCP requests in flight (counted once a whole body is read); `ERR_MCP_BODIES_BUSY`, a bound on request bodies being received from one client address and in all; or answers wait unread past `MAX_UNSENT_MB`.', true, { 'Retry-After': ref('Retry-After', 'headers') }),
     },
   };
 };

@@ -161,7 +161,7 @@ export const REGISTRY_OPERATIONS = {
   getOgImage: (policy) =>
     getOperation({
       summary: "A game's link-preview card",
-      description: "The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.",
+      description: "The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server once per game and data version, then kept on disk; not rate limited; cached 1 hour.",
       tags: ['widget'],
       responses: {
         '200': { description: 'The card.', headers: okHeaders(policy), content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },

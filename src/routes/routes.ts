@@ -93,7 +93,10 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   identify: { ...at('identify', 'identify', paths.identify, 'identifyBuild'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
   oembed: { ...at('oembed', 'oembed', paths.oembed, 'getOembed'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  // A game's link-preview card (og:image), drawn by the server on first request: exempt like the badge.
+  // A game's link-preview card (og:image): exempt like the badge, because no request can make the
+  // server draw more than each game's card once per data version (kept on disk after, read like a
+  // static file) and at most two at once (src/server/og-image.ts); counting it would refuse
+  // link-preview crawlers, which fetch a card per link shared, for no saving.
   og_image: { ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'), contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: every tool call answers like the list route, so each counts like it.
   mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF, body: { maxBytes: MCP_MESSAGE_BYTES, tooLarge: bodyTooLarge() } },

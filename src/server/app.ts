@@ -76,9 +76,10 @@ export interface AppOptions {
 
 /**
  * Answers POST /mcp; `extra` are the request's rate-limit headers, `charge` counts one more call
- * against the same budget (null when requests are not counted).
+ * against the same budget (null when requests are not counted), `client` is the client's address key
+ * (as the rate limiter counts it, whether or not a key was presented).
  */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null) => Promise<void>;
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null, client: string) => Promise<void>;
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -198,7 +199,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     }
     if (handler !== 'mcp') return sendResult(req, res, dynamic[handler](search), extra);
     if (mcp === undefined) return send(req, res, 405, JSON_ERROR_HEADERS, METHOD_NOT_ALLOWED_BYTES, ['Allow', allowOf(policy)]);
-    mcp(req, res, extra, charge).catch((err: unknown) => fail(req, res, err));
+    mcp(req, res, extra, charge, addressKey(req)).catch((err: unknown) => fail(req, res, err));
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {

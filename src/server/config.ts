@@ -32,6 +32,10 @@ export interface ServerConfig {
   /** Answer bytes not yet taken by clients: per connection (past it, its requests wait) and in the process (past it, 503). */
   maxUnsentPerConnection: number;
   maxUnsent: number;
+  /** CARD_CACHE_DIR: where preview cards are kept on disk (a folder per data version); null: memory only. */
+  cardCacheDir: string | null;
+  /** CARD_CACHE_MB in bytes: the disk one data version's cards may take. */
+  cardCacheBytes: number;
 }
 
 /** Reads an integer setting in [min, max]; a bad value is added to `problems` and the fallback used. */
@@ -50,7 +54,7 @@ export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
  * Reads HOST, PORT, RTP_OUT_DIR, RATE_LIMIT, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX_KEYS, TRUST_PROXY,
  * STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB, SHUTDOWN_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
  * REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, BODY_TIMEOUT_MS,
- * MAX_UNSENT_KB_PER_CONNECTION, MAX_UNSENT_MB.
+ * MAX_UNSENT_KB_PER_CONNECTION, MAX_UNSENT_MB, CARD_CACHE_DIR, CARD_CACHE_MB.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const problems: string[] = [];
@@ -74,6 +78,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 10_000, 100, 600_000, problems),
     maxUnsentPerConnection: int(env, 'MAX_UNSENT_KB_PER_CONNECTION', 1024, 64, 1024 * 1024, problems) * 1024,
     maxUnsent: int(env, 'MAX_UNSENT_MB', 64, 1, 65536, problems) * 1024 * 1024,
+    // Outside the build by default: dist/ may be read-only where it is deployed. `off`: memory only.
+    cardCacheDir: env.CARD_CACHE_DIR === 'off' ? null : path.resolve(env.CARD_CACHE_DIR !== undefined && env.CARD_CACHE_DIR !== '' ? env.CARD_CACHE_DIR : '.cache/cards'),
+    cardCacheBytes: int(env, 'CARD_CACHE_MB', 512, 1, 1024 * 1024, problems) * 1024 * 1024,
   };
   if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);
   return config;

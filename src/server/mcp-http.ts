@@ -1,7 +1,9 @@
 // POST /mcp: the MCP server (src/mcp/server.ts) over streamable HTTP, stateless (no sessions, no SSE
 // streams: every answer is JSON), read-only. The HTTP side is this module's: the media types, the
 // body bounded by bytes and by time, MCP work in flight bounded per connection and in the process;
-// the JSON-RPC side (batches, params, answer caps, one budget hit per call) is src/mcp/rpc.ts.
+// the JSON-RPC side (batches, params, answer caps, one budget hit per call) is src/mcp/rpc.ts. A
+// request takes a place in flight only once its whole body is read and parsed; bodies still arriving
+// are bounded apart, per client address and in the process.
 // Every answer carries the JSON error headers of the API, nosniff included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -19,9 +21,12 @@ import type { RateLimitDecision } from './rate-limit.ts';
 /** Largest JSON-RPC request body accepted, and the answer past it: the route table's, which the edge applies too. */
 const MCP_BODY = POLICIES.mcp.body!;
 export const MCP_BODY_BYTES = MCP_BODY.maxBytes;
-/** MCP requests being answered at once: in the process, and on one connection. */
+/** MCP requests being answered at once (from a whole body read to the answer taken): in the process, and on one connection. */
 export const MCP_IN_FLIGHT = 16;
 export const MCP_IN_FLIGHT_PER_CONNECTION = 1;
+/** Bodies being read at once: from one client address (an IPv6 /64, as the rate limiter counts), and in the process (64 KiB each at most). */
+export const MCP_READING_PER_ADDRESS = 4;
+export const MCP_READING = 256;
 /** How long a request body may take to arrive once its head has (BODY_TIMEOUT_MS), by default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
@@ -127,20 +132,19 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
   const dispatcher = new RpcDispatcher(createMcpServer(services, site));
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   let inFlight = 0;
+  let reading = 0;
+  const readingBy = new Map<string, number>();
   const perConnection = new WeakMap<Socket, number>();
+  const busy = (res: ServerResponse, extra: string[] | null, code: string, rule: string) =>
+    refuse(res, 503, rpcError(null, RPC.BUSY, `server busy: at most ${rule}; retry after 1 s`, { code, retry_after: 1 }), (extra ?? []).concat('Retry-After', '1'));
 
-  return async (req, res, extra, charge) => {
+  return async (req, res, extra, charge, client) => {
     const socket = req.socket;
     const onSocket = perConnection.get(socket) ?? 0;
-    if (inFlight >= MCP_IN_FLIGHT || onSocket >= MCP_IN_FLIGHT_PER_CONNECTION) {
-      const rule = onSocket >= MCP_IN_FLIGHT_PER_CONNECTION ? `${MCP_IN_FLIGHT_PER_CONNECTION} MCP request at a time on one connection` : `${MCP_IN_FLIGHT} MCP requests in flight`;
-      return refuse(res, 503, rpcError(null, RPC.BUSY, `server busy: at most ${rule}; retry after 1 s`, { code: 'ERR_MCP_BUSY', retry_after: 1 }), (extra ?? []).concat('Retry-After', '1'));
-    }
+    if (onSocket >= MCP_IN_FLIGHT_PER_CONNECTION) return busy(res, extra, 'ERR_MCP_BUSY', `${MCP_IN_FLIGHT_PER_CONNECTION} MCP request at a time on one connection`);
     // Held until the answer has left (or the client has): an unread answer keeps its place.
-    inFlight++;
     perConnection.set(socket, onSocket + 1);
     res.once('close', () => {
-      inFlight--;
       const left = (perConnection.get(socket) ?? 1) - 1;
       if (left <= 0) perConnection.delete(socket);
       else perConnection.set(socket, left);
@@ -152,7 +156,22 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
     if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) {
       return refuse(res, 400, rpcError(null, RPC.INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`), extra);
     }
-    const body = await readBody(req, MCP_BODY_BYTES, bodyTimeoutMs);
+    // A body still arriving holds a reading place, never a place in flight: a client's slow bodies
+    // wait on its own address's places and cannot keep another address's requests out.
+    const mine = readingBy.get(client) ?? 0;
+    if (mine >= MCP_READING_PER_ADDRESS) return busy(res, extra, 'ERR_MCP_BODIES_BUSY', `${MCP_READING_PER_ADDRESS} MCP request bodies being received from one client at a time`);
+    if (reading >= MCP_READING) return busy(res, extra, 'ERR_MCP_BODIES_BUSY', `${MCP_READING} MCP request bodies being received at a time`);
+    reading++;
+    readingBy.set(client, mine + 1);
+    let body: Body;
+    try {
+      body = await readBody(req, MCP_BODY_BYTES, bodyTimeoutMs);
+    } finally {
+      reading--;
+      const left = (readingBy.get(client) ?? 1) - 1;
+      if (left <= 0) readingBy.delete(client);
+      else readingBy.set(client, left);
+    }
     if (!body.ok) {
       if (body.reason === 'aborted') return;
       if (body.reason === 'large') return refuse(res, 413, MCP_BODY.tooLarge, extra);
@@ -160,6 +179,9 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
     }
     const parsed = parseMessage(body.text);
     if (!parsed.ok) return write(res, 400, parsed.answer, extra);
+    if (inFlight >= MCP_IN_FLIGHT) return busy(res, extra, 'ERR_MCP_BUSY', `${MCP_IN_FLIGHT} MCP requests in flight`);
+    inFlight++;
+    res.once('close', () => inFlight--);
     const metered = meterOf(charge, extra);
     const answer = await dispatcher.answer(parsed.value, metered.meter);
     if (res.destroyed) return;

@@ -24,7 +24,7 @@ import { createAccessLog } from './access-log.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { makeGraceful } from './graceful.ts';
 import { http } from './node-http.ts';
-import type { OgImages } from './og-image.ts';
+import type { OgImageOptions, OgImages } from './og-image.ts';
 
 const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 
@@ -36,24 +36,24 @@ async function readNotFoundPage(clientDir: string): Promise<Buffer> {
   }
 }
 
-/**
- * POST /mcp, with the MCP SDK loaded on the first request: it is a third of the server's module
- * loading, which every start would otherwise pay before its first answer.
- */
 /** GET /api/og/rtp/{slug}.png, with its module (and resvg) loaded on the first card asked for. */
-function lazyOgImages(services: RegistryServices): OgImages {
+function lazyOgImages(services: RegistryServices, options: OgImageOptions): OgImages {
   let images: Promise<OgImages> | undefined;
   return async (pathname) => {
-    images ??= import('./og-image.ts').then((m) => m.createOgImages(services));
+    images ??= import('./og-image.ts').then((m) => m.createOgImages(services, options));
     return (await images)(pathname);
   };
 }
 
+/**
+ * POST /mcp, with the MCP SDK loaded on the first request: it is a third of the server's module
+ * loading, which every start would otherwise pay before its first answer.
+ */
 function lazyMcp(services: RegistryServices, site: string, bodyTimeoutMs: number): McpHandler {
   let handler: Promise<McpHandler> | undefined;
-  return async (req, res, extra, charge) => {
+  return async (req, res, extra, charge, client) => {
     handler ??= import('./mcp-http.ts').then((m) => m.createMcpHandler(services, site, { bodyTimeoutMs }));
-    return (await handler)(req, res, extra, charge);
+    return (await handler)(req, res, extra, charge, client);
   };
 }
 
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       notFoundHtml,
       pageHeaders: headers,
       mcp: lazyMcp(services, await siteRead, config.bodyTimeoutMs),
-      ogImages: lazyOgImages(services),
+      ogImages: lazyOgImages(services, { cacheDir: config.cardCacheDir, diskBytes: config.cardCacheBytes }),
       ledger,
       // The route and the error, never the request target: it can carry keys or attack payloads.
       onError: (err, req) => console.error(`error answering ${describeRoute(req)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),

@@ -7,7 +7,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_MESSAGE_BYTES } from '../../src/schemas/rpc.ts';
-import { MCP_IN_FLIGHT } from '../../src/server/mcp-http.ts';
 import { startServer, type Server } from '../helpers/production.ts';
 import { REPO_ROOT, testOutDir } from '../helpers/server.ts';
 import { exchange, get } from '../helpers/load.ts';
@@ -82,34 +81,6 @@ describe('MCP under unread batches', () => {
     expect(statuses).toEqual([200, 503]);
     expect(text).toContain('server busy: at most 1 MCP request at a time on one connection; retry after 1 s');
   });
-
-  it(`MCP work in flight is bounded: past ${MCP_IN_FLIGHT} requests whose bodies are still coming, a 503 with -32002`, async () => {
-    const slow: net.Socket[] = [];
-    for (let k = 0; k < MCP_IN_FLIGHT; k++) {
-      slow.push(await new Promise<net.Socket>((resolve) => {
-        const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress: `127.0.9.${k + 1}` }, () => {
-          socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
-          resolve(socket);
-        });
-        socket.on('error', () => undefined);
-      }));
-    }
-    // Once every head has reached the server, the next MCP request is refused.
-    let busy = await post(server, search(1));
-    for (let k = 0; k < 100 && busy.status !== 503; k++) busy = await post(server, search(1));
-    expect(busy.status).toBe(503);
-    expect(busy.headers.get('retry-after')).toBe('1');
-    expect(busy.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(JSON.parse(busy.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32002, message: `server busy: at most ${MCP_IN_FLIGHT} MCP requests in flight; retry after 1 s`, data: { code: 'ERR_MCP_BUSY', retry_after: 1 } } });
-    const closing = slow.map((s) => new Promise((resolve) => s.once('close', resolve)));
-    for (const s of slow) s.destroy();
-    await Promise.all(closing);
-    // Their places are given back once their clients leave.
-    let ok = await post(server, search(1));
-    for (let k = 0; k < 100 && ok.status !== 200; k++) ok = await post(server, search(1));
-    expect(ok.status).toBe(200);
-  });
-
 });
 
 describe('every MCP call counts against the budget', () => {

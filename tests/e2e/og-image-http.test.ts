@@ -1,16 +1,24 @@
 // GET /api/og/rtp/{slug}.png against the real server: a 1200 × 630 PNG card per game, drawn on first
-// request and then kept (same ETag, 304 on revalidation), a JSON 404 for a slug the registry does
-// not hold, and the game page naming it as its og:image and Twitter image.
+// request and then kept on disk (same ETag, 304 on revalidation), exempt from the rate limiter, a
+// JSON 404 for a slug the registry does not hold, and the game page naming it as its og:image and
+// Twitter image.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
 import { startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 
 let server: Server;
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'rtp-og-'));
 beforeAll(async () => {
-  server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
+  server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', CARD_CACHE_DIR: cacheDir });
 });
-afterAll(async () => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
 
 /** Width and height from a PNG's IHDR chunk (PNG spec §11.2.2). */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -21,7 +29,7 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 describe('link-preview cards', () => {
-  it('a game gets a 1200 × 630 PNG, exempt from the rate limit, cached an hour, kept once drawn', async () => {
+  it('a game gets a 1200 × 630 PNG, exempt from the rate limit, cached an hour, kept on disk once drawn', async () => {
     const first = await fetch(server.url + paths.ogImage('book-of-dead'));
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('image/png');
@@ -31,6 +39,8 @@ describe('link-preview cards', () => {
     const body = new Uint8Array(await first.arrayBuffer());
     expect(pngSize(body)).toEqual({ width: 1200, height: 630 });
     const etag = first.headers.get('etag')!;
+    const [folder] = readdirSync(cacheDir);
+    expect(existsSync(path.join(cacheDir, folder!, 'book-of-dead.png'))).toBe(true);
     const again = await fetch(server.url + paths.ogImage('book-of-dead'));
     expect(again.headers.get('etag')).toBe(etag);
     expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(body))).toBe(true);

@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * A game's link-preview card
-         * @description The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server on first request, then kept; not rate limited; cached 1 hour.
+         * @description The game's card for link previews (its page's `og:image` and `twitter:image`): a 1200 × 630 PNG with the game's name, its provider, the stated RTP, the data version and the RTP ladder. Drawn by the server once per game and data version, then kept on disk; not rate limited; cached 1 hour.
          */
         get: operations["getOgImage"];
         put?: never;
@@ -2178,7 +2178,7 @@ export interface operations {
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            /** @description Server busy (code -32002, `ERR_MCP_BUSY`): one MCP request at a time per connection, a bound on MCP requests in flight; or answers wait unread past `MAX_UNSENT_MB`. */
+            /** @description Server busy (code -32002): `ERR_MCP_BUSY`, one MCP request at a time per connection, a bound on MCP requests in flight (counted once a whole body is read); `ERR_MCP_BODIES_BUSY`, a bound on request bodies being received from one client address and in all; or answers wait unread past `MAX_UNSENT_MB`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
