@@ -10,6 +10,8 @@ import type { ServerConfig } from './config.ts';
 import { BYTES_PER_KEY } from './rate-limit-memory.ts';
 import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
 import { LIST_BODY_POOL_BYTES } from '../list/list.ts';
+import { MCP_BODY_BYTES, MCP_READING } from './mcp-http.ts';
+import { OG_CACHE_BYTES, OG_DRAWING_BYTES } from './og-image.ts';
 
 /** Heap a connection holds while open beyond what the kernel and Node's C++ parser keep (socket, parser and request objects). */
 export const BYTES_PER_CONNECTION = 6 * 1024;
@@ -64,6 +66,9 @@ export function memoryBudget(config: ServerConfig, games: number, heapUsed = pro
     ['access-log backlog and address hashes', ACCESS_LOG_BUFFER_BYTES + ACCESS_LOG_HASHES * ACCESS_LOG_HASH_BYTES, 'heap'],
     ['open connections (MAX_CONNECTIONS)', config.maxConnections * BYTES_PER_CONNECTION, 'heap'],
     ['answers not yet taken by clients (MAX_UNSENT_MB)', config.maxUnsent, 'outside'],
+    ['preview cards kept in memory', OG_CACHE_BYTES, 'outside'],
+    ['preview card pixels drawn and not yet collected', OG_DRAWING_BYTES, 'outside'],
+    ['MCP bodies being read', MCP_READING * MCP_BODY_BYTES, 'outside'],
   ];
   const sum = (space: MemorySpace) => parts.reduce((acc, [, bytes, where]) => (where === space ? acc + bytes : acc), 0);
   const total = sum('heap');

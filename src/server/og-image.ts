@@ -15,7 +15,7 @@ import { KEY_SEGMENT, OG_PREFIX } from '../routes/paths.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
-import { OG_FONT, OG_WIDTH, ogCardSvg } from '../site/og-card.ts';
+import { OG_FONT, OG_HEIGHT, OG_WIDTH, ogCardSvg } from '../site/og-card.ts';
 import { DEFAULT_CARD_CACHE_BYTES, openCardStore, type CardStore } from './card-store.ts';
 
 /** Cards rendering at once, and waiting to. */
@@ -23,6 +23,11 @@ export const OG_RENDERS = 2;
 export const OG_WAITING = 32;
 /** A full collection after this many cards drawn (see draw). */
 const OG_COLLECT_EVERY = 8;
+/**
+ * Pixels of cards drawn and not yet collected, outside the heap: a card's RGBA bitmap (OG_WIDTH ×
+ * OG_HEIGHT × 4, about 3 MB) for each card drawing and each drawn since the last collection.
+ */
+export const OG_DRAWING_BYTES = (OG_RENDERS + OG_COLLECT_EVERY) * OG_WIDTH * OG_HEIGHT * 4;
 /** Cards read from disk at once. */
 export const OG_READS = 16;
 /** Memory for cards (about 39 KB each), in front of the disk. */
