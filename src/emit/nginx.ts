@@ -10,7 +10,8 @@ import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_RO
 import type { ServedFile } from '../routes/served-files.ts';
 import { MOVED_HEADERS, MOVED_STATUS, movedBody, movedStaticUrls } from '../routes/moved.ts';
 import { staticHeaders } from './headers.ts';
-import { EDGE_BODY_BYTES, EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_POOL_FILE, EDGE_SITE_FILE, EDGE_UPSTREAM_TIMEOUT_S, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, POOLS, poolServersFile, poolUpstream } from './nginx-edge.ts';
+import { PRECONDITION_HANDOFF, requestChecks } from './nginx-checks.ts';
+import { EDGE_BODY_BYTES, EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_POOL_FILE, EDGE_SITE_FILE, EDGE_UPSTREAM_TIMEOUT_S, POOLS, poolServersFile, poolUpstream } from './nginx-edge.ts';
 
 export * from './nginx-edge.ts';
 
@@ -28,9 +29,6 @@ const ERROR_LOCATION = '/.edge-error/';
  */
 const MOVED_LOCATION = '/.edge-moved';
 const MOVED_HANDOFF = 418;
-/** The status a request with a precondition nginx would fail on a file is handed to the instances with (one no route answers). */
-const PRECONDITION_HANDOFF = 419;
-const EXPECTATION_STATUS = 417;
 
 /** A double-quoted nginx string; `$` is refused, since nginx would read it as a variable. */
 function quote(value: string): string {
@@ -122,6 +120,7 @@ const BY_EXTENSION: ReadonlySet<RouteFamily> = new Set(['page', 'asset']);
  */
 export function renderNginxConf(served: readonly ServedFile[], site: string, merged: ReadonlyMap<string, string>): string {
   const page = pageHeaders(new URL(site).origin);
+  const checks = requestChecks(`${ERROR_LOCATION}${EDGE_ERRORS.get(417)!.statusCode}`);
   const types = new Map<string, string[]>();
   for (const [ext, type] of Object.entries(CONTENT_TYPES)) types.set(type, [...(types.get(type) ?? []), ext.slice(1)]);
   const locations: string[] = [];
@@ -198,37 +197,7 @@ ${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join
   # The instances log every request they answer (without query strings or raw addresses); nginx logs none.
   access_log off;
   log_not_found off;
-  # A request an instance failed, or answered with a 5xx: one line, its path without the query
-  # string (${EDGE_SITE_FILE} sends it to \`npm run edge\`).
-  map "$status $upstream_status" ${FAILURE_LOG_CONDITION} {
-    default 0;
-    "~(^|[ ,])5[0-9][0-9]" 1;
-  }
-  # The request's own method and path (an error page's redirect turns them into GET and its own).
-  map $request $rtp_request_method {
-    default "";
-    "~^(?<rtp_method>[^ ]*)" $rtp_method;
-  }
-  map $request_uri $rtp_request_path {
-    default "";
-    "~^(?<rtp_path>[^?]*)" $rtp_path;
-  }
-  log_format ${FAILURE_LOG_FORMAT} '$rtp_request_method $rtp_request_path answered $status (instances: $upstream_addr answered $upstream_status in $upstream_response_time s)';
-  # HTTP/0.9: a request line read whole (it has a target) without a version.
-  map "$server_protocol|$request_uri" $rtp_http09 {
-    default 0;
-    "~^\\|." 1;
-  }
-  map "$http_if_match$http_if_unmodified_since" $rtp_precondition {
-    "" 0;
-    default 1;
-  }
-  # An Expect other than 100-continue on HTTP/1.1, as Node reads it (the instances answer it 417).
-  map "$server_protocol|$http_expect" $rtp_expectation_failed {
-    default 0;
-    "~*^HTTP/1\\.1\\|(.*\\W)?100-continue(\\W.*)?$" 0;
-    "~^HTTP/1\\.1\\|." 1;
-  }
+${checks.http}
   sendfile on;
   tcp_nopush on;
   # Whole-body answers only, as the instances give them.
@@ -259,20 +228,7 @@ ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
     include ${EDGE_SITE_FILE};
     include ${EDGE_POOL_FILE};
 
-    # HTTP/0.9 (a request line without a version) would get a bare body, with no status line or
-    # headers to say what it is: refused, the connection closed unanswered.
-    if ($rtp_http09) {
-      return 444;
-    }
-    # To the internal location directly (not \`return\` and error_page, whose internal redirect would
-    # meet this test again).
-    if ($rtp_expectation_failed) {
-      rewrite ^ ${ERROR_LOCATION}${EXPECTATION_STATUS} last;
-    }
-    # Preconditions nginx would fail on a file (412): the instances read none but If-None-Match.
-    if ($rtp_precondition) {
-      return ${PRECONDITION_HANDOFF};
-    }
+${checks.server}
 
     # To the instances: the client's own address, replacing any X-Forwarded-For it sent (instances trust this hop only).
     proxy_http_version 1.1;

@@ -1,9 +1,9 @@
 // `npm run edge` against real nginx, real server instances and a real redis-server (loopback, free
 // ports, state in a temp folder): the state file and a clean stop, header parity with the Node
-// server for every route family, nginx's own errors as the server's JSON and the requests it would
-// answer otherwise left to the instances, the client's own address behind nginx, the static half
-// (merged slugs' redirects included) served with every instance killed, and a query-free log.
-// Routing around a frozen or killed instance, and restarts: edge-heal.test.ts.
+// server for every route family, nginx's own errors as the server's JSON, the client's own address
+// behind nginx, the static half (merged slugs' redirects included) served with every instance
+// killed, and a query-free log. Answers nginx would give otherwise: edge-parity.test.ts; a frozen
+// or killed instance, restarts: edge-heal.test.ts.
 import { readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { RPC, RpcErrorMessageSchema } from '../../src/schemas/rpc.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
-import { comparable, NOT_COMPARED, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
+import { comparable, NOT_COMPARED, parseAnswer, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
 import { exchange, get } from '../helpers/load.ts';
 import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
 import { removeTemp, tempDir } from '../helpers/browser.ts';
@@ -47,15 +47,6 @@ interface Seen {
 async function fetchOne(base: string, family: RouteFamily, url: string): Promise<Seen> {
   const res = await fetch(base + url, { ...(family === 'mcp' ? MCP_CALL : {}), redirect: 'manual' });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** A whole raw HTTP/1.1 answer (read to the connection's close; a 100 Continue before it skipped): its status, headers and body. */
-function parseAnswer(raw: string): { status: number; headers: Headers; body: string } {
-  if (/^HTTP\/1\.1 100 /.test(raw)) return parseAnswer(raw.slice(raw.indexOf('\r\n\r\n') + 4));
-  const end = raw.indexOf('\r\n\r\n');
-  const lines = raw.slice(0, end).split('\r\n');
-  const headers = new Headers(lines.slice(1).map((l): [string, string] => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
-  return { status: Number(lines[0]!.split(' ')[1]), headers, body: raw.slice(end + 4) };
 }
 
 /** Node's incoming headers as a Headers object (for `comparable`). */
@@ -205,56 +196,6 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const bad = 'GET / HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n';
     const [fromEdge, fromNode] = [await exchange(edge.state.nginx.port, bad), await exchange(node, bad)];
     expect(fromEdge.split('\r\n\r\n')[1]).toBe(fromNode.split('\r\n\r\n')[1]);
-  });
-
-  it('answers as an instance does what nginx would answer otherwise: preconditions on files, TRACE and other methods, Expect; refuses HTTP/0.9', async () => {
-    const node = edge.state.instances[0]!.port;
-    // From an address of its own: the instances count some of these, and the budget of the others stays whole.
-    const from = '127.0.0.6';
-    const [provider, asset] = [SAMPLES.provider[0]!, SAMPLES.asset[0]!];
-    const cases: Array<[string, string, number, ReadonlySet<string>]> = [
-      // nginx would fail these preconditions on its files (412); the instances read none but If-None-Match.
-      ['If-Match on a file', `GET ${provider} HTTP/1.1\r\nHost: x\r\nIf-Match: "x"\r\n`, 200, NOT_COMPARED],
-      ['an old If-Unmodified-Since on a file', `GET ${asset} HTTP/1.1\r\nHost: x\r\nIf-Unmodified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n`, 200, NOT_COMPARED],
-      // nginx refuses TRACE before anything else; its static files refuse other methods.
-      ['TRACE on a page', 'TRACE / HTTP/1.1\r\nHost: x\r\n', 405, NOT_COMPARED],
-      ['TRACE on a dynamic route', `TRACE ${paths.list}?limit=1 HTTP/1.1\r\nHost: x\r\n`, 405, NOT_COMPARED],
-      ['TRACE on a file', `TRACE ${provider} HTTP/1.1\r\nHost: x\r\n`, 405, NOT_COMPARED],
-      ['PROPFIND on a page', 'PROPFIND / HTTP/1.1\r\nHost: x\r\n', 405, NOT_COMPARED],
-      ['DELETE on a file', `DELETE ${provider} HTTP/1.1\r\nHost: x\r\n`, 405, NOT_COMPARED],
-      ['PUT on a dynamic route', `PUT ${paths.list} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n`, 405, NOT_COMPARED],
-      ['a method no parser knows', 'FOO / HTTP/1.1\r\nHost: x\r\n', 400, NOT_COMPARED],
-      // nginx meets only 100-continue and drops Expect on the way to the instances, which answer any other 417.
-      ['Expect: 200-ok on a page', 'GET / HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n', 417, NOT_COMPARED],
-      ['Expect: 200-ok on a dynamic route', `GET ${paths.list}?limit=1 HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n`, 417, NOT_COMPARED],
-      ['Expect: 200-ok on a file', `GET ${provider} HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n`, 417, NOT_COMPARED],
-      ['Expect: 100-continue on a file', `GET ${provider} HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\n`, 200, new Set([...NOT_COMPARED, ...VALIDATORS])],
-      ['Expect: 200-ok in HTTP/1.0', `GET ${provider} HTTP/1.0\r\nExpect: 200-ok\r\n`, 200, new Set([...NOT_COMPARED, ...VALIDATORS])],
-    ];
-    for (const [what, head, status, leaveOut] of cases) {
-      const request = `${head}Connection: close\r\n\r\n`;
-      const [viaEdge, direct] = [parseAnswer(await exchange(edge.state.nginx.port, request, from)), parseAnswer(await exchange(node, request, from))];
-      expect([direct.status, viaEdge.status], what).toEqual([status, status]);
-      expect(viaEdge.body, what).toBe(direct.body);
-      expect(comparable(viaEdge.headers, leaveOut), what).toEqual(comparable(direct.headers, leaveOut));
-      if (status >= 400) expect(ErrorBodySchema.parse(JSON.parse(viaEdge.body)).statusCode, what).toBe(status);
-    }
-    // HTTP/0.9 (no version): nginx would answer a bare body, without status or headers; it closes the connection unanswered.
-    expect(await exchange(edge.state.nginx.port, 'GET /\r\n', from)).toBe('');
-    // A head that never ends: nginx closes the connection after its 10 s, as an instance does; it
-    // cannot send the instances' 408 there (docs/security.md), so it sends nothing.
-    const slow = await new Promise<{ got: string; closedByServer: boolean }>((resolve, reject) => {
-      let got = '';
-      const socket = net.connect({ port: edge.state.nginx.port, host: '127.0.0.1', localAddress: from }, () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
-      socket.on('data', (c: Buffer) => (got += c.toString('latin1')));
-      socket.on('end', () => resolve({ got, closedByServer: true }));
-      socket.on('error', reject);
-      socket.setTimeout(30_000, () => {
-        socket.destroy();
-        resolve({ got, closedByServer: false });
-      });
-    });
-    expect(slow).toEqual({ got: '', closedByServer: true });
   });
 
   it(`answers a POST ${paths.mcp} body past the instances' bound as they do: the same JSON-RPC error, whatever its size`, async () => {
