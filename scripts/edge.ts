@@ -38,7 +38,7 @@ const port = /^[0-9]{1,5}$/.test(portText) && Number(portText) <= 65535 ? Number
 const pollText = process.env.RELEASE_POLL_MS || '1000';
 const releasePollMs = /^[0-9]{1,7}$/.test(pollText) ? Number(pollText) : fail(`RELEASE_POLL_MS=${JSON.stringify(pollText)}: must be an integer from 0 to 9999999`);
 const restartText = process.env.EDGE_RESTART_MS || String(RESTART_BACKOFF.firstMs);
-const restartDelayMs = /^[0-9]{1,7}$/.test(restartText) ? Number(restartText) : fail(`EDGE_RESTART_MS=${JSON.stringify(restartText)}: must be an integer from 0 to 9999999`);
+const restartDelayMs = /^[1-9][0-9]{0,6}$/.test(restartText) ? Number(restartText) : fail(`EDGE_RESTART_MS=${JSON.stringify(restartText)}: must be an integer from 1 to 9999999`);
 
 if (!provisionTools(['nginx', 'redis-server'], '`npm run edge`', 'edge')) process.exit(1);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');

@@ -7,6 +7,9 @@ import dgram from 'node:dgram';
 /** A syslog header as nginx writes it without a host name: `<PRI>Mmm dd hh:mm:ss `. */
 const SYSLOG_HEADER = /^<\d{1,3}>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d /;
 
+/** The longest line written (nginx's syslog lines are shorter). */
+const MAX_LINE_BYTES = 4096;
+
 export interface FailureLog {
   /** The `access_log` directive sending nginx's `format` lines here (written into edge-site.conf). */
   directive: string;
@@ -17,8 +20,9 @@ export interface FailureLog {
 export function openFailureLog(format: string, condition: string, output: NodeJS.WritableStream): Promise<FailureLog> {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message) => {
-    // One datagram is one line, at most nginx's syslog line (about 2 KiB): nothing accumulates.
-    const line = message.toString('utf8').replace(SYSLOG_HEADER, '').replace(/[\r\n]+/g, ' ');
+    // One datagram is one line (nginx's are at most about 2 KiB): nothing accumulates, and a longer
+    // one, which nginx never sends, is cut.
+    const line = message.toString('utf8', 0, Math.min(message.length, MAX_LINE_BYTES)).replace(SYSLOG_HEADER, '').replace(/[\r\n]+/g, ' ');
     output.write(`${line}\n`);
   });
   return new Promise((resolve, reject) => {

@@ -40,7 +40,8 @@ export class Supervisor {
 
   constructor(options: SupervisorOptions) {
     this.options = options;
-    this.firstMs = options.firstDelayMs ?? RESTART_BACKOFF.firstMs;
+    // At least 1 ms, so that the delays of an instance that keeps exiting grow.
+    this.firstMs = Math.max(1, options.firstDelayMs ?? RESTART_BACKOFF.firstMs);
     this.maxMs = Math.max(RESTART_BACKOFF.maxMs, this.firstMs);
   }
 

@@ -93,6 +93,8 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const port = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, PORT: 'eighty' }, 60_000);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('edge: PORT="eighty": must be an integer from 0 to 65535');
+    const restart = await runScript('scripts/edge.ts', [], { EDGE_DIR: dir, EDGE_RESTART_MS: '0' }, 60_000);
+    expect([restart.code, restart.stderr]).toEqual([2, expect.stringContaining('edge: EDGE_RESTART_MS="0": must be an integer from 1 to 9999999')]);
     // The running edge is untouched.
     expect(edge.running()).toHaveLength(4);
   });
