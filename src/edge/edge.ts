@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { EDGE_DIR, EDGE_POOL_FILE, EDGE_SITE_FILE, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, NGINX_CONF_FILE, POOLS, poolServerLine, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
+import { EDGE_DIR, EDGE_LOG_FILE, EDGE_POOL_FILE, EDGE_SITE_FILE, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, NGINX_CONF_FILE, POOLS, poolServerLine, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
 import { Reloader } from '../lib/reload.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
@@ -162,10 +162,11 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
       [
         `listen ${hostPort(options.host, port)};`,
         `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`,
-        failureLog.directive,
+        `include ${EDGE_POOL_FILE};`,
         '',
       ].join('\n'),
     );
+    writeWhole(path.join(dir, EDGE_LOG_FILE), `${failureLog.directive}\n`);
     writeWhole(
       path.join(dir, EDGE_POOL_FILE),
       [

@@ -2,7 +2,7 @@
 // answers as the instances would where its own answer differs: HTTP/0.9 refused, an Expect other
 // than 100-continue answered 417, preconditions nginx would fail on a file handed to the
 // instances; and the log of requests an instance failed, without their query strings.
-import { FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, EDGE_SITE_FILE } from './nginx-edge.ts';
+import { EDGE_LOG_FILE, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT } from './nginx-edge.ts';
 
 /** The status a request with a precondition nginx would fail on a file (412) is handed to the instances with (one no route answers). */
 export const PRECONDITION_HANDOFF = 419;
@@ -13,7 +13,7 @@ export const PRECONDITION_HANDOFF = 419;
  */
 export function requestChecks(expectationFailed: string): { http: string; server: string } {
   const http = `  # A request an instance failed, or answered with a 5xx: one line, its path without the query
-  # string (${EDGE_SITE_FILE} sends it to \`npm run edge\`).
+  # string (${EDGE_LOG_FILE} sends it to \`npm run edge\`).
   map "$status $upstream_status" ${FAILURE_LOG_CONDITION} {
     default 0;
     "~(^|[ ,])5[0-9][0-9]" 1;

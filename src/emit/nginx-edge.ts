@@ -26,7 +26,11 @@ export const EDGE_FAIL_TIMEOUT_S = 2;
 export const poolServerLine = (port: number) => `server 127.0.0.1:${port} max_fails=${EDGE_MAX_FAILS} fail_timeout=${EDGE_FAIL_TIMEOUT_S}s;\n`;
 /** How long the edge waits on an instance (to connect, between two reads) for a route without a timeout of its own in the route table. */
 export const EDGE_UPSTREAM_TIMEOUT_S = 30;
-/** Written by `npm run edge` beside its link to nginx.conf: the `listen` address, the `root` (the client folder of the release serving) and the failure log's `access_log`. */
+/**
+ * Written by `npm run edge` beside its link to nginx.conf: the `listen` address, the `root` (the
+ * client folder of the release serving), and EDGE_POOL_FILE included (as the nginx.conf of an
+ * older release expects it to set the pool).
+ */
 export const EDGE_SITE_FILE = 'edge-site.conf';
 /**
  * Written beside it: `$rtp_pool`, the upstream group serving (POOLS). Read at the server level and
@@ -34,10 +38,12 @@ export const EDGE_SITE_FILE = 'edge-site.conf';
  * the server level runs (TRACE) reaches too.
  */
 export const EDGE_POOL_FILE = 'edge-pool.conf';
+/** Written beside it: the failure log's `access_log` (src/edge/failure-log.ts). */
+export const EDGE_LOG_FILE = 'edge-log.conf';
 /**
  * The log of requests an instance failed (refused, silent past its timeout, or a 5xx): its
  * log_format, defined in nginx.conf, and the variable that is 1 for such a request. `npm run edge`
- * writes the access_log directive using them into edge-site.conf (src/edge/failure-log.ts).
+ * writes the access_log directive using them into EDGE_LOG_FILE (src/edge/failure-log.ts).
  */
 export const FAILURE_LOG_FORMAT = 'rtp_failed';
 export const FAILURE_LOG_CONDITION = '$rtp_failed';
