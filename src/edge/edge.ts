@@ -76,7 +76,6 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
   let nginx: Part | null = null;
   let failureLog: FailureLog | null = null;
   let instances: Slot[] = [];
-  const retired = new Set<Part>();
   let stopping = false;
   /** How each slot's instance is started again (its pool's release and environment). */
   const launchers = new WeakMap<Slot, () => Promise<Part>>();
@@ -99,7 +98,7 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
   };
   const watch = (part: Part) => {
     void part.exited.then((code) => {
-      if (!stopping && !retired.has(part)) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
+      if (!stopping) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
     });
   };
 
@@ -115,7 +114,7 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
       for (let k = 0; k < options.instances; k++) ports[pool].push(await freePort('127.0.0.1'));
       writeWhole(path.join(dir, poolServersFile(pool)), ports[pool].map(poolServerLine).join(''));
       mkdirSync(path.join(dir, 'pools', pool), { recursive: true });
-      // The marker edge-site.conf tests for through the `serving` link.
+      // The marker edge-pool.conf tests for through the `serving` link.
       writeWhole(path.join(dir, 'pools', pool, pool), `${pool}\n`);
     }
 
@@ -218,7 +217,6 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
           pool = next;
           writeState();
           // Requests already passed to the old pool finish there (a graceful stop).
-          for (const i of old) retired.add(i.part);
           await Promise.all(old.map((i) => stopPart(i.part)));
           options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
           return target;
