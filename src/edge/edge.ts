@@ -1,16 +1,19 @@
 // The production shape on one machine (`npm run edge`): one redis-server, N server instances
 // counting on it, and nginx in front running the build's dist/edge/nginx.conf (src/emit/nginx.ts)
-// with the per-run parts written beside it. Every part is a child process; stop() ends them all.
+// with the per-run parts written beside it. Every part is a child process; stop() ends them all, and
+// an instance that exits on its own is started again (src/edge/supervise.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { EDGE_DIR, EDGE_SITE_FILE, NGINX_CONF_FILE, POOLS, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
+import { EDGE_DIR, EDGE_LOG_FILE, EDGE_POOL_FILE, EDGE_SITE_FILE, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, NGINX_CONF_FILE, POOLS, poolServerLine, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
 import { Reloader } from '../lib/reload.ts';
 import { acquirePidLock } from '../lib/write.ts';
 import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
 import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';
 import { freePort, hostPort, startPart, stopPart, waitForListener, writeWhole, type Part } from './parts.ts';
+import { Supervisor, type Slot } from './supervise.ts';
+import { openFailureLog, type FailureLog } from './failure-log.ts';
 
 export interface EdgeOptions {
   /** The build served (holds client/, server/ and edge/): dist/ or a release link. */
@@ -33,6 +36,8 @@ export interface EdgeOptions {
   readyTimeoutMs?: number;
   /** How often a release link (`outDir`) is checked for a new target (ms; 0: only on `switchRelease()`). */
   releasePollMs?: number;
+  /** The delay before an instance that exited is started again (ms; doubling for each exit in a row; src/edge/supervise.ts). */
+  restartDelayMs?: number;
 }
 
 export interface Edge {
@@ -69,19 +74,31 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
   const timeout = options.readyTimeoutMs ?? 30_000;
   let redis: Part | null = null;
   let nginx: Part | null = null;
-  let instances: Array<{ part: Part; port: number }> = [];
-  const retired = new Set<Part>();
+  let failureLog: FailureLog | null = null;
+  let instances: Slot[] = [];
   let stopping = false;
+  /** How each slot's instance is started again (its pool's release and environment). */
+  const launchers = new WeakMap<Slot, () => Promise<Part>>();
+  let writeState = () => {};
+  const supervisor = new Supervisor({
+    start: (slot) => launchers.get(slot)!(),
+    current: (slot) => !stopping && instances.includes(slot),
+    restarted: () => writeState(),
+    log: options.log,
+    firstDelayMs: options.restartDelayMs,
+  });
   const stopAll = async () => {
     stopping = true;
+    await supervisor.close();
     // nginx first (no new requests reach the instances), then the instances, then Redis.
     for (const part of [nginx, ...instances.map((i) => i.part), redis]) if (part !== null) await stopPart(part);
+    await failureLog?.close();
     rmSync(path.join(dir, EDGE_STATE_FILE), { force: true });
     await unlock();
   };
   const watch = (part: Part) => {
     void part.exited.then((code) => {
-      if (!stopping && !retired.has(part)) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
+      if (!stopping) options.log(`edge: ${part.name} (pid ${part.child.pid}) exited (${code ?? part.child.signalCode})`);
     });
   };
 
@@ -95,9 +112,9 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
     for (const pool of POOLS) {
       ports[pool] = [];
       for (let k = 0; k < options.instances; k++) ports[pool].push(await freePort('127.0.0.1'));
-      writeWhole(path.join(dir, poolServersFile(pool)), ports[pool].map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(''));
+      writeWhole(path.join(dir, poolServersFile(pool)), ports[pool].map(poolServerLine).join(''));
       mkdirSync(path.join(dir, 'pools', pool), { recursive: true });
-      // The marker edge-site.conf tests for through the `serving` link.
+      // The marker edge-pool.conf tests for through the `serving` link.
       writeWhole(path.join(dir, 'pools', pool, pool), `${pool}\n`);
     }
 
@@ -115,16 +132,15 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
         TRUST_PROXY: '127.0.0.1',
       };
       const entry = path.join(release, 'server', SERVER_ENTRY_FILE);
-      const settled = await Promise.allSettled(
-        ports[pool].map((port, k) => startPart(`instance ${k + 1} (${pool})`, options.programs.node, [...options.nodeArgs, entry], { ...env, PORT: String(port) }, /listening on http:\/\//, options).then((s) => ({ part: s.part, port }))),
-      );
+      const launch = (k: number, port: number) => async () => (await startPart(`instance ${k + 1} (${pool})`, options.programs.node, [...options.nodeArgs, entry], { ...env, PORT: String(port) }, /listening on http:\/\//, options)).part;
+      const settled = await Promise.allSettled(ports[pool].map((port, k) => launch(k, port)().then((part): Slot => ({ part, port }))));
       const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed !== undefined) {
         for (const s of started) await stopPart(s.part);
         throw failed.reason;
       }
-      for (const s of started) watch(s.part);
+      started.forEach((slot, k) => launchers.set(slot, launch(k, slot.port)));
       return started;
     };
 
@@ -135,14 +151,24 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
     relink(release, path.join(dir, 'pools', pool, 'release'));
     relink(path.join('pools', pool), path.join(dir, 'serving'));
     instances = await startPool(pool, release);
+    for (const slot of instances) supervisor.watch(slot);
 
     const port = options.port === 0 ? await freePort(options.host) : options.port;
     const serving = path.join(dir, 'serving');
+    failureLog = await openFailureLog(FAILURE_LOG_FORMAT, FAILURE_LOG_CONDITION, options.output);
     writeWhole(
       path.join(dir, EDGE_SITE_FILE),
       [
         `listen ${hostPort(options.host, port)};`,
         `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`,
+        `include ${EDGE_POOL_FILE};`,
+        '',
+      ].join('\n'),
+    );
+    writeWhole(path.join(dir, EDGE_LOG_FILE), `${failureLog.directive}\n`);
+    writeWhole(
+      path.join(dir, EDGE_POOL_FILE),
+      [
         `set $rtp_pool ${poolUpstream('blue')};`,
         `if (-f ${JSON.stringify(path.join(serving, 'green'))}) {`,
         `  set $rtp_pool ${poolUpstream('green')};`,
@@ -170,7 +196,7 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
         redis: { pid: redis!.child.pid, port: redisPort },
         instances: instances.map((i) => ({ pid: i.part.child.pid, port: i.port })),
       });
-    const writeState = () => writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state(), null, 2)}\n`);
+    writeState = () => writeWhole(path.join(dir, EDGE_STATE_FILE), `${JSON.stringify(state(), null, 2)}\n`);
     writeState();
 
     // A moved release link: the other pool starts on its target, then takes over (lib/reload.ts: the
@@ -187,10 +213,10 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
           // The switch: from here on nginx reads the new release's files and passes requests to the new pool.
           relink(path.join('pools', next), serving);
           instances = started;
+          for (const slot of started) supervisor.watch(slot);
           pool = next;
           writeState();
           // Requests already passed to the old pool finish there (a graceful stop).
-          for (const i of old) retired.add(i.part);
           await Promise.all(old.map((i) => stopPart(i.part)));
           options.log(`edge: now serving ${target} (${next} pool, ports ${started.map((i) => i.port).join(', ')})`);
           return target;

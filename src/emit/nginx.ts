@@ -9,57 +9,16 @@ import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, JSON_ERROR, JSON_TYPE,
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_ROUTES, paths, type RouteFamily } from '../routes/paths.ts';
 import type { ServedFile } from '../routes/served-files.ts';
 import { MOVED_HEADERS, MOVED_STATUS, movedBody, movedStaticUrls } from '../routes/moved.ts';
-import type { ErrorBody } from '../schemas/errors.ts';
 import { staticHeaders } from './headers.ts';
+import { PRECONDITION_HANDOFF, requestChecks } from './nginx-checks.ts';
+import { EDGE_BODY_BYTES, EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_LOG_FILE, EDGE_POOL_FILE, EDGE_SITE_FILE, EDGE_UPSTREAM_TIMEOUT_S, POOLS, poolServersFile, poolUpstream } from './nginx-edge.ts';
 
-/** Where the build writes the configuration: dist/edge/nginx.conf. */
-export const EDGE_DIR = 'edge';
-export const NGINX_CONF_FILE = 'nginx.conf';
-/**
- * The two pools of instances (upstream groups) and the files `npm run edge` writes beside its link to
- * nginx.conf with one `server host:port;` line per instance of each. One pool serves; on a release
- * switch the other starts on the new release and takes over without a reload of nginx.
- */
-export const POOLS = ['blue', 'green'] as const;
-export type Pool = (typeof POOLS)[number];
-export const poolServersFile = (pool: Pool) => `pool-${pool}.conf`;
-export const poolUpstream = (pool: Pool) => `rtp_${pool}`;
-/**
- * Written by `npm run edge` beside its link to nginx.conf: the `listen` address, the `root`
- * (the client folder of the release serving) and `$rtp_pool`, the upstream group serving (POOLS).
- */
-export const EDGE_SITE_FILE = 'edge-site.conf';
-/** The variable edge-site.conf sets to the upstream group of the pool serving. */
+export * from './nginx-edge.ts';
+
+/** The variable edge-pool.conf sets to the upstream group of the pool serving. */
 const UPSTREAM = '$rtp_pool';
-
-/** What a dynamic route answers when no instance does (every instance down or refusing). */
-export const EDGE_UNAVAILABLE: ErrorBody = { statusCode: 503, statusMessage: 'service unavailable: no server instance answered; try again in a few seconds' };
-
-/** The longest request line and header line nginx reads (one of its header buffers), and the longest body. */
-export const EDGE_HEAD_LINE_BYTES = 16 * 1024;
-export const EDGE_BODY_BYTES = 1024 * 1024;
-
 /**
- * nginx's own error answers, by the status nginx gives them (494: its "request header too large"),
- * as the server's JSON error bodies, with the server's status where it has one (431 for a header
- * too large, as Node answers). An upstream that fails (502, 504) is EDGE_UNAVAILABLE. 404 and 405
- * are not here: the instances answer those, as without nginx.
- */
-export const EDGE_ERRORS: ReadonlyMap<number, ErrorBody> = new Map([
-  [400, { statusCode: 400, statusMessage: 'bad request' }],
-  [408, { statusCode: 408, statusMessage: 'request timeout' }],
-  [413, { statusCode: 413, statusMessage: `request body too large: at most ${EDGE_BODY_BYTES} bytes` }],
-  [414, { statusCode: 414, statusMessage: `request line too long: at most ${EDGE_HEAD_LINE_BYTES} bytes` }],
-  [494, { statusCode: 431, statusMessage: 'request header fields too large' }],
-  [500, { statusCode: 500, statusMessage: 'internal server error' }],
-  [501, { statusCode: 501, statusMessage: 'not implemented: a transfer coding this server does not support' }],
-  [502, EDGE_UNAVAILABLE],
-  [503, EDGE_UNAVAILABLE],
-  [504, EDGE_UNAVAILABLE],
-  [505, { statusCode: 505, statusMessage: 'HTTP version not supported' }],
-]);
-/**
- * The internal locations of those answers, one per status answered. A URI rather than a named
+ * The internal locations of nginx's own answers (EDGE_ERRORS), one per status answered. A URI rather than a named
  * location: a request refused before its request line is parsed has no URI a named location could keep.
  */
 const ERROR_LOCATION = '/.edge-error/';
@@ -161,6 +120,7 @@ const BY_EXTENSION: ReadonlySet<RouteFamily> = new Set(['page', 'asset']);
  */
 export function renderNginxConf(served: readonly ServedFile[], site: string, merged: ReadonlyMap<string, string>): string {
   const page = pageHeaders(new URL(site).origin);
+  const checks = requestChecks(`${ERROR_LOCATION}${EDGE_ERRORS.get(417)!.statusCode}`);
   const types = new Map<string, string[]>();
   for (const [ext, type] of Object.entries(CONTENT_TYPES)) types.set(type, [...(types.get(type) ?? []), ext.slice(1)]);
   const locations: string[] = [];
@@ -176,7 +136,11 @@ export function renderNginxConf(served: readonly ServedFile[], site: string, mer
     const body = POLICIES[family].body;
     const limit = body === undefined ? [] : [`client_max_body_size ${body.maxBytes};`, ...errorPages(`${family}-413`)];
     if (body !== undefined) bodyLimits.push(errorLocation(`${family}-413`, 413, body.tooLarge));
-    locations.push(location(`= ${quote(urlPath)}`, [...limit, `proxy_pass http://${UPSTREAM};`]));
+    // A route answered in milliseconds: an instance silent past its timeout is skipped (the request
+    // goes to the next, as it is idempotent) and left out of its pool (EDGE_FAIL_TIMEOUT_S).
+    const wait = POLICIES[family].upstreamTimeoutMs;
+    const timeouts = wait === undefined ? [] : ['connect', 'send', 'read'].map((t) => `proxy_${t}_timeout ${wait}ms;`);
+    locations.push(location(`= ${quote(urlPath)}`, [...limit, ...timeouts, `proxy_pass http://${UPSTREAM};`]));
   }
   // Static data at exact paths.
   for (const [urlPath, data] of EXACT_DATA_ROUTES) locations.push(fileLocation(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
@@ -205,14 +169,19 @@ export function renderNginxConf(served: readonly ServedFile[], site: string, mer
   const internalLocations = [...answers.values()].map((body) => errorLocation(String(body.statusCode), body.statusCode, body)).concat(bodyLimits, moved.internal);
   return `# The edge: nginx in front of the registry's Node instances. Generated by the build from
 # src/routes/routes.ts (src/emit/nginx.ts); do not edit. \`npm run edge\` runs it with nginx -p <its
-# folder>, where it writes ${POOLS.map(poolServersFile).join(', ')} and ${EDGE_SITE_FILE} beside a link to this file.
+# folder>, where it writes ${POOLS.map(poolServersFile).join(', ')}, ${EDGE_SITE_FILE}, ${EDGE_POOL_FILE} and
+# ${EDGE_LOG_FILE} beside a link to this file.
 daemon off;
 # A release switch never reloads nginx (a reload closes clients' idle keep-alive connections, and a
 # request sent on one as it closes fails): edge-site.conf reads the release and the pool serving
 # through a link that \`npm run edge\` moves.
 worker_processes auto;
 pid nginx.pid;
-error_log stderr warn;
+# nginx has no format for its error log, and each of its lines about a request carries the request
+# line, query string included (even a refused symbolic link is logged at crit): only nginx's own
+# faults (alert and worse) are logged there. The requests an instance failed (refusing, silent or
+# down) are logged below, query-free.
+error_log stderr alert;
 
 events {
   worker_connections 4096;
@@ -228,6 +197,8 @@ ${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join
   server_tokens off;
   # The instances log every request they answer (without query strings or raw addresses); nginx logs none.
   access_log off;
+  log_not_found off;
+${checks.http}
   sendfile on;
   tcp_nopush on;
   # Whole-body answers only, as the instances give them.
@@ -246,6 +217,8 @@ ${[...types].map(([type, exts]) => `    ${quote(type)} ${exts.join(' ')};`).join
   scgi_temp_path temp/scgi;
 
 ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
+    # Shared by the workers: an instance one finds failed, all leave out.
+    zone ${poolUpstream(pool)} 64k;
     include ${poolServersFile(pool)};
     keepalive 32;
     # Below the instances' idle keep-alive timeout (KEEP_ALIVE_TIMEOUT_MS, 5 s), so nginx never reuses a connection an instance is closing.
@@ -254,23 +227,27 @@ ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
 `).join('\n')}
   server {
     include ${EDGE_SITE_FILE};
+    include ${EDGE_LOG_FILE};
+
+${checks.server}
 
     # To the instances: the client's own address, replacing any X-Forwarded-For it sent (instances trust this hop only).
     proxy_http_version 1.1;
     proxy_set_header Connection "";
     proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $remote_addr;
-    # A failed or refused instance: the request goes to the next one. nginx never passes on a
+    # A failed, refused or silent instance: the request goes to the next one. nginx never passes on a
     # non-idempotent request (POST ${paths.mcp}) once an instance has received it.
     proxy_next_upstream error timeout;
     proxy_next_upstream_timeout 10s;
     proxy_connect_timeout 2s;
-    proxy_send_timeout 30s;
-    proxy_read_timeout 30s;
+    proxy_send_timeout ${EDGE_UPSTREAM_TIMEOUT_S}s;
+    proxy_read_timeout ${EDGE_UPSTREAM_TIMEOUT_S}s;
 
-    # Methods the static files refuse (the CORS preflight, POST) and paths no file answers (the
-    # 404s): the instances answer them as they do without nginx.
-    error_page 404 405 = @node;
+    # Methods the static files refuse (the CORS preflight, POST), methods nginx refuses before
+    # anything (TRACE), paths no file answers (the 404s) and the preconditions above: the instances
+    # answer them as without nginx.
+    error_page 404 405 ${PRECONDITION_HANDOFF} = @node;
     # What nginx refuses itself, and no instance answering: the server's JSON error bodies; a merged slug's redirect.
     ${errorPages().concat(moved.errorPage).join('\n    ')}
     recursive_error_pages on;
@@ -281,6 +258,7 @@ ${locations.join('')}
     }
 
     location @node {
+      include ${EDGE_POOL_FILE};
       proxy_pass http://${UPSTREAM};
     }
 

@@ -40,7 +40,16 @@ export interface RoutePolicy {
   headers?: Readonly<Record<string, string>>;
   /** A family that takes a request body: its bound in bytes, and the JSON answered (413) past it, by an instance or the edge. */
   body?: { maxBytes: number; tooLarge: RpcErrorMessage };
+  /**
+   * A family an instance answers in milliseconds: how long the edge waits on an instance (to
+   * connect, and between two reads of its answer) before it passes the request to the next one and
+   * leaves the slow one out for a while (src/emit/nginx.ts). Without it, the edge's default.
+   */
+  upstreamTimeoutMs?: number;
 }
+
+/** The edge's wait on an instance for the families answered in milliseconds (their mean is about 60 µs). */
+export const FAST_UPSTREAM_TIMEOUT_MS = 1000;
 
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
 
@@ -88,9 +97,9 @@ function at(family: RouteFamily, handler: RouteHandler, path: string, id: Operat
 }
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
-  list: { ...at('list', 'list', paths.list, 'listGames'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  list: { ...at('list', 'list', paths.list, 'listGames'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
   // Which build an observed figure is: answered like the list route (same headers, same budget).
-  identify: { ...at('identify', 'identify', paths.identify, 'identifyBuild'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF },
+  identify: { ...at('identify', 'identify', paths.identify, 'identifyBuild'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
   oembed: { ...at('oembed', 'oembed', paths.oembed, 'getOembed'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // A game's link-preview card (og:image): exempt like the badge, because no request can make the
@@ -100,7 +109,7 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   og_image: { ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'), contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // The MCP server: every tool call answers like the list route, so each counts like it.
   mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF, body: { maxBytes: MCP_MESSAGE_BYTES, tooLarge: bodyTooLarge() } },
-  history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF },
+  history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
   slot: { ...at('slot', 'static', keyedTemplate('slot'), 'getGame'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   widget_data: { ...at('widget_data', 'static', keyedTemplate('widget_data'), 'getWidgetData'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
@@ -141,6 +150,9 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
 
 /** The headers of every JSON error answer, the server's and the edge's own: never stored (who asks and when decides them), open to any origin, not sniffed. */
 export const JSON_ERROR: Readonly<Record<string, string>> = { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_NO_STORE, 'Access-Control-Allow-Origin': '*', ...NOSNIFF };
+
+/** The JSON 417 for an `Expect` other than 100-continue (Node's own answer is a bare status line), from an instance or the edge. */
+export const EXPECTATION_FAILED = { statusCode: 417, statusMessage: 'expectation failed: the only Expect this server meets is 100-continue' } as const;
 
 /** The families answered by the Node server alone: no file under dist/client holds them. */
 export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(Object.values(POLICIES).filter((p) => p.handler !== 'static').map((p) => p.family));

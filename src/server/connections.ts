@@ -6,6 +6,7 @@ import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
+import { EXPECTATION_FAILED } from '../routes/routes.ts';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -66,8 +67,6 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   });
 }
 
-/** The JSON 417 for an `Expect` other than 100-continue (Node's own answer is a bare status line). */
-export const EXPECTATION_FAILED = { statusCode: 417, statusMessage: 'expectation failed: the only Expect this server meets is 100-continue' };
 const EXPECTATION_FAILED_BYTES = Buffer.from(JSON.stringify(EXPECTATION_FAILED));
 
 /** The server's `checkExpectation` listener: a JSON 417, and the connection closed (the body is not read). */

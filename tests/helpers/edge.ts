@@ -106,3 +106,12 @@ export const RATE_LIMIT_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-rem
 export function comparable(headers: Headers, leaveOut: ReadonlySet<string>): Record<string, string> {
   return Object.fromEntries([...headers].filter(([n]) => !leaveOut.has(n)).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+
+/** A whole raw HTTP/1.1 answer (read to the connection's close; a 100 Continue before it skipped): its status, headers and body. */
+export function parseAnswer(raw: string): { status: number; headers: Headers; body: string } {
+  if (/^HTTP\/1\.1 100 /.test(raw)) return parseAnswer(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+  const end = raw.indexOf('\r\n\r\n');
+  const lines = raw.slice(0, end).split('\r\n');
+  const headers = new Headers(lines.slice(1).map((l): [string, string] => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+  return { status: Number(lines[0]!.split(' ')[1]), headers, body: raw.slice(end + 4) };
+}

@@ -4,13 +4,13 @@
 // merged slug's URLs answer the server's 301.
 import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/emit/headers.ts';
-import { EDGE_ERRORS, EDGE_UNAVAILABLE, POOLS, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
+import { EDGE_ERRORS, EDGE_FAIL_TIMEOUT_S, EDGE_MAX_FAILS, EDGE_POOL_FILE, EDGE_UNAVAILABLE, EDGE_UPSTREAM_TIMEOUT_S, FAILURE_LOG_FORMAT, POOLS, poolServerLine, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { JSON_ERROR_HEADERS } from '../../src/list/http.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, JSON_TYPE, pageHeaders, POLICIES } from '../../src/routes/routes.ts';
+import { DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, EXPECTATION_FAILED, FAST_UPSTREAM_TIMEOUT_MS, JSON_TYPE, pageHeaders, POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
 import { classify, KEYED_ROUTES, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { createMovedLookup } from '../../src/list/moved.ts';
 import { MOVED_HEADERS, movedBody } from '../../src/routes/moved.ts';
@@ -111,7 +111,7 @@ describe('nginx.conf from the route table', () => {
   it('answers what it refuses itself, and a dynamic route no instance answers, with the server\'s JSON error, and sends unknown paths to the instances', () => {
     const errorPages = new Map([...conf.matchAll(/^ {4}error_page ((?:\d{3} )+)(=\d* )?(\S+);$/gm)].flatMap((m) => m[1]!.trim().split(' ').map((code) => [Number(code), { to: m[2]?.trim() ?? '', target: m[3]! }])));
     // nginx's own errors, each to an internal location answering the JSON body with its status and the server's error headers.
-    for (const code of [400, 408, 413, 414, 494, 500, 501, 502, 503, 504, 505]) {
+    for (const code of [400, 408, 413, 414, 417, 494, 500, 501, 502, 503, 504, 505]) {
       const page = errorPages.get(code);
       expect(page, String(code)).toBeDefined();
       const body = EDGE_ERRORS.get(code)!;
@@ -128,9 +128,8 @@ describe('nginx.conf from the route table', () => {
     for (const code of [502, 503, 504]) expect(EDGE_ERRORS.get(code)).toBe(EDGE_UNAVAILABLE);
     expect(EDGE_UNAVAILABLE.statusCode).toBe(503);
     expect(EDGE_ERRORS.get(494)!.statusCode).toBe(431);
-    // 404 and 405 are the instances' to answer.
-    expect(errorPages.get(404)).toEqual({ to: '=', target: '@node' });
-    expect(errorPages.get(405)).toEqual({ to: '=', target: '@node' });
+    // 404, 405 and the preconditions' handoff are the instances' to answer.
+    for (const code of [404, 405, 419]) expect(errorPages.get(code)).toEqual({ to: '=', target: '@node' });
     expect(served('/api/rtp/no-such/thing').proxied).toBe(true);
     expect(served('/.env').proxied).toBe(true);
     expect(served('/404').proxied).toBe(true);
@@ -145,7 +144,47 @@ describe('nginx.conf from the route table', () => {
     expect(conf).toContain('proxy_pass http://$rtp_pool;');
     // Symbolic links are refused in the file locations only: the pool serving is read through a link (edge-site.conf).
     expect(conf.split('\n').filter((l) => l.includes('disable_symlinks')).every((l) => l.startsWith('      disable_symlinks'))).toBe(true);
-    for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    include ${poolServersFile(pool)};`);
+    for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    # Shared by the workers: an instance one finds failed, all leave out.\n    zone ${poolUpstream(pool)} 64k;\n    include ${poolServersFile(pool)};`);
+  });
+
+  it('gives the routes the route table says answer in milliseconds its short wait on an instance, the others the default', () => {
+    const fast = (Object.values(POLICIES) as RoutePolicy[]).filter((p) => p.upstreamTimeoutMs !== undefined).map((p) => p.family);
+    expect(fast.sort()).toEqual(['history', 'identify', 'list']);
+    for (const family of DYNAMIC_FAMILIES) {
+      const url = SAMPLES[family][0]!.split('?')[0]!;
+      const { loc } = pick(url);
+      const wait = POLICIES[family].upstreamTimeoutMs;
+      const timeouts = loc.body.filter((l) => /^proxy_\w+_timeout /.test(l));
+      expect(timeouts, url).toEqual(wait === undefined ? [] : [`proxy_connect_timeout ${wait}ms;`, `proxy_send_timeout ${wait}ms;`, `proxy_read_timeout ${wait}ms;`]);
+    }
+    expect(FAST_UPSTREAM_TIMEOUT_MS).toBe(1000);
+    expect(conf).toContain(`proxy_read_timeout ${EDGE_UPSTREAM_TIMEOUT_S}s;`);
+    // Passive health checks: one failure leaves an instance out for 2 s.
+    expect(poolServerLine(4711)).toBe(`server 127.0.0.1:4711 max_fails=${EDGE_MAX_FAILS} fail_timeout=${EDGE_FAIL_TIMEOUT_S}s;\n`);
+    expect([EDGE_MAX_FAILS, EDGE_FAIL_TIMEOUT_S]).toEqual([1, 2]);
+  });
+
+  it('answers as the instances do what nginx would answer otherwise, and logs no request line', () => {
+    // Preconditions and TRACE go to the instances; the pool is chosen again where they answer (TRACE skips the server level).
+    expect(conf).toMatch(/^ {4}error_page 404 405 419 = @node;$/m);
+    expect(conf).toMatch(/^ {4}if \(\$rtp_precondition\) \{\n {6}return 419;\n {4}\}$/m);
+    expect(pick('/nowhere').loc.body).toEqual(['proxy_pass http://$rtp_pool;']);
+    expect(LOCATIONS.find((l) => l.kind === '@')!.body).toEqual([`include ${EDGE_POOL_FILE};`, 'proxy_pass http://$rtp_pool;']);
+    // An Expect other than 100-continue: the instances' 417, straight from its internal location.
+    expect(EDGE_ERRORS.get(417)).toEqual(EXPECTATION_FAILED);
+    expect(conf).toMatch(/^ {4}if \(\$rtp_expectation_failed\) \{\n {6}rewrite \^ \/\.edge-error\/417 last;\n {4}\}$/m);
+    const expect417 = /map "\$server_protocol\|\$http_expect" \$rtp_expectation_failed \{\n {4}default 0;\n {4}"~\*(.*)" 0;\n {4}"~(.*)" 1;/.exec(conf)!;
+    const [meets, fails] = [new RegExp(expect417[1]!, 'i'), new RegExp(expect417[2]!)];
+    const refused = (value: string, protocol = 'HTTP/1.1') => !meets.test(`${protocol}|${value}`) && fails.test(`${protocol}|${value}`);
+    // As Node reads it: /(?:^|\W)100-continue(?:$|\W)/i, on HTTP/1.1 only.
+    expect(['200-ok', 'x', '100-continuex'].map((v) => refused(v))).toEqual([true, true, true]);
+    expect(['', '100-continue', '100-Continue', 'foo, 100-continue'].map((v) => refused(v))).toEqual([false, false, false, false]);
+    expect(refused('200-ok', 'HTTP/1.0')).toBe(false);
+    // HTTP/0.9 closed unanswered; no request line in nginx's error log.
+    expect(conf).toMatch(/^ {4}if \(\$rtp_http09\) \{\n {6}return 444;\n {4}\}$/m);
+    expect(conf).toMatch(/^error_log stderr alert;$/m);
+    expect(conf).toContain(`log_format ${FAILURE_LOG_FORMAT} '$rtp_request_method $rtp_request_path answered`);
+    expect(conf).not.toMatch(/log_format[^\n]*\$(request|request_uri|args|query_string)\b/);
   });
 
   it('answers each URL of a merged slug served from a file with the server\'s 301: its headers, Location with the query string, its JSON body', () => {
