@@ -8,6 +8,7 @@ export type RecordField = keyof GameRecord;
 
 /** Every field of the full record, in its order: what `fields=` may name. */
 export const RECORD_FIELDS = Object.keys(GameRecordSchema.shape) as RecordField[];
+/** A name `fields=` accepts. */
 export const RecordFieldSchema = z.enum(RECORD_FIELDS as [RecordField, ...RecordField[]]);
 
 /**
@@ -39,6 +40,7 @@ export const LIST_ITEM_FIELDS = [
 /** The record's parts a list item leaves out, which `include=` adds by name (`all`: every one). */
 export const LIST_INCLUDES = RECORD_FIELDS.filter((f) => !(LIST_ITEM_FIELDS as readonly string[]).includes(f)) as Array<Exclude<RecordField, (typeof LIST_ITEM_FIELDS)[number]>>;
 export type ListInclude = (typeof LIST_INCLUDES)[number];
+/** A part `include=` names (as echoed: `all` spelled out). */
 export const ListIncludeSchema = z.enum(LIST_INCLUDES as [ListInclude, ...ListInclude[]]);
 /** The `include=` name that stands for every part. */
 export const INCLUDE_ALL = 'all';
