@@ -5,6 +5,7 @@
 // and `a[].b` for a property of the inline objects in array `a`.
 
 import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
+import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 
 const GAME_RECORD: Record<string, string> = {
   canonical_slug: 'Unique slug of the game; the `{slug}` of the single-slot and widget routes.',
@@ -45,7 +46,8 @@ const GAME_RECORD: Record<string, string> = {
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ...DUMP_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
-  ListItem: GAME_RECORD,
+  // The default list item: the record's descriptions of its own fields.
+  ListItem: Object.fromEntries(Object.entries(GAME_RECORD).filter(([path]) => (LIST_ITEM_FIELDS as readonly string[]).includes(path.split(/[.[]/)[0]!))),
   PartialGameRecord: GAME_RECORD,
   SyncRecord: { ...GAME_RECORD, updated_at: 'When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).' },
   SlotRecord: {
