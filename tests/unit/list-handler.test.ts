@@ -99,6 +99,16 @@ describe('list handler', () => {
     expect(listFormat(base)).toMatch(/^[0-9a-f]{16}$/);
     expect(listFormat(base)).toBe(listFormat(servicesFor(fixtureBundle(120)).engine));
     expect(listFormat(respaced)).not.toBe(listFormat(base));
+    // The same for the default items the bodies are made of.
+    const respacedItems: ListEngine = Object.assign(Object.create(Object.getPrototypeOf(base) as object) as ListEngine, base, {
+      itemLength: (i: number) => base.itemLength(i) + 1,
+      copyItem: (i: number, target: Uint8Array, at: number) => {
+        const end = base.copyItem(i, target, at);
+        target[end] = 0x20;
+        return end + 1;
+      },
+    });
+    expect(listFormat(respacedItems)).not.toBe(listFormat(base));
     expect(listEtag(respaced, 'k')).not.toBe(listEtag(base, 'k'));
   });
 
