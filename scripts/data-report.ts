@@ -66,7 +66,7 @@ const mergedRows = ingest.merged.map((m) => [
 const heldRows = ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.slug === null ? '—' : `\`${x.slug}\``, x.reason, x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; ')]);
 
 const kinds = new Map<string, number>();
-for (const r of records) for (const v of r.rtp_variant_details) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
+for (const r of records) for (const v of r.variants) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
 const types = new Map<string, number>();
 for (const r of records) types.set(r.game_type, (types.get(r.game_type) ?? 0) + 1);
 

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { serveFlags } from '../node.mjs';
 import { BUNDLE_REL } from './build.ts';
 import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
+import { DEFAULT_PAGE_PATH, listPayload } from './payload.ts';
 import { cpuMicros, freePort, rssMiB, startAndWait, type Running } from './procs.ts';
 import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
 import type { BenchResult, ScenarioRow } from './results.ts';
@@ -145,6 +146,9 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       bodyBytes.set(p, r.body.length);
     }
     const mixBytes = mix.reduce((sum, p) => sum + bodyBytes.get(p)!, 0) / mix.length;
+    const firstPage = await fetchRaw(server.base + DEFAULT_PAGE_PATH);
+    if (firstPage.status !== 200) throw new Error(`server answered ${firstPage.status} to ${DEFAULT_PAGE_PATH}`);
+    const payload = listPayload(firstPage.body, mix.map((p) => Buffer.from(fixtures[p]!.body_base64, 'base64')));
     const bytesOf = (p: string) => bodyBytes.get(p)!.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
@@ -232,7 +236,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const after = rssMiB(server.proc.child.pid!);
     const bigAfter = rssMiB(big.proc.child.pid!);
     if (bigAfter !== undefined) notes.push(`RSS of the LIST_CACHE_MB=${BIG_LIST_CACHE_MB} server after all scenarios: ${Math.round(bigAfter)} MiB (the default server's is below the table).`);
-    return { games, scenarios: scenarios.map(row), ratios, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
+    return { games, scenarios: scenarios.map(row), ratios, payload, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
   } finally {
     await Promise.all([server.proc.stop(), cold?.proc.stop(), big?.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
   }

@@ -33,6 +33,7 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
   const rows = runs.map(({ file, result: r }) => {
     const largest = r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
     const uncached = r.list?.scenarios.find((s) => s.id === 'u');
+    const payload = r.list?.payload;
     return [
       `[${r.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${file})`,
       r.env.code === r.env.commit ? r.env.code : `${r.env.code} (bench ${r.env.commit})`,
@@ -45,9 +46,10 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
       ceilingText(r, 'b/d', 'cpu d/b'),
       ceilingText(r, "c/d'", "cpu d'/c"),
+      payload === undefined ? '—' : `${num(r.list!.games)} games: page of 50 ${num(payload.defaultPage.answerBytes)} B, ${num(payload.defaultPage.itemBytes)} B/item; mix ${band(payload.mixItemBytes)} B/item, ${band(payload.mixAnswerBytes)} B/answer`,
     ];
   });
-  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'mix, large cache / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling'], rows);
+  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'mix, large cache / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling', 'list bytes'], rows);
 }
 
 function header(r: BenchResult): string {
@@ -142,7 +144,15 @@ function listSection(r: BenchResult): string {
   const ratios = l.ratios.map((x) => [x.label, `${band(x.ratio, 2)}x`]);
   const what = l.scenarios.map((s) => `- (${s.id}) ${s.what}`).join('\n');
   const rss = l.serverRssAfterMiB === undefined ? '' : `\n\nServer RSS after all scenarios: ${num(l.serverRssAfterMiB)} MiB.`;
-  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
+  const p = l.payload;
+  const payload =
+    p === undefined
+      ? ''
+      : `\n\nPayload (bytes; the mix's over its ${num(p.mixAnswerBytes.n)} answers, median (min–max)):\n\n${table(['', 'per answer', 'per item'], [
+          ['default page, `limit=50`', num(p.defaultPage.answerBytes), `${num(p.defaultPage.itemBytes)} (${num(p.defaultPage.items)} items)`],
+          ['mix (a)', band(p.mixAnswerBytes), band(p.mixItemBytes)],
+        ])}`;
+  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}${payload}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
 }
 
 function searchSection(r: BenchResult): string {
@@ -182,6 +192,8 @@ export function renderSummary(r: BenchResult): string {
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
   for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`);
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
+  const p = r.list?.payload;
+  if (p !== undefined) lines.push(`  list bytes: page of 50 ${num(p.defaultPage.answerBytes)} B (${num(p.defaultPage.itemBytes)} B/item); mix ${band(p.mixItemBytes)} B/item, ${band(p.mixAnswerBytes)} B/answer`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');
 }

@@ -74,6 +74,14 @@ export const BenchResultSchema = z.strictObject({
       games: z.int(),
       scenarios: z.array(Scenario),
       ratios: z.array(z.strictObject({ id: z.string(), label: z.string(), ratio: Summary })),
+      /** Bytes per answer and per item (payload.ts); absent in runs before it was measured. */
+      payload: z
+        .strictObject({
+          defaultPage: z.strictObject({ answerBytes: z.int(), itemBytes: z.int(), items: z.int() }),
+          mixAnswerBytes: Summary,
+          mixItemBytes: Summary,
+        })
+        .optional(),
       serverRssAfterMiB: z.number().optional(),
       notes: z.array(z.string()),
     })

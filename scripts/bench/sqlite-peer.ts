@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parseListQuery } from '../../src/list/query.ts';
 import { fold, queryTerms, tokenize } from '../../src/schemas/text.ts';
 import type { ListQuery } from '../../src/schemas/list.ts';
+import { LIST_ITEM_FIELDS } from '../../src/schemas/list-item.ts';
 
 /** The public record fields the peer indexes (the rest is carried as JSON text). */
 export interface PeerRecord {
@@ -137,7 +138,8 @@ export class SqliteList {
     bundle.records.forEach((r, i) => {
       const shown = this.display.get(r.provider)!;
       insG.run(i + 1, r.canonical_slug, fold(r.canonical_name), r.provider, fold(shown), r.game_type, r.stated_rtp, r.variants_count, r.release_year, Date.parse(r.last_verified), r.confidence, r.volatility, r.max_win);
-      insD.run(i + 1, JSON.stringify(r));
+      // The route's default item (its answers without include= or fields=).
+      insD.run(i + 1, JSON.stringify(Object.fromEntries(LIST_ITEM_FIELDS.map((f) => [f, r[f]]))));
       insF.run(i + 1, ftsText(r.canonical_name), ftsText(r.canonical_slug), ftsText(r.provider), ftsText(r.provider_display), ftsText(also.get(r.provider) ?? ''));
     });
     db.exec('COMMIT');

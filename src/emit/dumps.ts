@@ -38,7 +38,7 @@ export function registryCsv(records: readonly GameRecord[]): string {
 function jsonFields(): TableField[] {
   const type = (name: string): TableField['type'] => {
     const csv = CSV_COLUMNS.find((c) => c.name === name);
-    if (name === 'rtp_variants' || name === 'badges' || name === 'variants' || name === 'rtp_variant_details' || name === 'sources') return 'array';
+    if (name === 'rtp_variants' || name === 'badges' || name === 'variants' || name === 'sources') return 'array';
     return csv?.type ?? 'string';
   };
   return Object.keys(GameRecordSchema.shape).map((name) => ({ name, type: type(name), description: CSV_COLUMNS.find((c) => c.name === name)?.description ?? `See docs/data-model.md (${name}).` }));

@@ -2,12 +2,13 @@
 // the CSV dump's columns (src/schemas/csv.ts), one row per item: for a spreadsheet's IMPORTDATA.
 // The list, a batch lookup (`slugs`) and a delta sync (`updated_since`) all answer in it.
 import { CACHE_LIST } from '../routes/routes.ts';
-import { csvRows } from '../schemas/csv.ts';
+import { CSV_COLUMN_NAMES, CSV_COLUMNS, csvRows, type CsvColumn } from '../schemas/csv.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { LIST_FORMATS, type ListFormat } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
 import { strongEtag, type HandlerResult } from './http.ts';
 import { collectParams, oneOf, type ParamError, type QueryInput } from './params.ts';
+import { namesParam, readRecord } from './shape.ts';
 
 /** RFC 4180 §3's media type, with its charset and header parameters. */
 export const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
@@ -24,18 +25,21 @@ export function mayNameFormat(input: QueryInput): boolean {
   return typeof input !== 'string' || input.includes('format');
 }
 
-/** The 200 CSV answer of the records `items` (record indexes, in order). */
-export function csvAnswer(engine: ListEngine, items: ArrayLike<number>): HandlerResult {
+/**
+ * The columns a CSV answer has: the ones `fields=` names (CSV column names, in the table's order),
+ * else every one. `include=` does not change them: a row always has the dump's columns (docs/api-list.md).
+ */
+export function csvColumns(input: QueryInput, errors: ParamError[]): readonly CsvColumn[] {
+  const names = namesParam(collectParams(input, ['fields']), 'fields', errors, CSV_COLUMN_NAMES);
+  return names === null ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => names.includes(c.name));
+}
+
+/** The 200 CSV answer of the records `items` (record indexes, in order), with `columns`. */
+export function csvAnswer(engine: ListEngine, items: ArrayLike<number>, columns: readonly CsvColumn[] = CSV_COLUMNS): HandlerResult {
   const records: GameRecord[] = [];
-  let scratch = Buffer.allocUnsafe(4096);
-  for (let k = 0; k < items.length; k++) {
-    const i = items[k]!;
-    const length = engine.recordLength(i);
-    if (length > scratch.length) scratch = Buffer.allocUnsafe(length);
-    engine.copyRecord(i, scratch, 0);
-    records.push(JSON.parse(scratch.toString('utf8', 0, length)) as GameRecord);
-  }
-  const body = Buffer.from(csvRows(records), 'utf8');
+  const scratch = { buffer: Buffer.allocUnsafe(4096) };
+  for (let k = 0; k < items.length; k++) records.push(readRecord(engine, items[k]!, scratch));
+  const body = Buffer.from(csvRows(records, columns), 'utf8');
   const etag = strongEtag(body);
   return {
     status: 200,

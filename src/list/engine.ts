@@ -58,6 +58,10 @@ export interface ListEngine {
   recordLength(index: number): number;
   /** Copies record `index`'s JSON into `target` at `at`; returns the position after it. */
   copyRecord(index: number, target: Uint8Array, at: number): number;
+  /** The length in bytes of record `index`'s default list item (src/schemas/list-item.ts `listItemOf`, as JSON). */
+  itemLength(index: number): number;
+  /** Copies record `index`'s default list item into `target` at `at`; returns the position after it. */
+  copyItem(index: number, target: Uint8Array, at: number): number;
   /** The record index of a canonical slug, or -1 when the registry has no such game. */
   indexOfSlug(slug: string): number;
 }

@@ -1,7 +1,7 @@
 // GET /api/rtp/list: validates the query, asks the engine, shapes the response bytes, caches them.
 import { createHash, hash } from 'node:crypto';
 import { CACHE_LIST } from '../routes/routes.ts';
-import type { ListQuery } from '../schemas/list.ts';
+import type { ListFormat, ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
 import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
 import { BodyPool } from '../lib/body-pool.ts';
@@ -10,14 +10,15 @@ import type { ParamError, QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
 import { answerBatch, batchIndexes, mayBeBatch, parseBatch } from './batch.ts';
 import { createSyncAnswer, createSyncPages } from './sync.ts';
-import { csvAnswer, mayNameFormat, parseFormat } from './csv.ts';
+import { csvAnswer, csvColumns, mayNameFormat, parseFormat } from './csv.ts';
+import { itemWriter } from './shape.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 
 /**
  * Queries whose answers stand for how list bodies are written: meta, facets, records, a filtered
  * walk, a search in relevance order. Their bytes make the format id of an engine's bodies.
  */
-const FORMAT_PROBES = ['limit=2', 'q=a&sort=relevance&limit=3', 'has_variants=1&sort=recent&offset=1&limit=2'];
+const FORMAT_PROBES = ['limit=2', 'q=a&sort=relevance&limit=3', 'has_variants=1&sort=recent&offset=1&limit=2', 'limit=2&include=sources', 'limit=1&include=all', 'limit=2&fields=canonical_slug,stated_rtp'];
 const formats = new WeakMap<ListEngine, string>();
 
 /**
@@ -74,7 +75,8 @@ const fromPool = (size: number): Buffer => listBodies.take(size);
 
 /**
  * The response bytes for an evaluated query: exactly `JSON.stringify({meta, facets, items})` with
- * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and records.
+ * keys in schema order, assembled in one buffer from the engine's pre-encoded facets and items (or
+ * records cut to the query's `include=` / `fields=`, shape.ts).
  * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once); `alloc` makes
  * the buffer, of which the body is a view.
  */
@@ -85,15 +87,16 @@ export function listBody(engine: ListEngine, query: ListQuery, result: ListResul
   // One buffer at a bound of the body's size (the head's text at 3 bytes a code unit, the facets'
   // bound, the records); the body is the part written. Writing the head into a scratch buffer
   // first, to allocate the exact size, cost a copy and saved nothing (docs/architecture.md).
+  const writer = itemWriter(engine, query, items);
   let size = metaText.length * 3 + result.maxFacetsBytes + ITEMS_OPEN.length + 2 + Math.max(0, count - 1);
-  for (let k = 0; k < count; k++) size += engine.recordLength(items[k]!);
+  for (let k = 0; k < count; k++) size += writer.length(k);
   const out = alloc(size);
   let at = out.write(metaText, 0, 'utf8');
   at = result.writeFacets(out, at);
   at += ITEMS_OPEN.copy(out, at);
   for (let k = 0; k < count; k++) {
     if (k > 0) out[at++] = COMMA;
-    at = engine.copyRecord(items[k]!, out, at);
+    at = writer.copy(k, out, at);
   }
   out[at++] = CLOSE_ARRAY;
   out[at++] = CLOSE_OBJECT;
@@ -117,9 +120,12 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
    * A query with `format=csv`, or a `format` that is not one: the same records as its JSON answer
    * (a list page, a batch lookup or a delta sync page) as CSV, or every rejected parameter.
    */
-  const answerFormat = (input: QueryInput, formatErrors: ParamError[]): HandlerResult => {
+  const answerFormat = (input: QueryInput, format: ListFormat, formatErrors: ParamError[]): HandlerResult => {
     let items: ArrayLike<number> = [];
     let errors: ParamError[] = [];
+    // With CSV, `fields` names columns; else (a bad `format`) the query's own fields are checked.
+    const columnErrors: ParamError[] = [];
+    const columns = format === 'csv' ? csvColumns(input, columnErrors) : undefined;
     const batch = mayBeBatch(input) ? parseBatch(input) : null;
     const synced = batch === null ? (syncPages?.(input) ?? null) : null;
     if (batch !== null) {
@@ -129,12 +135,12 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
       if (synced.ok) items = synced.items;
       else errors = synced.errors;
     } else {
-      const parsed = parseListQuery(input);
+      const parsed = parseListQuery(input, { fields: format !== 'csv' });
       if (parsed.ok) items = engine.run(parsed.query).items;
       else errors = parsed.errors;
     }
-    errors = errors.concat(formatErrors);
-    return errors.length > 0 ? invalidQuery(errors) : csvAnswer(engine, items);
+    errors = errors.concat(columnErrors, formatErrors);
+    return errors.length > 0 ? invalidQuery(errors) : csvAnswer(engine, items, columns);
   };
   const prefix = metaPrefix(engine);
   listFormat(engine); // made once, before the first request
@@ -167,7 +173,7 @@ export function createListHandler(engine: ListEngine, options: ListHandlerOption
     }
     if (mayNameFormat(input)) {
       const { format, errors } = parseFormat(input);
-      if (format === 'csv' || errors.length > 0) return answerFormat(input, errors);
+      if (format === 'csv' || errors.length > 0) return answerFormat(input, format, errors);
     }
     const batch = answerBatch(engine, input, survivors);
     if (batch !== null) return batch;

@@ -62,11 +62,13 @@ function weighSearch(v: CachedSearch): number {
  * Relevance order (only with q): search score descending, then slug.
  */
 export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const { total: n, recordBytes, offsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, volatilityOf, orders } = compiled;
+  const { total: n, recordBytes, offsets, itemBytes, itemOffsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, volatilityOf, orders } = compiled;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const recordBuffer = recordBytes.buffer;
   const recordBase = recordBytes.byteOffset;
+  const itemBuffer = itemBytes.buffer;
+  const itemBase = itemBytes.byteOffset;
 
   const ranks = {} as Record<StaticSort, Int32Array>;
   for (const s of STATIC_SORTS) {
@@ -218,6 +220,13 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
       const start = offsets[i]!;
       const length = offsets[i + 1]! - start;
       target.set(new Uint8Array(recordBuffer, recordBase + start, length), at);
+      return at + length;
+    },
+    itemLength: (i: number) => itemOffsets[i + 1]! - itemOffsets[i]!,
+    copyItem: (i: number, target: Uint8Array, at: number) => {
+      const start = itemOffsets[i]!;
+      const length = itemOffsets[i + 1]! - start;
+      target.set(new Uint8Array(itemBuffer, itemBase + start, length), at);
       return at + length;
     },
   };

@@ -14,6 +14,7 @@ import {
 import { BADGES, CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import { collectParams, decimal, integer, oneOf, single, someOf, text, type ParamError, type QueryInput } from './params.ts';
 import { queryTerms } from '../schemas/text.ts';
+import { shapeParams } from './shape.ts';
 
 /** The parameters the list route reads, in the order errors are reported. */
 export const LIST_PARAMS = [
@@ -32,6 +33,8 @@ export const LIST_PARAMS = [
   'max_win_min',
   'released_after',
   'released_before',
+  'include',
+  'fields',
 ] as const;
 
 /** Most distinct words a `q` may hold (each word is a prefix search over the whole index). */
@@ -59,12 +62,14 @@ function year(values: Map<string, string[]>, name: string, errors: ParamError[])
 }
 
 /**
- * Reads the LIST_PARAMS; ignores other parameters.
+ * Reads the LIST_PARAMS; ignores other parameters (and `fields` when `options.fields` is false:
+ * the CSV answer reads it as column names, csv.ts).
  * Returns the normalised query (defaults filled in, `relevance` without `q` turned into `name`) or
  * every problem found, one per bad parameter.
  */
-export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
+export function parseListQuery(input: QueryInput, options: { fields?: boolean } = {}): ParseResult<ListQuery> {
   const values = collectParams(input, LIST_PARAMS);
+  if (options.fields === false) values.delete('fields');
   const errors: ParamError[] = [];
 
   let q = text(values, 'q', errors);
@@ -90,6 +95,7 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
   const releasedAfter = year(values, 'released_after', errors);
   const releasedBefore = year(values, 'released_before', errors);
   if (releasedAfter !== null && releasedBefore !== null && releasedBefore < releasedAfter) errors.push({ param: 'released_before', message: MSG_YEAR_ORDER });
+  const { include, fields } = shapeParams(values, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -110,6 +116,8 @@ export function parseListQuery(input: QueryInput): ParseResult<ListQuery> {
       max_win_min: maxWinMin,
       released_after: releasedAfter,
       released_before: releasedBefore,
+      include,
+      fields,
     },
   };
 }
@@ -139,5 +147,7 @@ export function hasRangeOrLevel(query: ListQuery): boolean {
 
 /** A string that identifies a normalised query: the response-cache key, and part of the list ETag. */
 export function listQueryKey(query: ListQuery): string {
-  return `${listFilterKey(query)}|${query.sort}|${query.limit}|${query.offset}`;
+  const key = `${listFilterKey(query)}|${query.sort}|${query.limit}|${query.offset}`;
+  // The item's shape (names from fixed sets, so no separator can hide in them).
+  return query.include === null && query.fields === null ? key : `${key}|i:${query.include?.join(',') ?? ''}|f:${query.fields?.join(',') ?? ''}`;
 }

@@ -48,15 +48,19 @@ export const TOOL_INPUTS = {
 /** The tools' names. */
 export type ToolName = keyof typeof TOOL_INPUTS;
 
+/** The record fields `gameOf` reads: what search_games asks the list route for (`fields=`). */
+const GAME_FIELDS = ['canonical_slug', 'canonical_name', 'provider', 'provider_display', 'stated_rtp', 'volatility', 'max_win', 'game_type', 'source_url', 'badges', 'variants', 'confidence', 'sources'] as const satisfies ReadonlyArray<keyof GameRecord>;
+type GameFields = Pick<GameRecord, (typeof GAME_FIELDS)[number]>;
+
 /** A game as the tools return it: the figures, the source to cite and the registry's page. */
-function gameOf(r: GameRecord, site: string): Json {
+function gameOf(r: GameFields, site: string): Json {
   return {
     slug: r.canonical_slug,
     name: r.canonical_name,
     provider: r.provider,
     provider_display: r.provider_display,
     stated_rtp: r.stated_rtp,
-    rtp_variants: r.rtp_variant_details,
+    rtp_variants: r.variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
     volatility: r.volatility,
     max_win: r.max_win,
     game_type: r.game_type,
@@ -96,9 +100,9 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
       annotations: readOnly,
     },
     (args) => {
-      const r = call((q) => services.list(q), { ...args, limit: args.limit ?? 10 });
+      const r = call((q) => services.list(q), { ...args, limit: args.limit ?? 10, fields: GAME_FIELDS.join(',') });
       if (r.error !== undefined) return fail(r.error);
-      const body = r.body as { meta: Json; items: GameRecord[] };
+      const body = r.body as { meta: Json; items: GameFields[] };
       return ok({ ...stamp, total: body.meta.total, filtered: body.meta.filtered, has_more: body.meta.has_more, games: body.items.map((g) => gameOf(g, site)) });
     },
   );

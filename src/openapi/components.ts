@@ -9,7 +9,8 @@ import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSc
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
-import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
+import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ListShapedResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
+import { ListItemSchema, PartialGameRecordSchema } from '../schemas/list-item.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
@@ -23,6 +24,8 @@ export type Json = Record<string, unknown>;
 /** Every component schema, by name, in document order. */
 export const COMPONENT_SCHEMAS = {
   GameRecord: GameRecordSchema,
+  ListItem: ListItemSchema,
+  PartialGameRecord: PartialGameRecordSchema,
   ListQuery: ListQuerySchema,
   ListMeta: ListMetaSchema,
   ProviderFacet: ProviderFacetSchema,
@@ -31,6 +34,7 @@ export const COMPONENT_SCHEMAS = {
   VolatilityFacet: VolatilityFacetSchema,
   ListFacets: ListFacetsSchema,
   ListResponse: ListResponseSchema,
+  ListShapedResponse: ListShapedResponseSchema,
   ProviderMeta: ProviderMetaSchema,
   SlotHistoryEntry: SlotHistoryEntrySchema,
   License: LicenseSchema,

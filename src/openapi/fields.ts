@@ -5,6 +5,7 @@
 // and `a[].b` for a property of the inline objects in array `a`.
 
 import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
+import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 
 const GAME_RECORD: Record<string, string> = {
   canonical_slug: 'Unique slug of the game; the `{slug}` of the single-slot and widget routes.',
@@ -31,9 +32,6 @@ const GAME_RECORD: Record<string, string> = {
   source_kind: "`provider_page` when `source_url` is on the provider's website, otherwise `third_party`.",
   confidence: "How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.",
   studio: "The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it.",
-  rtp_variant_details: 'Each RTP variant with its kind, ascending: the figures of `rtp_variants`, telling a bonus-buy RTP from an operator-chosen rung.',
-  'rtp_variant_details[].rtp': 'RTP of this build, as a percentage.',
-  'rtp_variant_details[].kind': 'What the build is; the values of `variants[].kind`.',
   evidence_url: 'Page (or repository file at a fixed commit) where the published figure was read.',
   notes: 'Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty.',
   sources: 'Every source that states the game\'s figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider\'s page, catalogue, aggregator; within one rank the higher figure).',
@@ -48,6 +46,9 @@ const GAME_RECORD: Record<string, string> = {
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ...DUMP_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
+  // The default list item: the record's descriptions of its own fields.
+  ListItem: Object.fromEntries(Object.entries(GAME_RECORD).filter(([path]) => (LIST_ITEM_FIELDS as readonly string[]).includes(path.split(/[.[]/)[0]!))),
+  PartialGameRecord: GAME_RECORD,
   SyncRecord: { ...GAME_RECORD, updated_at: 'When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).' },
   SlotRecord: {
     ...GAME_RECORD,
@@ -132,7 +133,12 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ListResponse: {
     meta: 'The dataset and this query.',
     facets: 'Counts for filtering.',
-    items: 'The page of results.',
+    items: 'The page of results: each a ListItem (the spec fields and `confidence`; `include=` or `fields=` for other shapes).',
+  },
+  ListShapedResponse: {
+    meta: 'The dataset and this query.',
+    facets: 'Counts for filtering.',
+    items: 'The page of results: each the ListItem with the parts `include=` names (with `include=all`, the full GameRecord), or exactly the fields `fields=` names.',
   },
   ListMeta: {
     data_version: 'Dataset version (dotted three-part).',
@@ -158,6 +164,8 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     max_win_min: 'Lowest max win (a multiple of the stake, inclusive), or null. Games with no known max win never match it.',
     released_after: 'Earliest release year (inclusive), or null. Games with no known year never match it.',
     released_before: 'Latest release year (inclusive), or null. Games with no known year never match it.',
+    include: 'The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null.',
+    fields: 'The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta).',
   },
   ListFacets: {
     providers: 'Matches per provider. Each facet counts the records matching every other filter, ignoring its own, so a client can offer alternatives.',

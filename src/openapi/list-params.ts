@@ -4,6 +4,8 @@ import { VOLATILITIES } from '../schemas/authoring.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
 import { paths } from '../routes/paths.ts';
+import { INCLUDE_ALL, LIST_INCLUDES, LIST_ITEM_FIELDS, RECORD_FIELDS } from '../schemas/list-item.ts';
+import { NAMES_PARAM_MAX } from '../list/shape.ts';
 import { paramSchema, queryParam, type Json } from './components.ts';
 
 /** The list route's parameters, in the order its 400 answers report them. */
@@ -30,6 +32,18 @@ export function listParameters(): Json[] {
     queryParam('max_win_min', 'Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.', { type: 'number', minimum: 0, maximum: MAX_WIN_PARAM_MAX }, 5000),
     queryParam('released_after', 'Only games released in this year or later. Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2020),
     queryParam('released_before', 'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2024),
+    queryParam(
+      'include',
+      `Adds parts of the full record to each item, separated by commas: ${LIST_INCLUDES.join(', ')}, or \`${INCLUDE_ALL}\` for every one (the full GameRecord, the items before 2.0.0). The default item is ${LIST_ITEM_FIELDS.map((f) => `\`${f}\``).join(', ')}. Unknown names are a 400 naming them; not with \`fields\`. No effect on \`format=csv\` (its rows always have the CSV columns).`,
+      { type: 'string', maxLength: NAMES_PARAM_MAX, pattern: `^(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')})(,(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')}))*$` },
+      'sources,variants',
+    ),
+    queryParam(
+      'fields',
+      `Only these fields in each item (in the record's order), separated by commas: any of ${RECORD_FIELDS.join(', ')}. Unknown names are a 400 naming them. With \`format=csv\`, the CSV columns to return instead (the columns of \`${paths.dump.csv}\`).`,
+      { type: 'string', maxLength: NAMES_PARAM_MAX },
+      'canonical_slug,stated_rtp',
+    ),
     queryParam(
       'format',
       `\`csv\` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of \`${paths.dump.csv}\`, one row per item of the page; no meta or facets), with \`slugs\` and \`updated_since\` too; for a spreadsheet: \`=IMPORTDATA("{base}${paths.list}?provider=playngo&limit=200&format=csv")\`. Counted as one request.`,

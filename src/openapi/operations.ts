@@ -29,7 +29,7 @@ export const REGISTRY_OPERATIONS = {
       tags: ['registry'],
       parameters: listParameters(),
       responses: {
-        '200': withCsv(jsonOk(policy, 'A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records; with `format=csv`, those records as CSV.', { oneOf: [ref('ListResponse'), ref('BatchResponse'), ref('SyncResponse')] })),
+        '200': withCsv(jsonOk(policy, 'A page of results with totals and facets (its items ListItems; with `include=` or `fields=`, a ListShapedResponse); with `slugs`, the named full records; with `updated_since`, the changed full records; with `format=csv`, those records as CSV.', { anyOf: [ref('ListResponse'), ref('ListShapedResponse'), ref('BatchResponse'), ref('SyncResponse')] })),
         '400': jsonError('One or more query parameters are invalid.', { statusCode: 400, statusMessage: INVALID, errors: [{ param: 'limit', message: 'must be an integer from 1 to 200' }] }),
       },
     }),

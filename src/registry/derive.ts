@@ -86,7 +86,6 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     source_url: game.source_url,
     badges: badgesFor(game.stated_rtp, rtps, game.sources),
     variants: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction ?? null })),
-    rtp_variant_details: game.rtp_variants.map((v) => ({ rtp: v.rtp, kind: v.kind })),
     source_kind: kind,
     confidence: confidenceOf(game.stated_rtp, game.sources),
     studio: game.studio ?? null,

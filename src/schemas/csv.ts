@@ -53,9 +53,12 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The header row, then one row per record, CRLF after every row (no byte order mark). */
-export function csvRows(records: readonly GameRecord[]): string {
-  const rows = [CSV_COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const r of records) rows.push(CSV_COLUMNS.map((c) => csvField(c.cell(r))).join(','));
+/** The columns' names, in order (what the list route's `fields=` may name with `format=csv`). */
+export const CSV_COLUMN_NAMES: readonly string[] = CSV_COLUMNS.map((c) => c.name);
+
+/** The header row, then one row per record, CRLF after every row (no byte order mark); `columns`: CSV_COLUMNS or some of them. */
+export function csvRows(records: readonly GameRecord[], columns: readonly CsvColumn[] = CSV_COLUMNS): string {
+  const rows = [columns.map((c) => csvField(c.name)).join(',')];
+  for (const r of records) rows.push(columns.map((c) => csvField(c.cell(r))).join(','));
   return `${rows.join(CRLF)}${CRLF}`;
 }

@@ -52,8 +52,6 @@ export const GameRecordSchema = z.strictObject({
   badges: z.array(BadgeSchema),
   // Further fields (documented in docs/data-model.md).
   variants: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema, jurisdiction: z.string().nullable() })),
-  /** Each RTP variant with its kind (the same figures as `rtp_variants`, ascending). */
-  rtp_variant_details: z.array(z.strictObject({ rtp: z.number(), kind: VariantKindSchema })),
   source_kind: SourceKindSchema,
   /** How much evidence stands behind `stated_rtp` (CONFIDENCE_LEVELS). */
   confidence: ConfidenceSchema,

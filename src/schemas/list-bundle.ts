@@ -1,6 +1,6 @@
 // The list bundle, dist/server/list-bundle.bin: the one index format between the build, which
 // compiles it (src/emit/list/), and the list engine, which answers queries from it (src/list/).
-// Records pre-encoded, filter columns, sort permutations and the search index, with the
+// Records and default list items pre-encoded, filter columns, sort permutations and the search index, with the
 // registry's meta and history, in one file read with zero-copy typed-array views.
 //
 // Layout: "RTPL" magic, uint32 LE header length, the JSON header (ListBundleHeaderSchema), then each
@@ -73,7 +73,10 @@ export interface ListBundle {
   total: number;
   recordBytes: Uint8Array;
   offsets: Uint32Array;
-  /** SHA-256 (hex) of `offsets` and `recordBytes`: names the records' exact bytes. */
+  /** Each record's default list item (src/schemas/list-item.ts): item i is bytes itemOffsets[i]..itemOffsets[i+1] of itemBytes. */
+  itemBytes: Uint8Array;
+  itemOffsets: Uint32Array;
+  /** SHA-256 (hex) of `offsets`, `recordBytes`, `itemOffsets` and `itemBytes`: names the records' and items' exact bytes. */
   recordsDigest: string;
   /** Provider keys ascending, with their display names; providerOf[i] indexes them. */
   providerKeys: string[];
@@ -105,7 +108,7 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength', 'trieChar', 'trieEnd', 'trieTerm'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', 'itemOffsets', 'itemBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -157,6 +160,8 @@ function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
     ['year', bytesOf(b.year)],
     ...STATIC_SORTS.map((o): [SectionName, Uint8Array] => [`order_${o}`, bytesOf(b.orders[o])]),
     ['recordBytes', b.recordBytes],
+    ['itemOffsets', bytesOf(b.itemOffsets)],
+    ['itemBytes', b.itemBytes],
     ['search_head', Buffer.from(s.head, 'utf8')],
     ...PACKED_PARTS.slice(1).map((p): [SectionName, Uint8Array] => [`search_${p}`, bytesOf(s[p] as ArrayBufferView)]),
   ];
@@ -253,6 +258,8 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
     total: h.total,
     recordBytes: view('recordBytes', Uint8Array, 1),
     offsets: view('offsets', Uint32Array, 4),
+    itemBytes: view('itemBytes', Uint8Array, 1),
+    itemOffsets: view('itemOffsets', Uint32Array, 4),
     recordsDigest: h.recordsDigest,
     providerKeys: h.providerKeys,
     providerDisplay: h.providerDisplay,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { GameTypeSchema, VolatilitySchema } from './authoring.ts';
 import { BadgeSchema, ConfidenceSchema, GameRecordSchema } from './game-record.ts';
+import { ListIncludeSchema, ListItemSchema, PartialGameRecordSchema, RecordFieldSchema } from './list-item.ts';
 
 /** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
 export const LIST_SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
@@ -42,6 +43,10 @@ export const ListQuerySchema = z.strictObject({
   max_win_min: z.number().min(0).max(MAX_WIN_PARAM_MAX).nullable(),
   released_after: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
   released_before: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
+  /** The parts added to each item, each once, in the record's order (`all` spelled out); null: none. */
+  include: z.array(ListIncludeSchema).min(1).nullable(),
+  /** The only fields of each item, each once, in the record's order; null: the item's own. */
+  fields: z.array(RecordFieldSchema).min(1).nullable(),
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
 
@@ -62,6 +67,8 @@ export const LIST_QUERY_DEFAULTS: ListQuery = {
   max_win_min: null,
   released_after: null,
   released_before: null,
+  include: null,
+  fields: null,
 };
 
 export const ListMetaSchema = z.strictObject({
@@ -91,6 +98,18 @@ export type ListFacets = z.output<typeof ListFacetsSchema>;
 export const ListResponseSchema = z.strictObject({
   meta: ListMetaSchema,
   facets: ListFacetsSchema,
-  items: z.array(GameRecordSchema),
+  /** Default items (no `include=`, no `fields=`). */
+  items: z.array(ListItemSchema),
 });
 export type ListResponse = z.output<typeof ListResponseSchema>;
+
+/**
+ * The answer to a query with `include=` or `fields=`: the same meta and facets, each item the
+ * record's fields asked for (with `include=all`, the full GameRecord; docs/api-list.md).
+ */
+export const ListShapedResponseSchema = z.strictObject({
+  meta: ListMetaSchema,
+  facets: ListFacetsSchema,
+  items: z.array(z.union([GameRecordSchema, PartialGameRecordSchema])),
+});
+export type ListShapedResponse = z.output<typeof ListShapedResponseSchema>;

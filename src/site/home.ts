@@ -5,6 +5,7 @@ import type { RegistryBundle } from '../registry/bundle.ts';
 import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListResponse } from '../schemas/list.ts';
+import { listItemOf } from '../schemas/list-item.ts';
 import { compareStrings } from '../schemas/text.ts';
 import { byName } from './registry.ts';
 
@@ -54,7 +55,7 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
         .map((volatility) => ({ volatility, count: levels.get(volatility)! }))
         .sort(byCount((f) => f.volatility)),
     },
-    items: [...bundle.records].sort(byName).slice(0, limit),
+    items: [...bundle.records].sort(byName).slice(0, limit).map(listItemOf),
   });
 }
 

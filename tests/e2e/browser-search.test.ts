@@ -8,6 +8,7 @@ import { type RegistryServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { ListResponse } from '../../src/schemas/list.ts';
+import { LIST_ITEM_SHOWN } from '../../src/site/list-item.ts';
 import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
 import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
@@ -73,10 +74,17 @@ describe('search page with JavaScript', () => {
   it('finds "Book of Dead" by typing `book`, and links to its page', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
     const trap = trapPage(page);
+    // The page asks the list route for just the fields a result line shows.
+    const asked: URL[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/rtp/list?')) asked.push(new URL(r.url()));
+    });
     await page.goto(`${server.url}/`);
     await page.waitForSelector('form[data-search-form][data-ready="true"]');
     await page.locator('#q').pressSequentially('book', { delay: 30 });
     await waitForQuery(page, 'q=book');
+    expect(asked.length).toBeGreaterThan(0);
+    for (const url of asked) expect(url.searchParams.get('fields')).toBe(LIST_ITEM_SHOWN.join(','));
     const names = await resultNames(page);
     expect(names).toContain('Book of Dead');
     // With a search, the page asks for the best match first.

@@ -2,7 +2,8 @@
 // pagination helpers, record, identify, batch and delta calls answer what the registry holds, and
 // errors come back as RegistryError with the status and the registry's message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistryClient, RegistryError, type GameRecord, type RegistryClient } from '../../clients/typescript/src/index.ts';
+import { createRegistryClient, RegistryError, type ListItem, type RegistryClient } from '../../clients/typescript/src/index.ts';
+import { LIST_ITEM_FIELDS, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
@@ -44,7 +45,7 @@ describe('typed client', () => {
 
   it('pages and items: follow offset until has_more is false, each record once', async () => {
     const before = requests;
-    const seen: GameRecord[] = [];
+    const seen: ListItem[] = [];
     for await (const r of client.items({ provider: 'playngo', limit: 40 })) seen.push(r);
     const playngo = bundle.records.filter((r) => r.provider === 'playngo');
     expect(seen.map((r) => r.canonical_slug).sort()).toEqual(playngo.map((r) => r.canonical_slug).sort());
@@ -55,6 +56,29 @@ describe('typed client', () => {
       expect(p.meta.query.q).toBe('book');
     }
     expect(pages).toBeGreaterThanOrEqual(1);
+  });
+
+  it('list with include and fields: the parts asked for, the full record, exactly the fields named', async () => {
+    const plain = await client.list({ provider: 'playngo', limit: 3 });
+    for (const item of plain.items) expect(Object.keys(item)).toEqual(LIST_ITEM_FIELDS);
+    const full = await client.list({ provider: 'playngo', limit: 3, include: ['all'] });
+    full.items.forEach((item, k) => expect(item).toEqual(record(plain.items[k]!.canonical_slug)));
+    expect(Object.keys(full.items[0]!)).toEqual(RECORD_FIELDS);
+    const some = await client.list({ provider: 'playngo', limit: 3, include: 'sources,variants' });
+    expect(some.meta.query.include).toEqual(['variants', 'sources']);
+    some.items.forEach((item, k) => expect(item.sources).toEqual(record(plain.items[k]!.canonical_slug).sources));
+    const few = await client.list({ provider: 'playngo', limit: 3, fields: ['stated_rtp', 'canonical_slug'] });
+    few.items.forEach((item, k) => expect(item).toEqual({ canonical_slug: plain.items[k]!.canonical_slug, stated_rtp: plain.items[k]!.stated_rtp }));
+    const err = await client.list({ fields: ['canonical_slug', 'colour'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegistryError);
+    expect((err as RegistryError).status).toBe(400);
+    expect((err as RegistryError).message).toContain('fields unknown name: colour');
+    let count = 0;
+    for await (const item of client.items({ provider: 'playngo', limit: 100, fields: 'canonical_slug' })) {
+      expect(Object.keys(item)).toEqual(['canonical_slug']);
+      count++;
+    }
+    expect(count).toBe(bundle.records.filter((r) => r.provider === 'playngo').length);
   });
 
   it('record: the single-slot record', async () => {

@@ -62,8 +62,8 @@ describe('batch lookup', () => {
       expect(r.status, q).toBe(400);
       return ErrorBodySchema.parse(JSON.parse(r.body.toString('utf8'))).errors;
     };
-    expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, updated_since' }]);
-    expect(MSG_SLUGS_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, updated_since');
+    expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since' }]);
+    expect(MSG_SLUGS_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since');
     expect(bad(`slugs=${slugs[0]}&limit=5`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
     expect(bad(`slugs=${slugs[0]}&updated_since=2026-01-01`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
     expect(bad('slugs=Book-Of-Dead')).toEqual([{ param: 'slugs', message: 'must be 1 to 200 slugs separated by commas (lowercase letters, digits and hyphens)' }]);

@@ -7,6 +7,7 @@ import { PostingSearch } from '../../src/list/search.ts';
 import { parseListQuery } from '../../src/list/query.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
 import { LIST_QUERY_DEFAULTS, ListResponseSchema } from '../../src/schemas/list.ts';
+import { listItemOf } from '../../src/schemas/list-item.ts';
 import { FIXTURE_PROVIDERS, fixtureEngine, parseQuery, rng } from '../helpers/list-fixture.ts';
 import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
 import { referenceIndex, referenceScores, referenceSearch } from '../helpers/minisearch-reference.ts';
@@ -280,7 +281,7 @@ describe('engine loading and response bytes', () => {
       const parsed = ListResponseSchema.parse(JSON.parse(body));
       expect(Object.keys(parsed)).toEqual(['meta', 'facets', 'items']);
       expect(Object.keys(parsed.meta)).toEqual(['data_version', 'frozen_at', 'total', 'filtered', 'has_more', 'query']);
-      for (const item of parsed.items) expect(item).toEqual(records.find((r) => r.canonical_slug === item.canonical_slug));
+      for (const item of parsed.items) expect(item).toEqual(listItemOf(records.find((r) => r.canonical_slug === item.canonical_slug)!));
     }
   });
 

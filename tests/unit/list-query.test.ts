@@ -4,7 +4,7 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null };
+const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null, include: null, fields: null };
 const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
 
 function errorsOf(query: string) {
@@ -23,7 +23,7 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'include', 'fields']);
   });
 
   it('reads every parameter', () => {

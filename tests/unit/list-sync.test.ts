@@ -68,7 +68,7 @@ describe('GET /api/rtp/list?updated_since=', () => {
     };
     expect(bad('updated_since=yesterday')).toEqual([{ param: 'updated_since', message: 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)' }]);
     expect(bad('updated_since=2026-01-01&provider=playngo')).toEqual([{ param: 'updated_since', message: MSG_SYNC_COMBINED }]);
-    expect(MSG_SYNC_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, slugs');
+    expect(MSG_SYNC_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, slugs');
     expect(bad('updated_since=2026-01-01&limit=0')).toEqual([{ param: 'limit', message: 'must be an integer from 1 to 200' }]);
     // An empty updated_since is absent: the ordinary list.
     expect(services.list('updated_since=&limit=1').status).toBe(200);

@@ -9,7 +9,11 @@ export type { components, operations, paths };
 type Schemas = components['schemas'];
 export type GameRecord = Schemas['GameRecord'];
 export type SlotRecord = Schemas['SlotRecord'];
+export type ListItem = Schemas['ListItem'];
+export type PartialGameRecord = Schemas['PartialGameRecord'];
 export type ListResponse = Schemas['ListResponse'];
+/** A list page asked for with `include` or `fields`: its items the parts or fields asked for. */
+export type ListShapedResponse = Schemas['ListShapedResponse'];
 export type BatchResponse = Schemas['BatchResponse'];
 export type SyncResponse = Schemas['SyncResponse'];
 export type SyncRecord = Schemas['SyncRecord'];
@@ -17,8 +21,19 @@ export type IdentifyResponse = Schemas['IdentifyResponse'];
 export type ErrorBody = Schemas['ErrorBody'];
 
 type ListParams = NonNullable<operations['listGames']['parameters']['query']>;
-/** The list route's search, filter, sort and paging parameters. */
-export type ListQuery = Omit<ListParams, 'slugs' | 'updated_since'>;
+/** Names for `include` or `fields`: a list (joined with commas) or the parameter's text. */
+type Names = string | readonly string[];
+/**
+ * The list route's search, filter, sort and paging parameters; `include` (parts added to each item)
+ * and `fields` (the only fields of each item) as lists of names or comma-separated text.
+ */
+export type ListQuery = Omit<ListParams, 'slugs' | 'updated_since' | 'include' | 'fields'> & { include?: Names; fields?: Names };
+/** A list query without `include` and `fields`: its items are ListItems. */
+export type DefaultListQuery = Omit<ListQuery, 'include' | 'fields'> & { include?: undefined; fields?: undefined };
+/** A list query asking for another item shape. */
+export type ShapedListQuery = ListQuery & ({ include: Names } | { fields: Names });
+
+const names = (v: Names | undefined) => (v === undefined || typeof v === 'string' ? v : v.join(','));
 /** The identify route's parameters: `slug` or `name`, and the observed `rtp` (a number is sent as is). */
 export type IdentifyQuery = Omit<NonNullable<operations['identifyBuild']['parameters']['query']>, 'rtp'> & { rtp: string | number };
 
@@ -63,14 +78,24 @@ export function createRegistryClient(options: RegistryClientOptions) {
 
   const listRoute = async (query: ListParams) => unwrap(await raw.GET('/api/rtp/list', { params: { query } }));
 
-  /** One page of search results with totals and facets (GET /api/rtp/list). */
-  async function list(query: ListQuery = {}): Promise<ListResponse> {
-    // Without `slugs` and `updated_since` the route answers a ListResponse (the other two shapes need them).
-    return (await listRoute(query)) as ListResponse;
+  /**
+   * One page of search results with totals and facets (GET /api/rtp/list): ListItems, or with
+   * `include` / `fields` the parts or fields asked for (`include: ['all']` for full records).
+   */
+  async function list(query?: DefaultListQuery): Promise<ListResponse>;
+  async function list(query: ShapedListQuery): Promise<ListShapedResponse>;
+  async function list(query?: ListQuery): Promise<ListResponse | ListShapedResponse>;
+  async function list(query: ListQuery = {}): Promise<ListResponse | ListShapedResponse> {
+    const { include, fields, ...rest } = query;
+    // Without `slugs` and `updated_since` the route answers a ListResponse or ListShapedResponse (the other two shapes need them).
+    return (await listRoute({ ...rest, include: names(include), fields: names(fields) })) as ListResponse | ListShapedResponse;
   }
 
   /** Every page of a search, one after another, until `has_more` is false. */
-  async function* pages(query: ListQuery = {}): AsyncGenerator<ListResponse> {
+  function pages(query?: DefaultListQuery): AsyncGenerator<ListResponse>;
+  function pages(query: ShapedListQuery): AsyncGenerator<ListShapedResponse>;
+  function pages(query?: ListQuery): AsyncGenerator<ListResponse | ListShapedResponse>;
+  async function* pages(query: ListQuery = {}): AsyncGenerator<ListResponse | ListShapedResponse> {
     const limit = query.limit ?? PAGE_MAX;
     for (let offset = query.offset ?? 0; ; offset += limit) {
       const page = await list({ ...query, limit, offset });
@@ -79,8 +104,11 @@ export function createRegistryClient(options: RegistryClientOptions) {
     }
   }
 
-  /** Every record a search matches, page after page. */
-  async function* items(query: ListQuery = {}): AsyncGenerator<GameRecord> {
+  /** Every item a search matches, page after page (ListItems, or the shape `include` / `fields` ask for). */
+  function items(query?: DefaultListQuery): AsyncGenerator<ListItem>;
+  function items(query: ShapedListQuery): AsyncGenerator<PartialGameRecord>;
+  function items(query?: ListQuery): AsyncGenerator<ListItem | PartialGameRecord>;
+  async function* items(query: ListQuery = {}): AsyncGenerator<ListItem | PartialGameRecord> {
     for await (const page of pages(query)) yield* page.items;
   }
 

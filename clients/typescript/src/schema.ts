@@ -498,16 +498,6 @@ export interface components {
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
             }[];
-            /** @description Each RTP variant with its kind, ascending: the figures of `rtp_variants`, telling a bonus-buy RTP from an operator-chosen rung. */
-            rtp_variant_details: {
-                /** @description RTP of this build, as a percentage. */
-                rtp: number;
-                /**
-                 * @description What the build is; the values of `variants[].kind`.
-                 * @enum {string}
-                 */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
-            }[];
             /**
              * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
              * @enum {string}
@@ -526,6 +516,135 @@ export interface components {
             notes: string;
             /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
+                /**
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
+                 * @enum {string}
+                 */
+                kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
+                via: string | null;
+                /** @description The page this source cites for its figures. */
+                url: string;
+                /** @description When the source says its figures were checked, or null where it does not say. */
+                checked_at: string | null;
+                /** @description The RTP this source states as the game's figure. */
+                stated_rtp: number;
+                /** @description Every figure this source states, ascending. */
+                rtp_variants: number[];
+            }[];
+        };
+        ListItem: {
+            /** @description Unique slug of the game; the `{slug}` of the single-slot and widget routes. */
+            canonical_slug: string;
+            /** @description Display name of the game. */
+            canonical_name: string;
+            /** @description Provider key; the `{provider}` of the provider route. */
+            provider: string;
+            /** @description Provider's display name. */
+            provider_display: string;
+            /** @description The RTP the provider declares for its highest default build, as a percentage. A theoretical figure, not a measured one. */
+            stated_rtp: number;
+            /** @description Every known RTP build as a percentage, ascending; includes the stated RTP. */
+            rtp_variants: number[];
+            /** @description Lowest known variant. */
+            rtp_min: number;
+            /** @description Highest known variant. */
+            rtp_max: number;
+            /** @description Number of known variants. */
+            variants_count: number;
+            /** @description Provider's volatility grade, or null where the provider publishes none (or only an in-between grade). */
+            volatility: ("low" | "medium" | "high" | "very-high") | null;
+            /** @description Highest published win as a multiple of the stake, or null where no cap is published. */
+            max_win: number | null;
+            /** @description Four-digit release year, or null where unknown. */
+            release_year: number | null;
+            /**
+             * @description Kind of game.
+             * @enum {string}
+             */
+            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
+            last_verified: string;
+            /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
+            snapshot_id: string;
+            /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
+            source_url: string;
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
+            /**
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @enum {string}
+             */
+            confidence: "verified" | "corroborated" | "single_source";
+        };
+        PartialGameRecord: {
+            /** @description Unique slug of the game; the `{slug}` of the single-slot and widget routes. */
+            canonical_slug?: string;
+            /** @description Display name of the game. */
+            canonical_name?: string;
+            /** @description Provider key; the `{provider}` of the provider route. */
+            provider?: string;
+            /** @description Provider's display name. */
+            provider_display?: string;
+            /** @description The RTP the provider declares for its highest default build, as a percentage. A theoretical figure, not a measured one. */
+            stated_rtp?: number;
+            /** @description Every known RTP build as a percentage, ascending; includes the stated RTP. */
+            rtp_variants?: number[];
+            /** @description Lowest known variant. */
+            rtp_min?: number;
+            /** @description Highest known variant. */
+            rtp_max?: number;
+            /** @description Number of known variants. */
+            variants_count?: number;
+            /** @description Provider's volatility grade, or null where the provider publishes none (or only an in-between grade). */
+            volatility?: ("low" | "medium" | "high" | "very-high") | null;
+            /** @description Highest published win as a multiple of the stake, or null where no cap is published. */
+            max_win?: number | null;
+            /** @description Four-digit release year, or null where unknown. */
+            release_year?: number | null;
+            /**
+             * @description Kind of game.
+             * @enum {string}
+             */
+            game_type?: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
+            last_verified?: string;
+            /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
+            snapshot_id?: string;
+            /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
+            source_url?: string;
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            badges?: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
+            /** @description The variants with their kind, ascending by RTP. */
+            variants?: {
+                /** @description RTP of this build, as a percentage. */
+                rtp: number;
+                /**
+                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
+                 * @enum {string}
+                 */
+                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
+                jurisdiction: string | null;
+            }[];
+            /**
+             * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
+             * @enum {string}
+             */
+            source_kind?: "provider_page" | "third_party";
+            /**
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @enum {string}
+             */
+            confidence?: "verified" | "corroborated" | "single_source";
+            /** @description The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it. */
+            studio?: string | null;
+            /** @description Page (or repository file at a fixed commit) where the published figure was read. */
+            evidence_url?: string;
+            /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
+            notes?: string;
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
+            sources?: {
                 /**
                  * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
@@ -577,6 +696,10 @@ export interface components {
             released_after: number | null;
             /** @description Latest release year (inclusive), or null. Games with no known year never match it. */
             released_before: number | null;
+            /** @description The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null. */
+            include: ("variants" | "source_kind" | "studio" | "evidence_url" | "notes" | "sources")[] | null;
+            /** @description The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta). */
+            fields: ("canonical_slug" | "canonical_name" | "provider" | "provider_display" | "stated_rtp" | "rtp_variants" | "rtp_min" | "rtp_max" | "variants_count" | "volatility" | "max_win" | "release_year" | "game_type" | "last_verified" | "snapshot_id" | "source_url" | "badges" | "variants" | "source_kind" | "confidence" | "studio" | "evidence_url" | "notes" | "sources")[] | null;
         };
         ListMeta: {
             /** @description Dataset version (dotted three-part). */
@@ -642,8 +765,16 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
             /** @description Counts for filtering. */
             facets: components["schemas"]["ListFacets"];
-            /** @description The page of results. */
-            items: components["schemas"]["GameRecord"][];
+            /** @description The page of results: each a ListItem (the spec fields and `confidence`; `include=` or `fields=` for other shapes). */
+            items: components["schemas"]["ListItem"][];
+        };
+        ListShapedResponse: {
+            /** @description The dataset and this query. */
+            meta: components["schemas"]["ListMeta"];
+            /** @description Counts for filtering. */
+            facets: components["schemas"]["ListFacets"];
+            /** @description The page of results: each the ListItem with the parts `include=` names (with `include=all`, the full GameRecord), or exactly the fields `fields=` names. */
+            items: (components["schemas"]["GameRecord"] | components["schemas"]["PartialGameRecord"])[];
         };
         ProviderMeta: {
             /** @description Provider key. */
@@ -734,16 +865,6 @@ export interface components {
                 kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
-            }[];
-            /** @description Each RTP variant with its kind, ascending: the figures of `rtp_variants`, telling a bonus-buy RTP from an operator-chosen rung. */
-            rtp_variant_details: {
-                /** @description RTP of this build, as a percentage. */
-                rtp: number;
-                /**
-                 * @description What the build is; the values of `variants[].kind`.
-                 * @enum {string}
-                 */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
             }[];
             /**
              * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
@@ -1045,16 +1166,6 @@ export interface components {
                 kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
-            }[];
-            /** @description Each RTP variant with its kind, ascending: the figures of `rtp_variants`, telling a bonus-buy RTP from an operator-chosen rung. */
-            rtp_variant_details: {
-                /** @description RTP of this build, as a percentage. */
-                rtp: number;
-                /**
-                 * @description What the build is; the values of `variants[].kind`.
-                 * @enum {string}
-                 */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
             }[];
             /**
              * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
@@ -1735,6 +1846,16 @@ export interface operations {
                  */
                 released_before?: number;
                 /**
+                 * @description Adds parts of the full record to each item, separated by commas: variants, source_kind, studio, evidence_url, notes, sources, or `all` for every one (the full GameRecord, the items before 2.0.0). The default item is `canonical_slug`, `canonical_name`, `provider`, `provider_display`, `stated_rtp`, `rtp_variants`, `rtp_min`, `rtp_max`, `variants_count`, `volatility`, `max_win`, `release_year`, `game_type`, `last_verified`, `snapshot_id`, `source_url`, `badges`, `confidence`. Unknown names are a 400 naming them; not with `fields`. No effect on `format=csv` (its rows always have the CSV columns).
+                 * @example sources,variants
+                 */
+                include?: string;
+                /**
+                 * @description Only these fields in each item (in the record's order), separated by commas: any of canonical_slug, canonical_name, provider, provider_display, stated_rtp, rtp_variants, rtp_min, rtp_max, variants_count, volatility, max_win, release_year, game_type, last_verified, snapshot_id, source_url, badges, variants, source_kind, confidence, studio, evidence_url, notes, sources. Unknown names are a 400 naming them. With `format=csv`, the CSV columns to return instead (the columns of `/api/rtp/dump/registry.csv`).
+                 * @example canonical_slug,stated_rtp
+                 */
+                fields?: string;
+                /**
                  * @description `csv` for the same records as RFC 4180 CSV (UTF-8, a header row, the columns of `/api/rtp/dump/registry.csv`, one row per item of the page; no meta or facets), with `slugs` and `updated_since` too; for a spreadsheet: `=IMPORTDATA("{base}/api/rtp/list?provider=playngo&limit=200&format=csv")`. Counted as one request.
                  * @example csv
                  */
@@ -1756,7 +1877,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of results with totals and facets; with `slugs`, the named records; with `updated_since`, the changed records; with `format=csv`, those records as CSV. */
+            /** @description A page of results with totals and facets (its items ListItems; with `include=` or `fields=`, a ListShapedResponse); with `slugs`, the named full records; with `updated_since`, the changed full records; with `format=csv`, those records as CSV. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -1770,7 +1891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListResponse"] | components["schemas"]["BatchResponse"] | components["schemas"]["SyncResponse"];
+                    "application/json": components["schemas"]["ListResponse"] | components["schemas"]["ListShapedResponse"] | components["schemas"]["BatchResponse"] | components["schemas"]["SyncResponse"];
                     "text/csv": string;
                 };
             };

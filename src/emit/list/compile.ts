@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../../schemas/authoring.ts';
 import type { ProviderFile } from '../../schemas/authoring.ts';
 import type { GameRecord } from '../../schemas/game-record.ts';
+import { listItemOf } from '../../schemas/list-item.ts';
 import { badgeBit, confidenceIndex, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
@@ -12,12 +13,29 @@ import type { RegistryBundle } from '../../registry/bundle.ts';
 /** What `compileColumns` makes: the list bundle but its search index, meta, history and source. */
 export type CompiledColumns = Omit<ListBundle, 'searchIndex' | 'meta' | 'history' | 'source'>;
 
-/** SHA-256 (hex) of the record offsets (as stored, little-endian) followed by the record bytes. */
-export function digestRecords(offsets: Uint32Array, recordBytes: Uint8Array): string {
+/**
+ * SHA-256 (hex) of the record offsets (as stored, little-endian), the record bytes, then the item
+ * offsets and item bytes.
+ */
+export function digestRecords(offsets: Uint32Array, recordBytes: Uint8Array, itemOffsets: Uint32Array, itemBytes: Uint8Array): string {
   return createHash('sha256')
     .update(new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength))
     .update(recordBytes)
+    .update(new Uint8Array(itemOffsets.buffer, itemOffsets.byteOffset, itemOffsets.byteLength))
+    .update(itemBytes)
     .digest('hex');
+}
+
+/** JSON texts laid end to end: their offsets (n + 1) and bytes, in one owned buffer each. */
+function packTexts(texts: readonly string[]): { offsets: Uint32Array; bytes: Uint8Array } {
+  const n = texts.length;
+  const encoded = texts.map((t) => Buffer.from(t));
+  const offsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + encoded[i]!.length;
+  // A Uint8Array owns its ArrayBuffer (unlike a pooled Buffer), so it can be transferred between threads.
+  const bytes = new Uint8Array(offsets[n]!);
+  for (let i = 0; i < n; i++) bytes.set(encoded[i]!, offsets[i]!);
+  return { offsets, bytes };
 }
 
 function permutation(n: number, compare: (a: number, b: number) => number): Int32Array {
@@ -55,13 +73,10 @@ export function searchDocuments(records: readonly GameRecord[], providers: Reado
 export function compileColumns(bundle: RegistryBundle, records: readonly GameRecord[] = sortedRecords(bundle)): CompiledColumns {
   const n = records.length;
 
-  const encoded = records.map((r) => Buffer.from(JSON.stringify(r)));
-  const offsets = new Uint32Array(n + 1);
-  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + encoded[i]!.length;
-  // A Uint8Array owns its ArrayBuffer (unlike a pooled Buffer), so it can be transferred between threads.
-  const recordBytes = new Uint8Array(offsets[n]!);
-  for (let i = 0; i < n; i++) recordBytes.set(encoded[i]!, offsets[i]!);
-  const recordsDigest = digestRecords(offsets, recordBytes);
+  const { offsets, bytes: recordBytes } = packTexts(records.map((r) => JSON.stringify(r)));
+  // The default list item of each record, made here so a default page is a byte copy.
+  const { offsets: itemOffsets, bytes: itemBytes } = packTexts(records.map((r) => JSON.stringify(listItemOf(r))));
+  const recordsDigest = digestRecords(offsets, recordBytes, itemOffsets, itemBytes);
 
   // Providers: the bundle's, plus any a record names without a provider file (not expected).
   const displayOf = new Map<string, string>(bundle.providers.map((p) => [p.provider, p.display]));
@@ -123,6 +138,8 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     total: n,
     recordBytes,
     offsets,
+    itemBytes,
+    itemOffsets,
     recordsDigest,
     providerKeys,
     providerDisplay,

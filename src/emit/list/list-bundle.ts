@@ -56,7 +56,7 @@ export function listBundleProblem(listBytes: Uint8Array, bundleBytes: Uint8Array
   } catch (err) {
     return `cannot be read (${(err as Error).message})`;
   }
-  if (digestRecords(data.offsets, data.recordBytes) !== data.recordsDigest) return 'is damaged: its records do not match their digest';
+  if (digestRecords(data.offsets, data.recordBytes, data.itemOffsets, data.itemBytes) !== data.recordsDigest) return 'is damaged: its records do not match their digest';
   const source = sourceOf(bundleBytes);
   if (data.source.sha256 !== source.sha256 || data.source.bytes !== source.bytes) return 'is stale: it was compiled from another registry-bundle.json';
   return null;

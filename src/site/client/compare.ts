@@ -155,7 +155,7 @@ export function initCompare(root: HTMLElement): void {
     const ctrl = new AbortController();
     inflight = ctrl;
     try {
-      const got = await getJson<{ items: CompareRecord[] }>(`${paths.list}?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8' })}`, ctrl.signal);
+      const got = await getJson<{ items: CompareRecord[] }>(`${paths.list}?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8', fields: 'canonical_slug,canonical_name,provider_display,stated_rtp' })}`, ctrl.signal);
       if (ctrl !== inflight) return;
       if (!got.ok) {
         suggestions.replaceChildren(el('li', got.message));

@@ -1,7 +1,7 @@
 // Browser script of the search page: debounced search and filters over GET /api/rtp/list, with the
 // state in the page's query string. Renders with DOM methods only (text is never parsed as HTML).
 import { paths } from '../../routes/paths.ts';
-import { listItemText, statusText, type ListItemFields } from '../list-item.ts';
+import { LIST_ITEM_SHOWN, listItemText, statusText, type ListItemFields } from '../list-item.ts';
 import { formatGameType } from '../format.ts';
 import { DEFAULT_STATE, isDefaultState, PAGE_SIZE, queryFromState, stateFromQuery, type SearchState } from '../search-params.ts';
 
@@ -113,7 +113,8 @@ export function initSearch(form: HTMLFormElement): void {
     inflight = ctrl;
     form.setAttribute('aria-busy', 'true');
     try {
-      const res = await fetch(`${paths.list}?${queryFromState(state, true)}`, { signal: ctrl.signal, headers: { Accept: 'application/json' } });
+      // Just the fields a result line shows (a fraction of the default item's bytes).
+      const res = await fetch(`${paths.list}?${queryFromState(state, true)}&fields=${LIST_ITEM_SHOWN.join(',')}`, { signal: ctrl.signal, headers: { Accept: 'application/json' } });
       const body = (await res.json()) as ListResponse | ErrorResponse;
       if (ctrl !== inflight) return;
       if (!res.ok) {
