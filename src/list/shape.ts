@@ -2,12 +2,10 @@
 // page item as the query asks (the default item copied, or the full record cut to its fields).
 import type { GameRecord } from '../schemas/game-record.ts';
 import { INCLUDE_ALL, itemFields, LIST_INCLUDES, pickFields, RECORD_FIELDS, type ListInclude, type RecordField } from '../schemas/list-item.ts';
-import type { ListQuery } from '../schemas/list.ts';
+import { NAMES_PARAM_MAX, type ListQuery } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
 import { single, type ParamError } from './params.ts';
 
-/** Longest accepted `include` or `fields` value, in characters (every record field named once is under 300). */
-export const NAMES_PARAM_MAX = 512;
 /** Unknown names a 400 names, at most; a name is repeated only when it looks like one (a short snake_case word). */
 export const UNKNOWN_NAMES_SHOWN = 5;
 const NAME_LIKE = /^[a-z][a-z0-9_]{0,39}$/;

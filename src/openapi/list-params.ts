@@ -2,10 +2,9 @@
 // (src/schemas/list.ts), the filters, the answer format, the batch lookup and the delta sync.
 import { VOLATILITIES } from '../schemas/authoring.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
-import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
+import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, NAMES_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
 import { paths } from '../routes/paths.ts';
 import { INCLUDE_ALL, LIST_INCLUDES, LIST_ITEM_FIELDS, RECORD_FIELDS } from '../schemas/list-item.ts';
-import { NAMES_PARAM_MAX } from '../list/shape.ts';
 import { paramSchema, queryParam, type Json } from './components.ts';
 
 /** The list route's parameters, in the order its 400 answers report them. */

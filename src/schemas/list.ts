@@ -15,6 +15,8 @@ export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_OFFSET_MAX = 1_000_000;
 /** Longest accepted `q` (and any other free-text parameter), in characters. */
 export const TEXT_PARAM_MAX = 200;
+/** Longest accepted `include` or `fields` value, in characters (every record field named once is under 300). */
+export const NAMES_PARAM_MAX = 512;
 /** Highest `max_win_min` accepted (a multiple of the stake). */
 export const MAX_WIN_PARAM_MAX = 100_000_000;
 /** Bounds of the release-year filters. */

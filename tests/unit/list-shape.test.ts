@@ -1,7 +1,7 @@
 // The list item's shape: `include=` and `fields=` read and checked, the default item, and items cut to them.
 import { describe, expect, it } from 'vitest';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
-import { NAMES_PARAM_MAX } from '../../src/list/shape.ts';
+import { NAMES_PARAM_MAX } from '../../src/schemas/list.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import { LIST_INCLUDES, LIST_ITEM_FIELDS, ListItemSchema, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
 import { ListShapedResponseSchema, ListResponseSchema } from '../../src/schemas/list.ts';
