@@ -1,4 +1,4 @@
-// Setup shared by the list route's e2e files: the real server (rate limit out of the way) for the
+// Setup shared by the list route's integration files: the real server (rate limit out of the way) for the
 // file's tests, and a GET of the list route that expects 200 and a schema-valid body.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';

@@ -1,4 +1,4 @@
-// Helpers for the production e2e tests: the real server (the bundle `npm run serve` runs) as a child process
+// Helpers for the production integration tests: the real server (the bundle `npm run serve` runs) as a child process
 // with its pid and output, `npm run release` / `npm run keys:*` as child processes, and loopback
 // HTTP requests that never throw (errors come back as status 0).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Starts the real server (the bundle `npm run serve` runs: dist/server/runtime/server.mjs, kept
-// current with src/ by the e2e global setup) as a child process on a free port for tests, reads
+// current with src/ by the test global setup) as a child process on a free port for tests, reads
 // its address from the start-up log line, and stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const bundle = makeBundle(await loadRegistryOrThrow(testDataDir()));
   services = servicesFor(bundle);
   attribution = bundle.meta.attribution;
-  server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
+  server = await startServer(); // the build under test (tests/helpers/global-setup.ts)
   browser = await launchBrowser();
 });
 

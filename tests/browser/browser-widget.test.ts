@@ -29,7 +29,7 @@ function embedPage(registry: string, query: string, bg: string): string {
 beforeAll(async () => {
   shots = await tempDir('rtp-e2e-shots-');
   site = (await readBuildInfo(path.join(testOutDir(), 'server'))).site;
-  server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
+  server = await startServer(); // the build under test (tests/helpers/global-setup.ts)
   origin = await startOriginServer({
     '/light.html': embedPage(server.url, 'border=none&radius=0&v=1.0.0', '#f0f0f0'),
     '/dark.html': embedPage(server.url, 'theme=dark&border=none&radius=0&v=1.0.0', '#202020'),

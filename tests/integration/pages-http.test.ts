@@ -23,7 +23,7 @@ let bundle: RegistryBundle;
 
 beforeAll(async () => {
   bundle = makeBundle(await loadRegistryOrThrow(testDataDir()));
-  out = testOutDir(); // the build under test (tests/e2e/global-setup.ts)
+  out = testOutDir(); // the build under test (tests/helpers/global-setup.ts)
   // Every game page is fetched: more than the public per-client budget.
   server = await startServer({ env: { RATE_LIMIT: '1000000' } });
 });

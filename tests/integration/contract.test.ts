@@ -196,7 +196,7 @@ describe('load shedding', () => {
   it('answers a JSON 503 with Retry-After on every route while unread answers pass MAX_UNSENT_MB', async () => {
     // Twenty connections each pipeline 50 answers of 200 KB, then one request per documented
     // route, before reading any: the first answers pass the bound of 1 MiB at once, and the
-    // requests after them are shed (tests/e2e/harden-unread.test.ts has the bound's own tests).
+    // requests after them are shed (tests/integration/harden-unread.test.ts has the bound's own tests).
     const body = rpc(1, 'tools/list');
     const tail = [
       ...examples.map((target) => ({ method: 'GET', target, text: `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n` })),
@@ -241,7 +241,7 @@ describe('load shedding', () => {
 });
 
 describe('a validating proxy finds no violation', () => {
-  it('in the 3,200 queries of the hardening fuzz (tests/e2e/harden-http.test.ts), sent as generated', async () => {
+  it('in the 3,200 queries of the hardening fuzz (tests/integration/harden-http.test.ts), sent as generated', async () => {
     const queries = fuzzQueries(3200, Number(process.env.HARDEN_SEED ?? 20261121));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const { hostname, port } = new URL(server.url);

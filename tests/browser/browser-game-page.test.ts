@@ -14,7 +14,7 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer(); // the build under test (tests/e2e/global-setup.ts): data/ unless RTP_DATA_DIR says otherwise
+  server = await startServer(); // the build under test (tests/helpers/global-setup.ts): data/ unless RTP_DATA_DIR says otherwise
   browser = await launchBrowser();
 });
 

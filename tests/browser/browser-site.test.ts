@@ -32,7 +32,7 @@ const PAGES = [
 
 beforeAll(async () => {
   shots = await tempDir('rtp-e2e-site-shots-');
-  server = await startServer(); // the build under test (tests/e2e/global-setup.ts)
+  server = await startServer(); // the build under test (tests/helpers/global-setup.ts)
   browser = await launchBrowser();
 });
 
