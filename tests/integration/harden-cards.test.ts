@@ -2,25 +2,17 @@
 // concurrency 8 from rotating client addresses (each drawn once, renders bounded), RSS under
 // 300 MB, a normal list request meanwhile answered; the same 300 again, and again after a restart
 // over the same CARD_CACHE_DIR, at most 3 ms of server CPU each (docs/security.md, Preview cards).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
-import { startServer, type Server } from '../helpers/production.ts';
+import { cpuMs, startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 import { agents, get } from '../helpers/load.ts';
 
 const CARDS = 300;
 const CONCURRENCY = 8;
-const CLK_TCK = 100;
-
-/** The server's CPU time so far, in ms (utime + stime of /proc/<pid>/stat, in clock ticks). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
-
 /** The first `n` slugs of the build, by their slot files. */
 function slugs(n: number): string[] {
   const dir = path.join(testOutDir(), 'client', 'api', 'rtp');

@@ -1,7 +1,7 @@
 // Hardening over loopback HTTP, against a copy of the build with secrets planted around it:
 //   fuzz   3,000+ generated list and history queries (seeded: HARDEN_SEED reproduces a run)
 //   paths  traversal and encoding variants on every route family, over raw sockets
-//   soak   60 s of mixed load (autocannon, 10 connections): 0 errors, RSS growth < 10% after warm-up
+//   soak   60,000 requests of mixed load after 10,000 of warm-up (autocannon, 10 connections): 0 errors, RSS growth < 10%
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -208,7 +208,9 @@ describe('paths', () => {
 // ---- soak ------------------------------------------------------------------------------------
 
 describe('soak', () => {
-  it('60 s of mixed load at full speed: 0 errors, RSS growth under 10% after a 10 s warm-up', async () => {
+  it('60,000 requests of mixed load after 10,000 of warm-up: 0 errors, RSS growth under 10%', async () => {
+    // Count-bounded, not timed: the verdict is the same on a quiet machine and a busy one (the
+    // throughput is the bench's to record).
     // V8 sizes its young generation adaptively and lets the old one fill with garbage up to a
     // limit it picks from the machine's memory: both show up as RSS growth that no leak causes.
     // Fixed heap sizes (well above the ~30 MB this registry needs live) leave leaks as the only
@@ -226,24 +228,31 @@ describe('soak', () => {
       const samples: Array<[number, number]> = [];
       const t0 = Date.now();
       const timer = setInterval(() => samples.push([Date.now() - t0, soak.rssKiB()]), 1000);
+      const load = (amount: number) => autocannon({ url: soak.url, connections: 10, amount, timeout: 30, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+      let warmup;
+      let warm;
       let result;
       try {
-        result = await autocannon({ url: soak.url, connections: 10, duration: 60, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+        warmup = await load(10_000);
+        warm = soak.rssKiB();
+        result = await load(60_000);
       } finally {
         clearInterval(timer);
       }
       const end = soak.rssKiB();
-      const warm = samples.find(([t]) => t >= 10_000)![1];
-      const detail = `RSS after warm-up ${warm} KiB, at the end ${end} KiB; samples ${samples.map(([t, r]) => `${Math.round(t / 1000)}s:${r}`).join(' ')}; ${result['2xx']} answers, ${Math.round(result.requests.average)} req/s`;
+      const detail = `RSS after warm-up ${warm} KiB, at the end ${end} KiB; samples ${samples.map(([t, r]) => `${Math.round(t / 1000)}s:${r}`).join(' ')}; ${result['2xx']} answers`;
       console.log(`soak: ${detail}`);
-      expect(result.errors, detail).toBe(0);
-      expect(result.timeouts, detail).toBe(0);
-      expect(result.non2xx, detail).toBe(0);
-      expect(result['2xx'], detail).toBeGreaterThan(60_000);
+      for (const run of [warmup, result]) {
+        expect(run.errors, detail).toBe(0);
+        expect(run.timeouts, detail).toBe(0);
+        expect(run.non2xx, detail).toBe(0);
+      }
+      expect(warmup['2xx'], detail).toBe(10_000);
+      expect(result['2xx'], detail).toBe(60_000);
       expect(end / warm, detail).toBeLessThan(1.1);
       expect((await request(`${soak.url}/api/rtp/list?limit=1`)).status).toBe(200);
     } finally {
       await soak.stop();
     }
-  }, 120_000);
+  }, 600_000); // 70,000 requests: about a minute on a quiet machine, several on a busy one
 });

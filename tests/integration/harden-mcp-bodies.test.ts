@@ -71,7 +71,7 @@ describe('MCP bodies and work in flight', () => {
     for (const agent of pool) agent.destroy();
   }, 30_000);
 
-  it(`16 stalled bodies from one address: past ${MCP_READING_PER_ADDRESS}, its own get a 503 (ERR_MCP_BODIES_BUSY); another address's tools/list answers 200 within 2 s`, async () => {
+  it(`16 stalled bodies from one address: past ${MCP_READING_PER_ADDRESS}, its own get a 503 (ERR_MCP_BODIES_BUSY); another address's tools/list answers 200 while they are awaited`, async () => {
     // Each sends 10 of its 100 bytes and stops.
     const stalled: net.Socket[] = [];
     const refused: Promise<string>[] = [];
@@ -97,10 +97,10 @@ describe('MCP bodies and work in flight', () => {
     }
     // Its first bodies are still being waited for, and hold no place another client needs.
     expect(stalled.slice(0, MCP_READING_PER_ADDRESS).every((s) => !s.destroyed)).toBe(true);
-    const started = performance.now();
     const list = await post(server, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(list.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Answered while those bodies are still awaited (event order, not a clock bound): it waited for none of them.
+    expect(stalled.slice(0, MCP_READING_PER_ADDRESS).every((s) => !s.destroyed)).toBe(true);
     expect((JSON.parse(list.text) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
     for (const s of stalled) s.destroy();
   });

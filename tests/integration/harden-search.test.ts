@@ -3,7 +3,7 @@
 // quick and memory bounded, because the search's own work is bounded (docs/security.md, Search work).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Server } from '../helpers/production.ts';
+import { cpuMs, startServer, type Server } from '../helpers/production.ts';
 import { testOutDir } from '../helpers/server.ts';
 import { get } from '../helpers/load.ts';
 
@@ -15,23 +15,24 @@ describe('bounded search work', () => {
   });
   afterAll(async () => server?.stop());
 
-  it('240 runs of one letter from one address: every answer 200 within 1 s, the server up, RSS under 300 MB', async () => {
+  it('240 runs of one letter from one address: every answer 200 for under 1 s of server CPU, the server up, RSS under 300 MB', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const slowest: number[] = [];
     const statuses = new Map<number, number>();
     for (const letter of ['a', 'e', 'o']) {
       for (let pass = 0; pass < 2; pass++) {
         for (let n = 161; n <= 200; n++) {
-          const started = performance.now();
+          const before = cpuMs(server.pid);
           const r = await get(`${server.url}/api/rtp/list?q=${letter.repeat(n)}&sort=relevance&limit=1`, { agent });
-          slowest.push(performance.now() - started);
+          slowest.push(cpuMs(server.pid) - before);
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         }
       }
     }
     agent.destroy();
     expect(Object.fromEntries(statuses)).toEqual({ 200: 240 });
-    // One second is two orders of magnitude above what such a query costs: a bound on the work, not a timing.
+    // One second of the server's CPU (/proc, not the wall clock, so another busy process does not
+    // count) is two orders of magnitude above what such a query costs: a bound on the work.
     expect(Math.max(...slowest)).toBeLessThan(1000);
     expect(server.rssKiB()).toBeLessThan(300 * 1024);
     expect(server.output()).not.toContain('FATAL');

@@ -22,10 +22,10 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-ingest-'));
   await cp(path.join(ROOT, 'data'), path.join(tmp, 'data'), { recursive: true });
-});
+}, 120_000); // copies thousands of files: seconds on a quiet disk, far more on a busy one
 afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
+  await rm(tmp, { recursive: true, force: true, maxRetries: 3 });
+}, 120_000);
 
 describe('npm run data:ingest', () => {
   it('reproduces the shipped games and providers byte for byte, run after run', async () => {

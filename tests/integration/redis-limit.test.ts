@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FALLBACK_RETRY_MS } from '../../src/server/rate-limit-redis.ts';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
 import { request, startServer, type Answer, type Server } from '../helpers/production.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
@@ -13,6 +14,8 @@ let redis: TestRedis;
 let a: Server;
 let b: Server;
 const SLOT = '/api/rtp/book-of-dead';
+/** REDIS_TIMEOUT_MS of the frozen-Redis test: a wait on Redis is seconds, a count in process milliseconds. */
+const REDIS_WAIT_MS = 3000;
 
 async function pair(prefix: string): Promise<[Server, Server]> {
   const env = { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix };
@@ -89,19 +92,30 @@ describe('Redis-backed rate limit', () => {
 
   it('Redis frozen by SIGSTOP: the limit still holds per instance, no request waits on Redis twice, counting returns after SIGCONT', async () => {
     const prefix = `e2e:${randomBytes(6).toString('hex')}:`;
-    const c = await startServer(testOutDir(), { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: '100' });
+    // A long Redis timeout sets a request that waited on Redis (seconds) far apart from one counted in process (milliseconds).
+    const c = await startServer(testOutDir(), { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: String(REDIS_WAIT_MS) });
     try {
       expect((await request(c.url + SLOT)).headers.get('x-ratelimit-remaining')).toBe('4'); // counted in Redis
       redis.pause();
       const statuses: number[] = [];
-      const started = performance.now();
+      const took: number[] = [];
+      const ended: number[] = [];
       for (let k = 0; k < 8; k++) {
+        const started = performance.now();
         const r = await request(c.url + SLOT);
+        ended.push(performance.now());
+        took.push(ended[k]! - started);
         statuses.push(r.status);
         expect(r.headers.get('x-ratelimit-limit')).toBe('5');
       }
-      // The first waits REDIS_TIMEOUT_MS; the others are counted in process at once.
-      expect(performance.now() - started).toBeLessThan(2000);
+      // The first waits REDIS_TIMEOUT_MS; the others are counted in process, but for one probe of
+      // Redis per retry interval (FALLBACK_RETRY_MS after the last failure). Whatever the machine's
+      // speed, a request waited on Redis only when such an interval had passed since the last wait.
+      const waited = took.map((ms) => ms >= REDIS_WAIT_MS / 2);
+      expect(waited[0], took.join(', ')).toBe(true);
+      const probes = took.filter((ms, k) => k > 0 && waited[k]);
+      const outsideWaitsMs = ended[7]! - ended[0]! - probes.reduce((a, b) => a + b, 0);
+      expect(probes.length, took.join(', ')).toBeLessThanOrEqual(Math.floor(outsideWaitsMs / FALLBACK_RETRY_MS));
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
       expect(c.output().match(/rate limit: WARNING store unavailable/g)).toHaveLength(1);
       redis.resume();
@@ -123,7 +137,7 @@ describe('Redis-backed rate limit', () => {
       redis.resume();
       await c.stop();
     }
-  }, 40_000);
+  }, 90_000);
 
   it('a fresh key space per deployment: another prefix starts its own budget', async () => {
     const [c, d] = await pair(`e2e:${randomBytes(6).toString('hex')}:`);
