@@ -5,12 +5,12 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, trapPage } from '../helpers/browser.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, type Server } from '../helpers/server.ts';
 
 const SLUG = 'book-of-dead';
 /** The data version the build under test was made from (the widget links carry it as `v`). */
 const VERSION = readDataFiles(testDataDir()).meta.data_version;
-let server: RunningServer;
+let server: Server;
 let browser: Browser;
 
 beforeAll(async () => {

@@ -9,11 +9,11 @@ import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { ListResponse } from '../../src/schemas/list.ts';
 import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, type Server } from '../helpers/server.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
 
 let shots: string | undefined;
-let server: RunningServer;
+let server: Server;
 let browser: Browser;
 let services: RegistryServices;
 let attribution: string;

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 let browser: Browser;
 /** Where screenshots go: a temp folder, or docs/screenshots with RTP_SCREENSHOTS=1 (committed images). */
 let shots: string | undefined;

@@ -6,14 +6,14 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageColour, launchBrowser, removeTemp, screenshotDir, startOriginServer, tempDir, trapPage, type OriginServer } from '../helpers/browser.ts';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 import { readBuildInfo } from '../../src/routes/build-info.ts';
 
 const SLUG = 'book-of-dead';
 /** Base URL of absolute links in the build under test (the widget's attribution link), from its build-info.json. */
 let site: string;
 let shots: string | undefined;
-let server: RunningServer;
+let server: Server;
 let origin: OriginServer;
 let browser: Browser;
 

@@ -5,12 +5,12 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry, launchBrowser, removeTemp, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
 const NAME = `Book of <img src=x onerror="window.__xss='name';alert(1)"> XSS`;
 const QUOTE_NAME = `Quote" onmouseover="window.__xss='attr'" ' </iframe></textarea><svg onload=alert(3)>`;
 let out: string | undefined;
-let server: RunningServer;
+let server: Server;
 let browser: Browser;
 
 beforeAll(async () => {

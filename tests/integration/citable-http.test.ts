@@ -12,14 +12,14 @@ import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { expandDataset, jsonLdOf, SCHEMA } from '../helpers/jsonld.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, type Server } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ASTRO = path.join(ROOT, 'node_modules/astro/bin/astro.mjs');
 const TEMPLATE = 'https://forge.example.org/registry/issues/new?title={title}&body={body}';
 
-let server: RunningServer;
+let server: Server;
 let bundle: RegistryBundle;
 let tmp: string;
 let data: string;

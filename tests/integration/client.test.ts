@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistryClient, RegistryError, type GameRecord, type RegistryClient } from '../../clients/typescript/src/index.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 let bundle: RegistryBundle;
 let client: RegistryClient;
 let requests = 0;

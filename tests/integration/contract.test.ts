@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractChecker, type Observed } from '../helpers/openapi-check.ts';
 import { rng } from '../helpers/list-fixture.ts';
 import { fuzzQueries } from '../helpers/list-fuzz.ts';
-import { startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let tmp: string;
 let server: Server;
@@ -72,7 +71,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-e2e-contract-'));
   // No key is issued: any key presented is unknown (401).
   const env = { RTP_KEYS_FILE: path.join(tmp, 'keys.json'), BODY_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000' };
-  [server, limited] = await Promise.all([startServer(testOutDir(), { ...env, RATE_LIMIT: '1000000000' }), startServer(testOutDir(), { ...env, RATE_LIMIT: '1' })]);
+  [server, limited] = await Promise.all([startServer({ env: { ...env, RATE_LIMIT: '1000000000' } }), startServer({ env: { ...env, RATE_LIMIT: '1' } })]);
   checker = new ContractChecker((await (await fetch(`${server.url}/api/openapi.json`)).json()) as Record<string, unknown>);
 });
 
@@ -189,7 +188,7 @@ describe('every status of every documented route, driven against the real server
 describe('load shedding', () => {
   let busy: Server;
   beforeAll(async () => {
-    busy = await startServer(testOutDir(), { RATE_LIMIT: '1000000000', MAX_UNSENT_MB: '1', MAX_UNSENT_KB_PER_CONNECTION: '65536' });
+    busy = await startServer({ env: { RATE_LIMIT: '1000000000', MAX_UNSENT_MB: '1', MAX_UNSENT_KB_PER_CONNECTION: '65536' } });
   });
   afterAll(async () => busy?.stop());
 

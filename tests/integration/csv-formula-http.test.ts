@@ -8,10 +8,10 @@ import { RegistryDumpSchema } from '../../src/schemas/dump.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { buildRegistry, removeTemp, tempDir } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
 let out: string | undefined;
-let server: RunningServer;
+let server: Server;
 let records: Map<string, GameRecord>;
 
 beforeAll(async () => {

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 import { figure } from '../../src/lib/percent.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   // A limit of 2 per window: any counted request past the second would be a 429.
   server = await startServer({ env: { RATE_LIMIT: '2' } });

@@ -7,8 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
-import { cpuMs, startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { cpuMs, type Server, startServer, testOutDir } from '../helpers/server.ts';
 import { agents, get } from '../helpers/load.ts';
 
 const CARDS = 300;
@@ -46,7 +45,7 @@ describe(`${CARDS} distinct preview cards at concurrency ${CONCURRENCY}`, () => 
   const cards = slugs(CARDS);
   let first: Map<string, string>;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { CARD_CACHE_DIR: cacheDir, RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { CARD_CACHE_DIR: cacheDir, RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -94,7 +93,7 @@ describe(`${CARDS} distinct preview cards at concurrency ${CONCURRENCY}`, () => 
 
   it('after a restart over the same CARD_CACHE_DIR: read from disk, at most 3 ms of server CPU each', async () => {
     await server.stop();
-    server = await startServer(testOutDir(), { CARD_CACHE_DIR: cacheDir, RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { CARD_CACHE_DIR: cacheDir, RATE_LIMIT: '1000000' } });
     const before = cpuMs(server.pid);
     const pass = await fetchCards(server, cards);
     const each = (cpuMs(server.pid) - before) / CARDS;
@@ -109,7 +108,7 @@ describe('a CARD_CACHE_DIR that cannot be written', () => {
   let server: Server;
   beforeAll(async () => {
     // A folder under a plain file can never be made, whoever runs the test (root included).
-    server = await startServer(testOutDir(), { CARD_CACHE_DIR: path.join(testOutDir(), 'server', 'build-info.json', 'cards') });
+    server = await startServer({ env: { CARD_CACHE_DIR: path.join(testOutDir(), 'server', 'build-info.json', 'cards') } });
   });
   afterAll(async () => server?.stop());
 

@@ -9,7 +9,8 @@ import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../../src/schemas/widget.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
-import { reloadedOn, request, ROOT, runScript, startServer, type Server } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
+import { reloadedOn, request, ROOT, runScript } from '../helpers/production.ts';
 
 const FIXTURE = path.join(ROOT, 'tests/fixtures/xss');
 let tmp: string;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   releases = path.join(tmp, 'releases');
   const r = await runScript('scripts/release.ts', [], { RELEASES_DIR: releases, RTP_DATA_DIR: FIXTURE });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  server = await startServer(path.join(releases, 'current'), { RATE_LIMIT: '0', RELEASE_POLL_MS: '100' });
+  server = await startServer({ outDir: path.join(releases, 'current'), env: { RATE_LIMIT: '0', RELEASE_POLL_MS: '100' } });
   names = {};
   for (const slug of ['book-of-xss', 'quote-breaker']) {
     names[slug] = (JSON.parse(await readFile(path.join(FIXTURE, 'games/evil-games', `${slug}.json`), 'utf8')) as { canonical_name: string }).canonical_name;

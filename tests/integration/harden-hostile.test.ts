@@ -4,8 +4,7 @@
 // framework surface is gone (docs/security.md).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 import { agents, blast, exchange, get } from '../helpers/load.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
@@ -14,7 +13,7 @@ describe('memory stays bounded by bytes under hostile queries', () => {
   let server: Server;
   beforeAll(async () => {
     // A budget no client reaches, so every request gets past the limiter to the caches.
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => server?.stop());
 
@@ -55,7 +54,7 @@ describe('memory stays bounded by bytes under hostile queries', () => {
 describe('slow clients', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '120000', RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '120000', RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => server?.stop());
 
@@ -123,7 +122,7 @@ describe('slow clients', () => {
 describe('protocol edges and surface', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), {});
+    server = await startServer();
   });
   afterAll(async () => server?.stop());
 

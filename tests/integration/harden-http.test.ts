@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { fuzzQueries } from '../helpers/list-fuzz.ts';
-import { request, startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { request } from '../helpers/production.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 const SEED = Number(process.env.HARDEN_SEED ?? 20261121);
 const SECRET = `TOP-SECRET-${SEED}-do-not-serve`;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   await symlink(path.join(out, 'secret.txt'), path.join(out, 'client/widget/rtp/leak.html'));
   await symlink(path.join(out, 'secret.txt'), path.join(out, 'client/leak.html'));
   await symlink(tmp, path.join(out, 'client/_astro/up'));
-  server = await startServer(out, { RATE_LIMIT: '1000000000', ACCESS_LOG: path.join(tmp, 'access.jsonl') });
+  server = await startServer({ outDir: out, env: { RATE_LIMIT: '1000000000', ACCESS_LOG: path.join(tmp, 'access.jsonl') } });
   agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 });
 
@@ -215,7 +215,7 @@ describe('soak', () => {
     // limit it picks from the machine's memory: both show up as RSS growth that no leak causes.
     // Fixed heap sizes (well above the ~30 MB this registry needs live) leave leaks as the only
     // source of growth; a leak would still grow RSS (and end in a crash, failing the error count).
-    const soak = await startServer(out, { RATE_LIMIT: '1000000000', ACCESS_LOG: '/dev/null' }, ['--min-semi-space-size=32', '--max-semi-space-size=32', '--max-old-space-size=128']);
+    const soak = await startServer({ outDir: out, env: { RATE_LIMIT: '1000000000', ACCESS_LOG: '/dev/null' }, nodeArgs: ['--min-semi-space-size=32', '--max-semi-space-size=32', '--max-old-space-size=128'] });
     try {
       const slugs = ['book-of-dead', 'reactoonz', 'sweet-bonanza', 'gates-of-olympus', 'starburst'].filter((s) => existsSync(path.join(out, 'client/api/rtp', s)));
       const paths = [

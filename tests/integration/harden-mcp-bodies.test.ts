@@ -8,8 +8,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BATCH_MESSAGES } from '../../src/schemas/rpc.ts';
 import { MCP_IN_FLIGHT, MCP_READING, MCP_READING_PER_ADDRESS } from '../../src/server/mcp-http.ts';
-import { startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -49,7 +48,7 @@ async function frozen(pid: number, stop: boolean): Promise<void> {
 describe('MCP bodies and work in flight', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => server?.stop());
 

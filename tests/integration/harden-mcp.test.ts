@@ -7,8 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_MESSAGE_BYTES } from '../../src/schemas/rpc.ts';
-import { startServer, type Server } from '../helpers/production.ts';
-import { REPO_ROOT, testOutDir } from '../helpers/server.ts';
+import { REPO_ROOT, type Server, startServer, testOutDir } from '../helpers/server.ts';
 import { exchange, get } from '../helpers/load.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
@@ -38,7 +37,7 @@ function unreadPost(server: Server, body: string, localAddress: string): Promise
 describe('MCP under unread batches', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => server?.stop());
 
@@ -87,7 +86,7 @@ describe('MCP under unread batches', () => {
 describe('every MCP call counts against the budget', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '3' });
+    server = await startServer({ env: { RATE_LIMIT: '3' } });
   });
   afterAll(async () => server?.stop());
 
@@ -114,7 +113,7 @@ describe('every MCP call counts against the budget', () => {
 describe('every spelling of one IPv4 address shares its budget', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '100', TRUST_PROXY: 'loopback' });
+    server = await startServer({ env: { RATE_LIMIT: '100', TRUST_PROXY: 'loopback' } });
   });
   afterAll(async () => server?.stop());
 
@@ -128,7 +127,7 @@ describe('every spelling of one IPv4 address shares its budget', () => {
 describe('POST /mcp protocol edges', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', BODY_TIMEOUT_MS: '1000' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000', BODY_TIMEOUT_MS: '1000' } });
   });
   afterAll(async () => server?.stop());
 
@@ -216,7 +215,7 @@ describe('POST /mcp protocol edges', () => {
 describe('requests refused before routing count against the budget', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '3' });
+    server = await startServer({ env: { RATE_LIMIT: '3' } });
   });
   afterAll(async () => server?.stop());
 

@@ -3,15 +3,14 @@
 // quick and memory bounded, because the search's own work is bounded (docs/security.md, Search work).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpuMs, startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { cpuMs, type Server, startServer } from '../helpers/server.ts';
 import { get } from '../helpers/load.ts';
 
 describe('bounded search work', () => {
   let server: Server;
   beforeAll(async () => {
     // A budget no client reaches: every request gets past the limiter to the search.
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000' } });
   });
   afterAll(async () => server?.stop());
 

@@ -5,8 +5,7 @@
 // unread pipelines the server stays up, small and quick for everyone else.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 import { get } from '../helpers/load.ts';
 import { unreadBytes } from '../helpers/tcp-queue.ts';
 
@@ -48,7 +47,7 @@ function countAnswers(socket: net.Socket, onCount: (n: number) => void): void {
 describe('backpressure', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS) });
+    server = await startServer({ env: { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS) } });
   });
   afterAll(async () => server?.stop());
 
@@ -120,7 +119,7 @@ describe('the bounds on unsent bytes', () => {
   let server: Server;
   beforeAll(async () => {
     // An idle connection lives 600 s: a close within the test is the bound's doing.
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS), MAX_UNSENT_KB_PER_CONNECTION: '1024', MAX_UNSENT_MB: '1024' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS), MAX_UNSENT_KB_PER_CONNECTION: '1024', MAX_UNSENT_MB: '1024' } });
   });
   afterAll(async () => server?.stop());
 
@@ -140,7 +139,7 @@ describe('the bounds on unsent bytes', () => {
 describe('the bound on unsent bytes in the process', () => {
   let server: Server;
   beforeAll(async () => {
-    server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', MAX_UNSENT_KB_PER_CONNECTION: '65536', MAX_UNSENT_MB: '2' });
+    server = await startServer({ env: { RATE_LIMIT: '1000000', MAX_UNSENT_KB_PER_CONNECTION: '65536', MAX_UNSENT_MB: '2' } });
   });
   afterAll(async () => server?.stop());
 

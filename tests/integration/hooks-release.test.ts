@@ -14,7 +14,8 @@ import { verifySignature } from '../../src/hooks/sign.ts';
 import { ReleaseWebhookSchema, type ReleaseWebhook } from '../../src/schemas/hooks.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
-import { request, runScript, startServer, type Server } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
+import { request, runScript } from '../helpers/production.ts';
 
 interface Hit {
   headers: IncomingMessage['headers'];
@@ -105,7 +106,7 @@ beforeAll(async () => {
   expect(a.code, a.stdout + a.stderr).toBe(0);
   expect(a.stdout).toContain('release: notifications: none (the first release has nothing to compare with)');
   nameA = path.basename(await readlink(path.join(releases, 'current')));
-  server = await startServer(path.join(releases, 'current'), { RELEASE_POLL_MS: '100', RATE_LIMIT: '0' });
+  server = await startServer({ outDir: path.join(releases, 'current'), env: { RELEASE_POLL_MS: '100', RATE_LIMIT: '0' } });
   const b = await runScript('scripts/release.ts', [], {
     ...env(),
     RTP_DATA_DIR: dataB,

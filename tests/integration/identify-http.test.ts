@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 
 interface Rec { canonical_slug: string; stated_rtp: number; variants: Array<{ rtp: number; kind: string }> }
-let server: RunningServer;
+let server: Server;
 let records: Rec[];
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '4' } });

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { request, runScript, startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { request, runScript } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let tmp: string;
 let keysFile: string;
@@ -49,8 +49,8 @@ beforeAll(async () => {
   keysFile = path.join(tmp, 'var/keys.json');
   accessLog = path.join(tmp, 'access.jsonl');
   key = await issue('Example Casino Reviews');
-  server = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '5', ACCESS_LOG: accessLog, ACCESS_LOG_SALT: 'test-salt' });
-  roomy = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '1000' });
+  server = await startServer({ env: { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '5', ACCESS_LOG: accessLog, ACCESS_LOG_SALT: 'test-salt' } });
+  roomy = await startServer({ env: { RTP_KEYS_FILE: keysFile, KEYS_POLL_MS: '100', RATE_LIMIT: '1000' } });
 });
 
 afterAll(async () => {
@@ -179,7 +179,7 @@ describe('API keys', () => {
 
 describe('the default budget', () => {
   it('is 10,000 per 24 hours for a key when RATE_LIMIT is the default 1,000', async () => {
-    const plain = await startServer(testOutDir(), { RTP_KEYS_FILE: keysFile, RATE_LIMIT: '' });
+    const plain = await startServer({ env: { RTP_KEYS_FILE: keysFile, RATE_LIMIT: '' } });
     try {
       expect((await request(plain.url + SLOT)).headers.get('x-ratelimit-limit')).toBe('1000');
       const r = await request(plain.url + SLOT, bearer(key));

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResponseSchema } from '../../src/schemas/batch.ts';
 import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 let slugs: string[];
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '100' } });

@@ -5,9 +5,9 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 let agent: http.Agent;
 beforeAll(async () => {
   // Caches off: every answer is written afresh into a pooled buffer.

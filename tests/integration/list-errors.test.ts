@@ -1,9 +1,9 @@
 // Bad list and history queries over HTTP: 400 JSON naming each bad parameter, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '1000000' } });
 });

@@ -6,9 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BODY_BYTES } from '../../src/server/mcp-http.ts';
-import { REPO_ROOT, startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { REPO_ROOT, startServer, testOutDir, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '12' } });
 });

@@ -13,14 +13,14 @@ import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
 import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
 import { movedStaticUrls } from '../../src/routes/moved.ts';
-import { startServer, testDataDir, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, testOutDir, type Server } from '../helpers/server.ts';
 
 const HOUR = 'public, max-age=3600, s-maxage=3600';
 const merged = MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games;
 const OLD = 'big-bass-splash-reel-kingdom';
 const NEW = 'big-bass-splash';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '1000000' } });
 });

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { OembedResponseSchema } from '../../src/schemas/oembed.ts';
-import { startServer, testDataDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 let bundle: RegistryBundle;
 /** The served game page (fetched once: pages count against the small budget below). */
 let page: string;

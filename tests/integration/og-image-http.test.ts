@@ -7,13 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
-import { startServer, type Server } from '../helpers/production.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'rtp-og-'));
 beforeAll(async () => {
-  server = await startServer(testOutDir(), { RATE_LIMIT: '1000000', CARD_CACHE_DIR: cacheDir });
+  server = await startServer({ env: { RATE_LIMIT: '1000000', CARD_CACHE_DIR: cacheDir } });
 });
 afterAll(async () => {
   await server?.stop();

@@ -12,13 +12,13 @@ import { SHELL_FILE } from '../../src/emit/game-pages.ts';
 import { MARKERS } from '../../src/site/game-page.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { listItemText } from '../../src/site/list-item.ts';
-import { startServer, testDataDir, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testDataDir, testOutDir, type Server } from '../helpers/server.ts';
 
 /** Largest compressed game page allowed: the pages stay small at 50k games. */
 const GAME_PAGE_GZIP_BUDGET = 4 * 1024;
 
 let out: string;
-let server: RunningServer;
+let server: Server;
 let bundle: RegistryBundle;
 
 beforeAll(async () => {

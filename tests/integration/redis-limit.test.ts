@@ -6,9 +6,9 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FALLBACK_RETRY_MS } from '../../src/server/rate-limit-redis.ts';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
-import { request, startServer, type Answer, type Server } from '../helpers/production.ts';
+import { request, type Answer } from '../helpers/production.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
-import { testOutDir } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let redis: TestRedis;
 let a: Server;
@@ -19,7 +19,7 @@ const REDIS_WAIT_MS = 3000;
 
 async function pair(prefix: string): Promise<[Server, Server]> {
   const env = { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix };
-  return Promise.all([startServer(testOutDir(), env), startServer(testOutDir(), env)]);
+  return Promise.all([startServer({ env: env }), startServer({ env: env })]);
 }
 
 beforeAll(async () => {
@@ -93,7 +93,7 @@ describe('Redis-backed rate limit', () => {
   it('Redis frozen by SIGSTOP: the limit still holds per instance, no request waits on Redis twice, counting returns after SIGCONT', async () => {
     const prefix = `e2e:${randomBytes(6).toString('hex')}:`;
     // A long Redis timeout sets a request that waited on Redis (seconds) far apart from one counted in process (milliseconds).
-    const c = await startServer(testOutDir(), { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: String(REDIS_WAIT_MS) });
+    const c = await startServer({ env: { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: String(REDIS_WAIT_MS) } });
     try {
       expect((await request(c.url + SLOT)).headers.get('x-ratelimit-remaining')).toBe('4'); // counted in Redis
       redis.pause();

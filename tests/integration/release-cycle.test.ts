@@ -11,7 +11,8 @@ import { switchCurrent } from '../../src/release/store.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
-import { reloadedOn, request, runScript, startServer, type Server } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
+import { reloadedOn, request, runScript } from '../helpers/production.ts';
 
 let tmp: string;
 let releases: string;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const a = await release(dataA);
   expect(a.code, a.stdout + a.stderr).toBe(0);
   nameA = await current();
-  server = await startServer(path.join(releases, 'current'), { RELEASE_POLL_MS: '100', RATE_LIMIT: '0' });
+  server = await startServer({ outDir: path.join(releases, 'current'), env: { RELEASE_POLL_MS: '100', RATE_LIMIT: '0' } });
 });
 
 afterAll(async () => {
@@ -196,7 +197,7 @@ describe('npm run release', () => {
   });
 
   it('a server that does not poll switches on SIGHUP', async () => {
-    const still = await startServer(path.join(releases, 'current'), { RELEASE_POLL_MS: '0', RATE_LIMIT: '0' });
+    const still = await startServer({ outDir: path.join(releases, 'current'), env: { RELEASE_POLL_MS: '0', RATE_LIMIT: '0' } });
     try {
       expect(await version(still.url)).toBe('1.0.0');
       await switchCurrent(releases, nameB);

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startServer, type RunningServer } from '../helpers/server.ts';
+import { REPO_ROOT, startServer, type Server } from '../helpers/server.ts';
 
-let bundled: RunningServer;
-let sources: RunningServer;
+let bundled: Server;
+let sources: Server;
 beforeAll(async () => {
   const env = { RATE_LIMIT: '0', ACCESS_LOG: 'off' };
   [bundled, sources] = await Promise.all([startServer({ env }), startServer({ env, entry: path.join(REPO_ROOT, 'src/server/main.ts') })]);

@@ -1,10 +1,10 @@
 // The server with its caches set to 0 (STATIC_CACHE_MB, LIST_CACHE_MB, SEARCH_CACHE_MB): it starts,
 // and answers the same bytes as with them on, request after request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
-let off: RunningServer;
-let on: RunningServer;
+let off: Server;
+let on: Server;
 beforeAll(async () => {
   [off, on] = await Promise.all([startServer({ env: { STATIC_CACHE_MB: '0', LIST_CACHE_MB: '0', SEARCH_CACHE_MB: '0', RATE_LIMIT: '0' } }), startServer({ env: { RATE_LIMIT: '0' } })]);
 });

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer();
 });

@@ -2,9 +2,9 @@
 // pass, the 1,001st gets 429; exempt routes are never counted nor blocked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type Server } from '../helpers/server.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer();
 });

@@ -4,10 +4,10 @@ import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testOutDir, type RunningServer } from '../helpers/server.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
 
-let server: RunningServer;
+let server: Server;
 beforeAll(async () => {
   server = await startServer({ env: { RATE_LIMIT: '1000000' } });
 });
