@@ -1,19 +1,18 @@
 // "Which build is this": GET /api/rtp/identify on the shipped registry and on hand-made records.
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identify, MSG_GAME_REQUIRED, MSG_RTP, MSG_RTP_REQUIRED, MSG_SLUG_AND_NAME, parseIdentifyQuery } from '../../src/list/identify.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
 let services: RegistryServices;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   services = servicesFor(bundle);
 });
 const ask = (q: string) => {

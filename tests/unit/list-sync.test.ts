@@ -1,21 +1,20 @@
 // Delta sync on the list route (src/list/sync.ts): records changed after a moment, oldest change
 // first, each with updated_at from the history log; paging; every misuse a 400.
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG_SLUGS_COMBINED } from '../../src/list/batch.ts';
 import { MSG_SYNC_COMBINED } from '../../src/list/sync.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
 import { namedParams, VALID_PARAM_VALUES } from '../helpers/list-params.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
 let services: RegistryServices;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   services = servicesFor(bundle);
 });
 const sync = (q: string) => {
