@@ -5,7 +5,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_FAMILIES } from '../../src/routes/routes.ts';
+import { EDGE_UPSTREAM_TIMEOUT_S } from '../../src/emit/nginx-edge.ts';
+import { DYNAMIC_FAMILIES, FAST_UPSTREAM_TIMEOUT_MS } from '../../src/routes/routes.ts';
 import type { RouteFamily } from '../../src/routes/paths.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { startEdge, type RunningEdge } from '../helpers/edge.ts';
@@ -85,7 +86,7 @@ describe('npm run edge: routing around trouble, healing itself', () => {
     expect(edge.running()).toContain(now.pid);
   });
 
-  it('leaves a frozen instance (SIGSTOP) out of rotation: at 20 list requests/s for 6 s, at most 1% fail or take over 2 s', async () => {
+  it('leaves a frozen instance (SIGSTOP) out of rotation: at 20 list requests/s for 6 s, at most 1% fail or wait past the short timeout', async () => {
     const victim = edge.state.instances[0]!;
     const replies: Reply[] = [];
     const RATE = 20;
@@ -113,7 +114,11 @@ describe('npm run edge: routing around trouble, healing itself', () => {
     } finally {
       if (frozen) process.kill(victim.pid, 'SIGCONT');
     }
-    const bad = replies.filter((r) => r.status !== 200 || r.ms > 2000);
+    // Given up on after the list route's short upstream timeout (1 s), not the edge's default (30 s):
+    // a wide margin on both sides, so a busy machine does not turn a retried request into a failure.
+    const SLOW_MS = (EDGE_UPSTREAM_TIMEOUT_S * 1000) / 3;
+    expect(SLOW_MS).toBeGreaterThanOrEqual(5 * FAST_UPSTREAM_TIMEOUT_MS);
+    const bad = replies.filter((r) => r.status !== 200 || r.ms > SLOW_MS);
     const detail = `${bad.length} of ${replies.length} failed or slow: ${bad.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', ')}`;
     expect(replies).toHaveLength(TOTAL);
     expect(bad.length, detail).toBeLessThanOrEqual(Math.floor(TOTAL / 100));
