@@ -1,6 +1,6 @@
 // `npm test`, the full gate: provides what the tests drive (Debian's chromium, redis-server and
 // nginx, installed with apt when missing and running as root), then runs typecheck, client:build, data:check,
-// test:unit, build, dist:check, test:e2e and the bench smoke run, stopping at the first failure.
+// test:unit, build, dist:check, test:integration, test:browser and the bench smoke run, stopping at the first failure.
 // Ends with one plain line, "tests: N passed, N failed, N skipped", summed over the Vitest runs;
 // a skipped test fails the gate (a test that cannot run must fail with its reason instead).
 import { spawnSync } from 'node:child_process';
@@ -48,7 +48,8 @@ function main(): number {
     ['test:unit', vitest('unit')],
     ['build', []],
     ['dist:check', []],
-    ['test:e2e', vitest('e2e')],
+    ['test:integration', vitest('integration')],
+    ['test:browser', vitest('browser')],
     ['bench', ['--', '--quick']],
   ];
   let failedStep: string | null = null;

@@ -64,7 +64,7 @@ export async function serverBundleCurrent(serverDir: string): Promise<boolean> {
 
 /**
  * Bundles the server in `serverDir` again when src/ changed since (serverBundleCurrent); returns
- * whether it did. For `npm start` and the e2e setup, which run the bundle of a build made earlier.
+ * whether it did. For `npm start` and the test global setup, which run the bundle of a build made earlier.
  */
 export async function refreshServerBundle(serverDir: string): Promise<boolean> {
   if (await serverBundleCurrent(serverDir)) return false;

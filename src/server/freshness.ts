@@ -1,6 +1,6 @@
 // Whether a build output is current for a data folder: the bundle must exist and be newer than
 // every file under the data folder, and its list bundle of the format this code reads (used by
-// `npm start` and the e2e global setup).
+// `npm start` and the test global setup, tests/helpers/global-setup.ts).
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';

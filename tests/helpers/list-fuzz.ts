@@ -1,5 +1,5 @@
-// The generated list and history queries of the hardening fuzz (tests/e2e/harden-http.test.ts),
-// also checked against the OpenAPI document by tests/e2e/contract.test.ts: seeded, so a seed
+// The generated list and history queries of the hardening fuzz (tests/integration/harden-http.test.ts),
+// also checked against the OpenAPI document by tests/integration/contract.test.ts: seeded, so a seed
 // reproduces a run.
 import { GAME_TYPES } from '../../src/schemas/authoring.ts';
 import { LIST_SORTS } from '../../src/schemas/list.ts';

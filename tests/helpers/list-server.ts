@@ -1,8 +1,8 @@
-// Setup shared by the list route's e2e files: the real server (rate limit out of the way) for the
+// Setup shared by the list route's integration files: the real server (rate limit out of the way) for the
 // file's tests, and a GET of the list route that expects 200 and a schema-valid body.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { startServer, type Server } from './server.ts';
 
 export interface ListServer {
   /** The server's base URL (once started). */
@@ -18,7 +18,7 @@ export interface ListServer {
 
 /** Starts the server before this file's tests and stops it after (expecting exit code 0). */
 export function useListServer(): ListServer {
-  let server: RunningServer;
+  let server: Server;
   beforeAll(async () => {
     server = await startServer({ env: { RATE_LIMIT: '1000000' } });
   });

@@ -1,7 +1,8 @@
-// Starts the real server (the bundle `npm run serve` runs: dist/server/runtime/server.mjs, kept
-// current with src/ by the e2e global setup) as a child process on a free port for tests, reads
-// its address from the start-up log line, and stops it with SIGTERM.
+// The one way tests start the real server: the bundle `npm run serve` runs (dist/server/runtime/server.mjs,
+// kept current with src/ by the test global setup) as a child process on a free port, its address
+// read from the start-up log line, with its pid, output, memory and CPU time; stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
@@ -27,59 +28,126 @@ export function serverEntry(): string {
   return path.join(testOutDir(), 'server', SERVER_ENTRY_FILE);
 }
 
-export interface RunningServer {
+export interface Server {
   /** e.g. http://127.0.0.1:45123 */
   url: string;
+  pid: number;
   child: ChildProcess;
-  /** Everything the server printed so far. */
-  output: () => string;
-  /** SIGTERM, then the exit code (null when killed by a signal). */
-  stop: () => Promise<number | null>;
+  /** Everything the server wrote to stdout and stderr so far (the last 256 KB at least). */
+  output(): string;
+  signal(sig: NodeJS.Signals): void;
+  /** SIGTERM (SIGKILL after 10 s), then the exit code (null when killed by a signal). */
+  stop(): Promise<number | null>;
+  /** Resident memory of the server process in KiB (/proc/<pid>/status VmRSS). */
+  rssKiB(): number;
+  /** Resolves once `test(output)` holds, checked as output arrives (waits for a logged event, never a fixed time). */
+  waitForOutput(test: (output: string) => boolean, timeoutMs?: number): Promise<void>;
 }
 
 export interface StartOptions {
+  /** The build to serve: the build under test unless given. */
   outDir?: string;
-  env?: Record<string, string>;
-  timeoutMs?: number;
+  /** Added to the environment; the access log is off unless ACCESS_LOG says otherwise. */
+  env?: NodeJS.ProcessEnv;
+  /** V8/Node flags: those of `npm run serve` unless given. */
+  nodeArgs?: readonly string[];
   /** The script to run instead of the bundle (e.g. src/server/main.ts, the sources `npm start` runs). */
   entry?: string;
+  timeoutMs?: number;
 }
 
-const LISTENING = /listening on (http:\/\/\S+)/;
+const LISTENING = /listening on (http:\/\/[^\s,]+)/;
 
-/** Spawns the server with PORT=0 and resolves once it logs its address. */
-export function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, [...SERVE_FLAGS, options.entry ?? serverEntry()], {
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux). */
+const CLK_TCK = 100;
+
+/** A process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat): work done, whatever else the machine runs. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
+/** Spawns the server on a free loopback port (PORT=0) and resolves once it logs its address. */
+export function startServer(options: StartOptions = {}): Promise<Server> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? SERVE_FLAGS), options.entry ?? serverEntry()], {
     cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', RTP_OUT_DIR: options.outDir ?? testOutDir(), ...options.env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', RTP_OUT_DIR: options.outDir ?? testOutDir(), ACCESS_LOG: 'off', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  let out = '';
+  const waiters = new Set<() => void>();
+  // Keep the last 256 KB at least (an access log on stdout can be long).
+  const keep = (d: Buffer) => {
+    out += d.toString('utf8');
+    if (out.length > 512 * 1024) out = out.slice(-256 * 1024);
+    for (const w of [...waiters]) w();
+  };
+  const waitForOutput = (test: (output: string) => boolean, waitMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!test(out)) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`server: the awaited output did not come within ${waitMs} ms:\n${out.slice(-4000)}`));
+      }, waitMs);
+      waiters.add(check);
+      check();
+    });
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const stop = async (): Promise<number | null> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    return exited;
+    if (child.exitCode !== null || child.signalCode !== null) return exited;
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.kill('SIGTERM');
+    const code = await exited;
+    clearTimeout(kill);
+    return code;
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${options.timeoutMs ?? 30_000} ms:\n${log}`));
-    }, options.timeoutMs ?? 30_000);
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-      const m = LISTENING.exec(log);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve({ url: m[1]!, child, output: () => log, stop });
-      }
+      void stop();
+      reject(new Error(`server did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = () => {
+      const m = LISTENING.exec(out);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({
+        url: m[1]!,
+        pid: child.pid!,
+        child,
+        output: () => out,
+        signal: (sig) => child.kill(sig),
+        stop,
+        waitForOutput,
+        rssKiB: () => {
+          const rss = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          return rss === null ? Number.NaN : Number(rss[1]);
+        },
+      });
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-    });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited (code ${code}) before listening:\n${log}`));
+      reject(new Error(`server exited (code ${code ?? child.signalCode}) before listening:\n${out}`));
     });
   });
 }

@@ -1,20 +1,33 @@
 // The bench's disk check: a build run it cannot afford is named, with what is free and needed.
-import os from 'node:os';
-import { statfsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { diskShortfall } from '../../scripts/bench/build.ts';
+// The free space is a fixed figure here (statfsSync stubbed): the verdict never depends on this machine's disk.
+import { describe, expect, it, vi } from 'vitest';
+
+const GiB = 1024 ** 3;
+const disk = vi.hoisted(() => ({ freeBytes: 0 }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const statfsSync = () => ({ bsize: 4096, bavail: disk.freeBytes / 4096 });
+  return { ...fs, default: { ...fs, statfsSync }, statfsSync };
+});
+const { diskShortfall } = await import('../../scripts/bench/build.ts');
 
 describe('diskShortfall', () => {
   it('does not guess before the first build', () => {
-    expect(diskShortfall(os.tmpdir(), 250_000, 0)).toBeNull();
+    disk.freeBytes = 0;
+    expect(diskShortfall('/work', 250_000, 0)).toBeNull();
   });
 
-  it('lets a small run through and names a run larger than the free space', () => {
-    const fs = statfsSync(os.tmpdir());
-    const freeGiB = (fs.bavail * fs.bsize) / 1024 ** 3;
-    expect(diskShortfall(os.tmpdir(), 10, 1000)).toBeNull();
-    const short = diskShortfall(os.tmpdir(), 1000, fs.bavail * fs.bsize);
-    expect(short).toMatch(/^\d+\.\d GiB free, about \d+\.\d GiB needed \(a build and its baseline\)$/);
-    expect(Number(/^(\d+\.\d)/.exec(short!)![1])).toBeCloseTo(freeGiB, 0);
+  it('lets a run through while a build and its baseline fit, with 2 GiB to spare', () => {
+    disk.freeBytes = 10 * GiB;
+    expect(diskShortfall('/work', 10, 1000)).toBeNull();
+    // need = 2 × games × bytes per game + 2 GiB: exactly the free space still fits.
+    expect(diskShortfall('/work', 4, GiB)).toBeNull();
+  });
+
+  it('names a run larger than the free space, with both figures', () => {
+    disk.freeBytes = 10 * GiB;
+    expect(diskShortfall('/work', 5, GiB)).toBe('10.0 GiB free, about 12.0 GiB needed (a build and its baseline)');
+    disk.freeBytes = 1.5 * GiB;
+    expect(diskShortfall('/work', 1000, 1000)).toBe('1.5 GiB free, about 2.0 GiB needed (a build and its baseline)');
   });
 });

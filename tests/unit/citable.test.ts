@@ -2,13 +2,11 @@
 // JSON-LD expanded by a JSON-LD processor (types and required properties as schema.org IRIs), the
 // game page's cite block naming the data version, the CORRECTIONS_URL link, and the feeds' WebSub hub.
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import jsonld from 'jsonld';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { feedIndex, gameFeed, registryFeed } from '../../src/emit/feeds.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { websubHub } from '../../src/routes/urls.ts';
 import { correctionsTemplate, correctionText, correctionUrl } from '../../src/site/corrections.ts';
 import { citationCff, datasetJsonLd, jsonLdScript } from '../../src/site/dataset.ts';
@@ -16,6 +14,7 @@ import { gameMain } from '../../src/site/game-page.ts';
 import { indexBundle } from '../../src/site/registry.ts';
 import { CITATION_FILE, expectedCitation } from '../../scripts/citation.ts';
 import { expandDataset, SCHEMA } from '../helpers/jsonld.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
 /** What a browser reads from an attribute escaped by src/lib/html.ts. */
@@ -23,7 +22,7 @@ const unescapeAttr = (v: string) => v.replaceAll('&#39;', "'").replaceAll('&quot
 const TEMPLATE = 'https://forge.example.org/registry/issues/new?title={title}&body={body}&labels=correction';
 let bundle: RegistryBundle;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
 });
 
 describe('CITATION.cff', () => {

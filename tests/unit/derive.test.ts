@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { badgesFor, confidenceOf, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
-import type { GameFile, ProviderFile, SourceEntry } from '../../src/schemas/authoring.ts';
+import type { SourceEntry } from '../../src/schemas/authoring.ts';
+import { BOOK_OF_DEAD, BOOK_OF_DEAD_PROVIDER } from '../fixtures/registry.ts';
 
-const provider: ProviderFile = { provider: 'playngo', display: "Play'n GO", website: 'https://www.playngo.com' };
-const game: GameFile = {
-  canonical_slug: 'book-of-dead',
-  canonical_name: 'Book of Dead',
-  provider: 'playngo',
-  game_type: 'slot',
-  stated_rtp: 96.21,
-  rtp_variants: [
-    { rtp: 84.18, kind: 'operator_ladder' },
-    { rtp: 94.25, kind: 'operator_ladder' },
-    { rtp: 96.21, kind: 'standard' },
-  ],
-  volatility: 'high',
-  max_win_x: 5000,
-  release_year: 2016,
-  source_url: 'https://www.playngo.com/games/book-of-dead',
-  evidence_url: 'https://slotsscience.com/lab-book-of-dead.html',
-  last_verified: '2026-11-21T00:00:00Z',
-  notes: '',
-  sources: [{ kind: 'hand_checked', url: 'https://slotsscience.com/lab-book-of-dead.html', checked_at: '2026-11-21T00:00:00Z', stated_rtp: 96.21, rtp_variants: [84.18, 94.25, 96.21], file: 'sources/seed-games.csv', line: 2 }],
-};
+const provider = BOOK_OF_DEAD_PROVIDER;
+const game = BOOK_OF_DEAD;
 
 const src = (kind: SourceEntry['kind'], stated: number, file: string, url = 'https://x.example/p'): SourceEntry => ({ kind, url, checked_at: null, stated_rtp: stated, rtp_variants: [stated], file, line: 1 });
 

@@ -8,13 +8,13 @@ import AjvDraft04 from 'ajv-draft-04';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '../../src/emit/dumps.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { releaseChanges, removedGames } from '../../src/registry/changes.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { dumpFile } from '../../src/routes/routes.ts';
 import { classify, dumpFiles } from '../../src/routes/paths.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SITE = 'https://rtp.example.org';
@@ -23,7 +23,7 @@ let dumps: DumpFile[];
 const text = (file: string) => dumps.find((d) => d.file === file)!.bytes.toString('utf8');
 
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.join(ROOT, 'data')));
+  bundle = shippedBundle();
   dumps = renderDumps(bundle, SITE);
 });
 

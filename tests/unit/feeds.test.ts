@@ -1,18 +1,17 @@
 // The Atom feeds (src/emit/feeds.ts), parsed with fast-xml-parser and checked against RFC 4287's
 // required elements: the registry-wide, provider and game feeds of the shipped registry, and hostile text.
-import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEED_ENTRIES, feedChanges, feedIndex, gameFeed, providerFeed, registryFeed, type FeedIndex } from '../../src/emit/feeds.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 let bundle: RegistryBundle;
 let ix: FeedIndex;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   ix = feedIndex(bundle, SITE);
 });
 

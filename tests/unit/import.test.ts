@@ -5,30 +5,15 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertRows, parseCsv, variantKinds, type CsvRow } from '../../src/ingest/seed-import.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
+import { BOOK_OF_DEAD, BOOK_OF_DEAD_PROVIDER, BOOK_OF_DEAD_ROW } from '../fixtures/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** The hand-checked seed the shipped data/ was imported from (data/sources/seed-README.md says where it comes from). */
 const SEED_DIR = path.join(repoRoot, 'data/sources');
 
 const HEADER = 'canonical_slug,canonical_name,provider,provider_display,game_type,stated_rtp,rtp_variants,volatility,max_win_x,release_year,source_url,evidence_url,checked_at,notes';
-const PROVIDERS: CsvRow[] = [{ provider: 'playngo', provider_display: "Play'n GO", website: 'https://www.playngo.com' }];
-const row = (over: Partial<CsvRow> = {}): CsvRow => ({
-  canonical_slug: 'book-of-dead',
-  canonical_name: 'Book of Dead',
-  provider: 'playngo',
-  provider_display: "Play'n GO",
-  game_type: 'slot',
-  stated_rtp: '96.21',
-  rtp_variants: '84.18;94.25;96.21',
-  volatility: 'high',
-  max_win_x: '5000',
-  release_year: '2016',
-  source_url: 'https://www.playngo.com/games/book-of-dead',
-  evidence_url: 'https://slotsscience.com/lab-book-of-dead.html',
-  checked_at: '2026-11-21T00:00:00Z',
-  notes: '',
-  ...over,
-});
+const PROVIDERS: CsvRow[] = [{ provider: BOOK_OF_DEAD_PROVIDER.provider, provider_display: BOOK_OF_DEAD_PROVIDER.display, website: BOOK_OF_DEAD_PROVIDER.website ?? '' }];
+const row = (over: Partial<CsvRow> = {}): CsvRow => ({ ...BOOK_OF_DEAD_ROW, ...over }) as CsvRow;
 
 describe('variantKinds', () => {
   it('marks the stated value standard and lower values operator_ladder', () => {
@@ -59,28 +44,18 @@ describe('convertRows', () => {
     const csv = `${HEADER}\r\nbook-of-dead,Book of Dead,playngo,Play'n GO,slot,96.21,84.18;94.25;96.21,high,5000,,https://www.playngo.com/games/book-of-dead,https://slotsscience.com/x.html,2026-11-21T00:00:00Z,"Ladder from slotsscience; ""quoted"", with comma"\r\n`;
     const { games, problems } = convertRows(parseCsv(csv), PROVIDERS);
     expect(problems).toEqual([]);
+    // The seed's Book of Dead, but for what this row says otherwise: no release year, its own evidence URL and notes.
+    const evidence = 'https://slotsscience.com/x.html';
     expect(games).toEqual([
-      {
-        canonical_slug: 'book-of-dead',
-        canonical_name: 'Book of Dead',
-        provider: 'playngo',
-        game_type: 'slot',
-        stated_rtp: 96.21,
-        rtp_variants: [
-          { rtp: 84.18, kind: 'operator_ladder' },
-          { rtp: 94.25, kind: 'operator_ladder' },
-          { rtp: 96.21, kind: 'standard' },
-        ],
-        volatility: 'high',
-        max_win_x: 5000,
-        release_year: null,
-        source_url: 'https://www.playngo.com/games/book-of-dead',
-        evidence_url: 'https://slotsscience.com/x.html',
-        last_verified: '2026-11-21T00:00:00Z',
-        notes: 'Ladder from slotsscience; "quoted", with comma',
-        sources: [{ kind: 'hand_checked', url: 'https://slotsscience.com/x.html', checked_at: '2026-11-21T00:00:00Z', stated_rtp: 96.21, rtp_variants: [84.18, 94.25, 96.21], file: 'sources/seed-games.csv', line: 2 }],
-      },
+      { ...BOOK_OF_DEAD, release_year: null, evidence_url: evidence, notes: 'Ladder from slotsscience; "quoted", with comma', sources: [{ ...BOOK_OF_DEAD.sources[0]!, url: evidence }] },
     ]);
+  });
+
+  it('imports the seed row of Book of Dead to its game file', () => {
+    const { games, problems, providers } = convertRows([row()], PROVIDERS);
+    expect(problems).toEqual([]);
+    expect(games).toEqual([BOOK_OF_DEAD]);
+    expect(providers).toEqual([BOOK_OF_DEAD_PROVIDER]);
   });
 
   it('uses the stated RTP as the only variant when none are listed', () => {

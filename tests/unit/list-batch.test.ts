@@ -6,6 +6,7 @@ import { BATCH_MAX, BatchResponseSchema } from '../../src/schemas/batch.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
+import { namedParams, VALID_PARAM_VALUES } from '../helpers/list-params.ts';
 
 const bundle = fixtureBundle(120);
 const services = servicesFor(bundle);
@@ -63,7 +64,13 @@ describe('batch lookup', () => {
       return ErrorBodySchema.parse(JSON.parse(r.body.toString('utf8'))).errors;
     };
     expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since' }]);
-    expect(MSG_SLUGS_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since');
+    // Every parameter the message names is refused beside slugs, each with a value it accepts alone.
+    const named = namedParams(MSG_SLUGS_COMBINED);
+    expect(named).toContain('updated_since');
+    for (const name of named) {
+      expect(VALID_PARAM_VALUES[name], name).toBeDefined();
+      expect(bad(`slugs=${slugs[0]}&${name}=${encodeURIComponent(VALID_PARAM_VALUES[name]!)}`), name).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
+    }
     expect(bad(`slugs=${slugs[0]}&limit=5`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
     expect(bad(`slugs=${slugs[0]}&updated_since=2026-01-01`)).toEqual([{ param: 'slugs', message: MSG_SLUGS_COMBINED }]);
     expect(bad('slugs=Book-Of-Dead')).toEqual([{ param: 'slugs', message: 'must be 1 to 200 slugs separated by commas (lowercase letters, digits and hyphens)' }]);

@@ -73,7 +73,7 @@ describe('memory engine vs the reference model', () => {
     expect(new Set(records.map((r) => r.confidence)).size).toBe(3);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
-  });
+  }, 120_000); // 40,320 combinations against the reference: seconds of CPU, more on a busy machine
 
   it('matches the reference for random combinations with rtp_min, rtp_max, volatility, max_win_min and the release years, with confidence too', () => {
     const rnd = rng(36);
@@ -131,7 +131,7 @@ describe('memory engine vs the reference model', () => {
     for (const [name, count] of Object.entries(seen)) expect(count, name).toBeGreaterThan(50);
     // The fixture has games with and without each figure the filters read.
     expect(records.some((r) => r.release_year === null) && records.some((r) => r.max_win === null) && records.some((r) => r.volatility === null)).toBe(true);
-  });
+  }, 60_000); // 1,500 random queries against the reference
 
   it('treats a game with no known year or max win as matching no filter on it', () => {
     const unknownYear = records.filter((r) => r.release_year === null).map((r) => r.canonical_slug);

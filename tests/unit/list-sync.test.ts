@@ -1,19 +1,20 @@
 // Delta sync on the list route (src/list/sync.ts): records changed after a moment, oldest change
 // first, each with updated_at from the history log; paging; every misuse a 400.
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MSG_SLUGS_COMBINED } from '../../src/list/batch.ts';
 import { MSG_SYNC_COMBINED } from '../../src/list/sync.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { namedParams, VALID_PARAM_VALUES } from '../helpers/list-params.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
 let services: RegistryServices;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   services = servicesFor(bundle);
 });
 const sync = (q: string) => {
@@ -68,7 +69,17 @@ describe('GET /api/rtp/list?updated_since=', () => {
     };
     expect(bad('updated_since=yesterday')).toEqual([{ param: 'updated_since', message: 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)' }]);
     expect(bad('updated_since=2026-01-01&provider=playngo')).toEqual([{ param: 'updated_since', message: MSG_SYNC_COMBINED }]);
-    expect(MSG_SYNC_COMBINED).toBe('cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, slugs');
+    // Every parameter the message names is refused beside updated_since, each with a value it accepts alone.
+    const named = namedParams(MSG_SYNC_COMBINED);
+    expect(named).toContain('q');
+    for (const name of named) {
+      expect(VALID_PARAM_VALUES[name], name).toBeDefined();
+      expect(services.list(`${name}=${encodeURIComponent(VALID_PARAM_VALUES[name]!)}`).status, name).toBe(200);
+      // With slugs the batch lookup answers, naming slugs (its own message, tests/unit/list-batch.test.ts).
+      const refusal = name === 'slugs' ? { param: 'slugs', message: MSG_SLUGS_COMBINED } : { param: 'updated_since', message: MSG_SYNC_COMBINED };
+      expect(bad(`updated_since=2026-01-01&${name}=${encodeURIComponent(VALID_PARAM_VALUES[name]!)}`), name).toEqual([refusal]);
+    }
+    expect(named).not.toContain('limit'); // a delta sync pages with limit and offset
     expect(bad('updated_since=2026-01-01&limit=0')).toEqual([{ param: 'limit', message: 'must be an integer from 1 to 200' }]);
     // An empty updated_since is absent: the ordinary list.
     expect(services.list('updated_since=&limit=1').status).toBe(200);

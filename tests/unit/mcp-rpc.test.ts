@@ -1,18 +1,16 @@
 // The JSON-RPC envelope of the MCP server (src/mcp/rpc.ts) on the shipped registry: what each
 // message is checked for, the codes of each refusal, batches answered in order one call at a time,
 // the meter asked before each call, and the byte caps of a call and of a batch.
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, RPC } from '../../src/schemas/rpc.ts';
 import { checkMessage, parseMessage, RpcDispatcher } from '../../src/mcp/rpc.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
-import { makeBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 let dispatcher: RpcDispatcher;
 beforeAll(async () => {
-  const bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  const bundle = shippedBundle();
   dispatcher = new RpcDispatcher(createMcpServer(servicesFor(bundle), 'https://rtp.example.org'));
 });
 

@@ -1,19 +1,18 @@
 // The MCP server (src/mcp/server.ts) through the SDK's own client over its in-memory transport: every
 // tool on the shipped registry, each result with the data version, the licence and the source to cite.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
 let bundle: RegistryBundle;
 let client: Client;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   const server = createMcpServer(servicesFor(bundle), SITE);
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 'test', version: '1.0.0' });

@@ -1,21 +1,20 @@
 // GET /api/oembed in process: the oEmbed 1.0 `rich` answer for a game page or widget URL, the
 // spec's statuses (404 unknown URL or a size the widget cannot fit, 501 other formats, 400 a
 // missing url or bad size), escaping, and the link-preview and discovery tags of game pages.
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
 import { embeddable } from '../../src/list/oembed.ts';
 import { OembedResponseSchema } from '../../src/schemas/oembed.ts';
 import { gameHead } from '../../src/site/game-page.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org/registry';
 let bundle: RegistryBundle;
 let services: RegistryServices;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow(path.resolve(import.meta.dirname, '../../data')));
+  bundle = shippedBundle();
   services = servicesFor(bundle, { site: SITE });
 });
 

@@ -7,9 +7,9 @@ import { PostingSearch } from '../../src/list/search.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import type { ListEngine } from '../../src/list/engine.ts';
 import { parseListQuery } from '../../src/list/query.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { MISSPELLINGS } from '../fixtures/misspellings.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 /** A lookup over a word list (the planner's view of the index). */
 function lookup(words: string[]): TermLookup {
@@ -74,7 +74,7 @@ describe('real misspellings over the shipped registry', () => {
   let bundle: RegistryBundle;
   let engine: ListEngine;
   beforeAll(async () => {
-    bundle = makeBundle(await loadRegistryOrThrow('data'));
+    bundle = shippedBundle();
     engine = createMemoryEngine(compileListBundle(bundle, Buffer.from(JSON.stringify(bundle))));
   });
 

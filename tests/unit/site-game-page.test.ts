@@ -12,6 +12,7 @@ import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { DEFAULT_WIDGET_OPTIONS, embedSnippet } from '../../src/site/embed.ts';
 import { fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../src/site/game-page.ts';
 import { indexBundle } from '../../src/site/registry.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
 const SHELL = `<!doctype html><html><head><title>${MARKERS.title}</title><meta name="description" content="${MARKERS.description}"><link rel="alternate" type="application/atom+xml" title="Feed" href="${MARKERS.feed}">${MARKERS.head}</head><body><main>${MARKERS.main}</main><script type="module" src="/_astro/x.js"></script></body></html>`;
@@ -22,7 +23,7 @@ const tmp: string[] = [];
 
 beforeAll(async () => {
   xss = makeBundle(await loadRegistryOrThrow('tests/fixtures/xss'));
-  real = makeBundle(await loadRegistryOrThrow('data'));
+  real = shippedBundle();
 });
 afterAll(async () => {
   for (const dir of tmp) await rm(dir, { recursive: true, force: true });

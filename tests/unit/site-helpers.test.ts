@@ -1,8 +1,7 @@
 // Pure helpers of the registry pages: formatting, search state <-> query string, embed options,
 // the pre-rendered first page of the home page.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { normaliseBorder, normaliseRadius, widgetQuery, widgetSrc, embedSnippet, DEFAULT_WIDGET_OPTIONS } from '../../src/site/embed.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { formatHouseEdge, formatMaxWin, formatRange, formatRtp, formatVariantKind, formatVolatility, formatYear } from '../../src/site/format.ts';
@@ -13,10 +12,11 @@ import { indexBundle } from '../../src/site/registry.ts';
 import { fold } from '../../src/schemas/text.ts';
 import { DEFAULT_STATE, isDefaultState, queryFromState, stateFromQuery } from '../../src/site/search-params.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
 beforeAll(async () => {
-  bundle = makeBundle(await loadRegistryOrThrow('data'));
+  bundle = shippedBundle();
 });
 
 describe('format', () => {

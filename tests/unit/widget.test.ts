@@ -128,9 +128,8 @@ describe('widget page', () => {
     expect(POLICIES.widget.headers?.['Content-Security-Policy']).toBe(WIDGET_CSP);
   });
 
-  it('stays far under the 6 KB gzip budget', () => {
-    expect(gzipSize(html)).toBeLessThan(3 * 1024);
-    expect(WIDGET_GZIP_BUDGET).toBe(6144);
+  it('stays far under its gzip budget (the one dist:check enforces)', () => {
+    expect(gzipSize(html)).toBeLessThan(WIDGET_GZIP_BUDGET / 2);
   });
 });
 

@@ -1,0 +1,36 @@
+// docs/DATA.md is what `npm run data:report` writes from the shipped data: a change to data/ or its
+// sources without the report fails here, naming the command.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { makeBundle } from '../../src/registry/bundle.ts';
+import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+describe('docs/DATA.md', () => {
+  it('is up to date with data/ (else: npm run data:report)', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-report-'));
+    try {
+      const out = path.join(tmp, 'DATA.md');
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/data-report.ts'), '--out', out], { cwd: ROOT });
+      const fresh = await readFile(out, 'utf8');
+      expect(fresh, 'docs/DATA.md is stale: run npm run data:report').toBe(await readFile(path.join(ROOT, 'docs/DATA.md'), 'utf8'));
+      // The headline counts what the registry loads: every game record and every provider.
+      const registry = await loadRegistryOrThrow(path.join(ROOT, 'data'));
+      const n = (x: number) => x.toLocaleString('en-US');
+      expect(fresh).toContain(`\n**${n(makeBundle(registry).records.length)} games from ${n(registry.providers.length)} providers.**`);
+      // Every label and where it went; every held-back game with its figures and lines.
+      expect(fresh).toContain('| `Red Tiger/R7` | `red-tiger` |');
+      expect(fresh).toContain('| `Others` | refused');
+      expect(fresh).toContain("| Aztec Idols | Play'n GO | — |");
+      expect(fresh).toContain('| Dead or Alive | NetEnt | — | sources of one rank state defaults 98.08 (sources/overlay-slots.jsonl:3340) and 95.03 (sources/slotcatalog.jsonl:18)');
+      expect(fresh).toContain('| 5 Lions Gold | Pragmatic Play | `5-lions-gold` |');
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,42 @@
+// GET /api/rtp/identify over HTTP against the built dist: answers, errors, and the list route's budget.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
+import { startServer, testOutDir, type Server } from '../helpers/server.ts';
+
+interface Rec { canonical_slug: string; stated_rtp: number; variants: Array<{ rtp: number; kind: string }> }
+let server: Server;
+let records: Rec[];
+beforeAll(async () => {
+  server = await startServer({ env: { RATE_LIMIT: '4' } });
+  records = (JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Rec[] }).records;
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+describe('GET /api/rtp/identify', () => {
+  it('identifies a variant, rejects bad input as JSON 400, and counts against the list budget', async () => {
+    const game = records.find((r) => r.variants.length > 1)!;
+    const variant = game.variants.find((v) => v.rtp !== game.stated_rtp)!;
+    const ok = await fetch(`${server.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=${variant.rtp}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(ok.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300');
+    expect(ok.headers.get('x-ratelimit-remaining')).toBe('3');
+    expect(IdentifyResponseSchema.parse(await ok.json())).toMatchObject({ verdict: 'variant', match: { rtp: variant.rtp, kind: variant.kind } });
+
+    const bad = await fetch(`${server.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=lots`);
+    expect(bad.status).toBe(400);
+    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([{ param: 'rtp', message: 'must be a percentage above 0 and at most 100, such as 96.21' }]);
+    const missing = await fetch(`${server.url}/api/rtp/identify?slug=no-such-game&rtp=96`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ statusCode: 404, statusMessage: 'slot not found in registry' });
+    await fetch(`${server.url}/api/rtp/list?limit=1`);
+    const over = await fetch(`${server.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=96`);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
