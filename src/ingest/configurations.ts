@@ -18,10 +18,12 @@ export interface Ladder {
 /**
  * Providers whose lower builds sit in fixed bands. Play'n GO builds most games at 96.x and offers
  * casinos the same game at 94.x, 91.x, 87.x and 84.x (Book of Dead: 96.21, 94.25, 91.25, 87.25,
- * 84.18 in the hand-checked seed).
+ * 84.18 in the hand-checked seed); its older games sit about two points lower, at 95.5-96 with a
+ * 93.5-94 build (Jewel Box 95.78 and 93.96, Mystery Joker 96.98 at a licensed casino and 93.99
+ * elsewhere), so the default band starts at 95.5 and the first rung at 93.5.
  */
 export const PROVIDER_LADDERS: Readonly<Record<string, Ladder>> = {
-  playngo: { defaultBand: [96, 97], rungs: [[94, 95], [91, 92], [87, 88], [84, 85]] },
+  playngo: { defaultBand: [95.5, 97], rungs: [[93.5, 95], [91, 92], [87, 88], [84, 85]] },
 };
 
 /** The kinds a source names for a build other than the default. */
@@ -39,6 +41,17 @@ export function ladderRung(provider: string, x: number, defaultRtp: number): rea
 /** Whether `x` lies in a lower rung of `provider`'s ladder (whatever the default). */
 export function inLowerRung(provider: string, x: number): boolean {
   return PROVIDER_LADDERS[provider]?.rungs.some((r) => within(x, r)) ?? false;
+}
+
+/**
+ * Whether an operator's figure `x`, higher than every other source's, is the provider's default:
+ * `x` lies in the default band of the provider's ladder and the published figure `stated` below
+ * it, so the other sources give a lower rung (Mystery Joker: 96.98 at a licensed casino, 93.99
+ * elsewhere). Without a ladder nothing says which build is the default.
+ */
+export function raisesDefault(provider: string, x: number, stated: number): boolean {
+  const ladder = PROVIDER_LADDERS[provider];
+  return ladder !== undefined && within(x, ladder.defaultBand) && stated < ladder.defaultBand[0];
 }
 
 /** The configuration rules that explain a figure as another build (the range-minimum rule is the slotcatalog adapter's). */

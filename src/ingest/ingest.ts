@@ -11,16 +11,17 @@ import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
 import type { MergedEntry } from '../schemas/merged.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
+import { operatorAdapter } from './adapters/operator.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
 import { slotcatalogAdapter } from './adapters/slotcatalog.ts';
 import { mergeFacts, publishedSlugs, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
 import { mergedEntries, readMerged } from './merged.ts';
-import { withoutProviderSuffix } from './normalise.ts';
+import { nameKey, withoutProviderSuffix } from './normalise.ts';
 import { readProviderTable, type ProviderTable } from './providers.ts';
 import type { SourceAdapter, SourceFact, Unmapped } from './source.ts';
 
 /** Every line format the ingest can read, by name. */
-export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter].map((a) => [a.format, a]));
+export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter, operatorAdapter].map((a) => [a.format, a]));
 
 export const SourcesManifestSchema = z.strictObject({
   format: z.literal(1),
@@ -84,6 +85,22 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
 }
 
 /**
+ * An operator's studio file may hold a hub's partner studios (the alias table's `partners`): a line
+ * of it whose name no other source gives its own provider, and that another source gives one of the
+ * partners (the first in the table's order), is that partner's game. Other lines stay the file's own.
+ */
+export function assignPartners(facts: readonly SourceFact[], table: ProviderTable, scopeOf: ScopeOf): SourceFact[] {
+  const known = new Set(facts.filter((f) => f.tier !== 'operator').map((f) => `${scopeOf(f.provider)}/${nameKey(f.name)}`));
+  return facts.map((f) => {
+    if (f.tier !== 'operator') return f;
+    const key = nameKey(f.name);
+    if (known.has(`${scopeOf(f.provider)}/${key}`)) return f;
+    const partner = table.partnersOf(f.provider).find((p) => known.has(`${scopeOf(p)}/${key}`));
+    return partner === undefined ? f : { ...f, provider: partner };
+  });
+}
+
+/**
  * Reads `<dataDir>/sources`; throws naming the problem when the manifest or a format is unknown.
  * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names);
  * the slugs data/merged.json names stay merged and are never given again.
@@ -113,14 +130,14 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
   }
   const labels: IngestResult['labels'] = [];
   const before = unmapped.length;
-  const resolved = resolveProviders(facts, table, unmapped, labels);
+  const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
+  const resolved = assignPartners(resolveProviders(facts, table, unmapped, labels), table, scopeOf);
   // Lines refused for their label count as not mapped in their file.
   for (const u of unmapped.slice(before)) {
     const s = perSource.find((p) => `sources/${p.file}` === u.file)!;
     s.facts--;
     s.unmapped++;
   }
-  const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
   const reserved = mergedBefore.map((m) => m.slug);
   const run = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf, reserved);
   const { games, excluded } = run;

@@ -6,7 +6,7 @@
 // source with its own figures. docs/data-model.md states the rules.
 import { figure } from '../lib/percent.ts';
 import type { VariantKind } from '../schemas/authoring.ts';
-import { CONFLICT_TOLERANCE, explain, inLowerRung, namedVariant, PROVIDER_LADDERS, type Explanation } from './configurations.ts';
+import { CONFLICT_TOLERANCE, explain, inLowerRung, namedVariant, PROVIDER_LADDERS, raisesDefault, type Explanation } from './configurations.ts';
 import { slugify, nameKey } from './normalise.ts';
 import { factRank, type SourceFact } from './source.ts';
 
@@ -24,6 +24,8 @@ export interface MergedGame {
   configurations: Map<number, VariantKind>;
   /** True when a source states a figure for the default that is neither the published one nor a configuration. */
   disagree: boolean;
+  /** What the record's notes say of how an operator's figure was read, or ''. */
+  note: string;
 }
 
 export interface Excluded {
@@ -56,7 +58,7 @@ export function byPrecedence(a: SourceFact, b: SourceFact): number {
 
 const at = (f: SourceFact) => `${figure(f.stated_rtp)} (${f.file}:${f.line})`;
 
-type Decision = { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean } | { ok: false; reason: string };
+type Decision = { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean; note: string } | { ok: false; reason: string };
 
 const HAND_CHECKED_RANK = factRank({ tier: 'hand_checked', citesProviderPage: false });
 
@@ -74,8 +76,8 @@ function configurationOnly(f: SourceFact, facts: readonly SourceFact[]): boolean
   return ladder !== undefined && inLowerRung(f.provider, f.stated_rtp) && others.some((g) => g.stated_rtp >= ladder.defaultBand[0] && g.stated_rtp < ladder.defaultBand[1]);
 }
 
-/** The published default of a game (facts in precedence order), or why it is held back. */
-export function decide(facts: readonly SourceFact[]): Decision {
+/** The default the sources other than an operator's catalogue give a game (facts in precedence order), or why it is held back. */
+function decideWithoutOperator(facts: readonly SourceFact[]): Decision {
   const pool = facts.filter((f) => !configurationOnly(f, facts));
   const candidates = pool.length > 0 ? pool : facts;
   const best = factRank(candidates[0]!);
@@ -84,7 +86,7 @@ export function decide(facts: readonly SourceFact[]): Decision {
   const ladder = PROVIDER_LADDERS[provider];
   if (ladder !== undefined && best > HAND_CHECKED_RANK && inLowerRung(provider, winner.stated_rtp)) {
     const highest = Math.max(...facts.flatMap((f) => f.variants.map((v) => v.rtp)));
-    if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a]) => `${a}.x`).join(', ')}), and no source states the default` };
+    if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
   }
   const configurations = new Map<number, VariantKind>();
   const explained = (f: SourceFact): Explanation | null => (f.stated_rtp === winner.stated_rtp ? null : explain(provider, f.stated_rtp, winner.stated_rtp, facts.filter((g) => g !== f)));
@@ -103,7 +105,61 @@ export function decide(facts: readonly SourceFact[]): Decision {
   if (conflicts.length > 0) {
     return { ok: false, reason: `sources of one rank state defaults ${[winner, ...conflicts].map(at).join(' and ')}, more than ${CONFLICT_TOLERANCE} apart, and no configuration rule explains the difference` };
   }
-  return { ok: true, winner, configurations, disagree };
+  return { ok: true, winner, configurations, disagree, note: '' };
+}
+
+/** What a licensed casino's catalogue is called in a record's notes. */
+export const OPERATOR_ONLY_NOTE = "A licensed casino's own catalogue (711.nl) is this game's only source: it shows the build that casino runs; no other source states a figure.";
+
+/**
+ * The published default of a game (facts in precedence order), or why it is held back. A licensed
+ * operator's figure is a build that casino runs, not by itself the provider's default:
+ * - equal to the default the other sources give: a second origin for it;
+ * - lower: a variant of kind `operator`;
+ * - higher than every other source's figure: the stated RTP where the provider's ladder makes the
+ *   other figures a lower rung under it (raisesDefault), else a variant, the notes saying why;
+ * - where the other sources conflict and hold the game back, it settles the default;
+ * - where it is the only source, it is published unless the ladder makes it a lower rung.
+ */
+export function decide(facts: readonly SourceFact[]): Decision {
+  const ops = facts.filter((f) => f.tier === 'operator');
+  if (ops.length === 0) return decideWithoutOperator(facts);
+  const rest = facts.filter((f) => f.tier !== 'operator');
+  const top = [...ops].sort((a, b) => b.stated_rtp - a.stated_rtp)[0]!;
+  const provider = top.provider;
+  const operatorBuilds = (stated: number, into: Map<number, VariantKind>) => {
+    for (const f of ops) if (f.stated_rtp !== stated) into.set(f.stated_rtp, 'operator');
+    return into;
+  };
+  if (rest.length === 0) {
+    if (inLowerRung(provider, top.stated_rtp)) return { ok: false, reason: `only a licensed casino's catalogue lists the game, at ${at(top)}: a lower build of the provider's ladder (${PROVIDER_LADDERS[provider]!.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
+    return { ok: true, winner: top, configurations: operatorBuilds(top.stated_rtp, new Map()), disagree: false, note: OPERATOR_ONLY_NOTE };
+  }
+  const base = decideWithoutOperator(rest);
+  if (!base.ok) {
+    if (inLowerRung(provider, top.stated_rtp)) return base;
+    return { ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())), note: `The other sources do not settle the default (${base.reason}); a licensed casino's own catalogue (711.nl) states ${figure(top.stated_rtp)}, the build it runs.` };
+  }
+  const stated = base.winner.stated_rtp;
+  const highest = Math.max(...rest.flatMap((f) => f.variants.map((v) => v.rtp)));
+  if (top.stated_rtp > highest && raisesDefault(provider, top.stated_rtp, stated)) {
+    return { ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())), note: `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, in the default band of the provider's ladder; every other source gives ${figure(highest)} or less, a lower rung.` };
+  }
+  const configurations = operatorBuilds(stated, new Map(base.configurations));
+  const note = top.stated_rtp > highest ? `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, higher than every other source's figure; the stated RTP stays ${figure(stated)} because no configuration rule of the provider makes that the default build.` : '';
+  return { ok: true, winner: base.winner, configurations, disagree: base.disagree, note };
+}
+
+/** The operator's figure as the default, the other sources' figures explained as builds where a rule explains them. */
+function settle(top: SourceFact, rest: readonly SourceFact[], configurations: Map<number, VariantKind>): { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean } {
+  let disagree = false;
+  for (const f of rest) {
+    if (f.stated_rtp === top.stated_rtp || configurations.has(f.stated_rtp)) continue;
+    const why = explain(top.provider, f.stated_rtp, top.stated_rtp, rest.filter((g) => g !== f));
+    if (why === null) disagree = true;
+    else configurations.set(f.stated_rtp, why.kind);
+  }
+  return { ok: true, winner: top, configurations, disagree };
 }
 
 /** The provider that publishes a studio's games under its own name, or null (Reel Kingdom's: Pragmatic Play). */
@@ -203,7 +259,7 @@ export function mergeFacts(
       for (let n = 2; taken.has(slug); n++) slug = `${slugify(name)}-${winner.provider}-${n}`;
     }
     taken.add(slug);
-    games.push({ provider: winner.provider, providerName: winner.providerName, name, slug, winner, facts: list, configurations: decision.configurations, disagree: decision.disagree });
+    games.push({ provider: winner.provider, providerName: winner.providerName, name, slug, winner, facts: list, configurations: decision.configurations, disagree: decision.disagree, note: decision.note });
   }
   games.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   excluded.sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

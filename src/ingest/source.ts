@@ -6,8 +6,9 @@ import { SOURCE_TIERS, type GameType, type SourceTier, type VariantKind, type Vo
 export { SOURCE_TIERS, type SourceTier };
 
 /**
- * Lower first: the rank of a fact in the precedence. Provider page read here 0, hand-checked 2,
- * a catalogue line citing the provider's page 3, a plain catalogue line 4, aggregator 6: a
+ * Lower first: the rank of a fact in the precedence. Provider page read here 0, a licensed
+ * operator's catalogue 2, hand-checked 4, a catalogue line citing the provider's page 5, a plain
+ * catalogue line 6, aggregator 8: a
  * citation ranks above a plain catalogue line and below the hand-checked seed.
  */
 export function factRank(f: Pick<SourceFact, 'tier' | 'citesProviderPage'>): number {

@@ -26,7 +26,7 @@ const GAME_RECORD: Record<string, string> = {
   badges: "`verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`).",
   variants: 'The variants with their kind, ascending by RTP.',
   'variants[].rtp': 'RTP of this build, as a percentage.',
-  'variants[].kind': '`standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.',
+  'variants[].kind': '`standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.',
   'variants[].jurisdiction': 'ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null.',
   source_kind: "`provider_page` when `source_url` is on the provider's website, otherwise `third_party`.",
   confidence: "How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.",

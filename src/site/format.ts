@@ -37,6 +37,7 @@ export function formatYear(y: number | null): string {
 const KIND_LABELS: Record<VariantKind, string> = {
   standard: 'Standard',
   operator_ladder: 'Operator ladder',
+  operator: "A licensed casino's build",
   bonus_buy: 'Bonus buy',
   ante_bet: 'Ante bet',
   player_config: 'Player setting',

@@ -136,7 +136,7 @@ describe('RTP rules', () => {
 
   it('rejects an unknown variant kind', async () => {
     expect(await problems(withFirst({ rtp_variants: [{ rtp: 96.2, kind: 'default' }] }))).toEqual([
-      `${FILE}: rtp_variants.0.kind: Invalid option: expected one of "standard"|"operator_ladder"|"bonus_buy"|"ante_bet"|"player_config"|"feature"|"jurisdiction"|"unknown"`,
+      `${FILE}: rtp_variants.0.kind: Invalid option: expected one of "standard"|"operator_ladder"|"operator"|"bonus_buy"|"ante_bet"|"player_config"|"feature"|"jurisdiction"|"unknown"`,
     ]);
   });
 });

@@ -22,10 +22,11 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-ingest-'));
   await cp(path.join(ROOT, 'data'), path.join(tmp, 'data'), { recursive: true });
-});
+}, 120_000); // a copy of 11,000-odd game files
+
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('npm run data:ingest', () => {
   it('reproduces the shipped games and providers byte for byte, run after run', async () => {
@@ -38,7 +39,7 @@ describe('npm run data:ingest', () => {
       expect([...again.keys()]).toEqual([...shipped.keys()]);
       for (const [file, text] of shipped) expect(again.get(file), file).toBe(text);
     }
-  }, 180_000); // two whole ingests of 7,000-odd games
+  }, 180_000); // two whole ingests of 11,000-odd games
 
   it('refuses to drop a published game, listing it, and writes nothing', async () => {
     const dir = path.join(tmp, 'data');
