@@ -13,6 +13,7 @@ import { makeBundle } from '../src/registry/bundle.ts';
 import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
 import { percent } from '../src/lib/percent.ts';
 import { operatorRows } from './lib/operator-report.ts';
+import { PLACEHOLDER_MIN, PLACEHOLDER_SHARE } from '../src/ingest/placeholders.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string', default: 'docs/DATA.md' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -74,6 +75,8 @@ const opTable = (st: string) => {
   return rows.length === 0 ? 'None.' : table(['game', 'provider', 'the casino runs', 'published', 'other sources', 'line'], rows);
 };
 
+const placeholderRows = [...ingest.placeholders.values()].sort((a, b) => b.games - a.games).map((p) => [display.get(p.provider) ?? p.provider, pct(p.figure), p.games, p.of, p.origin]);
+
 const kinds = new Map<string, number>();
 for (const r of records) for (const v of r.rtp_variant_details) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
 const types = new Map<string, number>();
@@ -132,6 +135,14 @@ ${opTable('sets')}
 ### Lower builds
 
 ${opTable('lower')}
+
+## Placeholder-like studios
+
+A studio at least ${PLACEHOLDER_MIN} of whose games, and at least ${PLACEHOLDER_SHARE * 100}% of them, publish one and the same figure that one origin
+alone states: the figure may be that source's placeholder for the studio, not each game's. Each such record's notes
+say so.
+
+${placeholderRows.length === 0 ? 'None.' : table(['provider', 'figure', 'games', 'of', 'the one origin'], placeholderRows)}
 
 ## Provider labels
 

@@ -16,9 +16,9 @@ export function dataFigures(bundle: RegistryBundle, heldBack: number): string[] 
   const levels = CONFIDENCE_LEVELS.map((c) => `${n(records.filter((r) => r.confidence === c).length)} \`${c}\``).join(', ');
   const withOperator = records.filter((r) => r.sources.some((s) => s.kind === 'operator')).length;
   return [
-    `\`data/\` holds ${n(records.length)} games from ${n(providers)} providers at data version ${bundle.meta.data_version}`,
-    `(frozen ${bundle.meta.frozen_at}). Confidence: ${levels}. ${n(withOperator)} records carry a licensed`,
-    `casino's figure; ${n(heldBack)} games the sources name are held back (listed in docs/DATA.md).`,
+    `\`data/\` holds ${n(records.length)} games from ${n(providers)} providers at data version ${bundle.meta.data_version} (frozen ${bundle.meta.frozen_at}).`,
+    `Confidence: ${levels}.`,
+    `${n(withOperator)} records carry a licensed casino's figure; ${n(heldBack)} games the sources name are held back (listed in docs/DATA.md).`,
   ];
 }
 

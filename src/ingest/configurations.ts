@@ -26,6 +26,22 @@ export const PROVIDER_LADDERS: Readonly<Record<string, Ladder>> = {
   playngo: { defaultBand: [95.5, 97], rungs: [[93.5, 95], [91, 92], [87, 88], [84, 85]] },
 };
 
+/**
+ * Providers whose lower builds sit a whole number of points under the default, whatever the
+ * default: Pragmatic Play offers its games one and two points lower (Panther Queen 96.50 and 95.50,
+ * Pixie Wings 96.67 and 95.66, Jurassic Giants 96.01 and 95.02). A figure within `tolerance` of
+ * such a step under the default is a lower build.
+ */
+export const PROVIDER_STEPS: Readonly<Record<string, { steps: readonly number[]; tolerance: number }>> = {
+  'pragmatic-play': { steps: [1, 2], tolerance: 0.02 },
+};
+
+/** Whether `x` is a step of `provider`'s ladder under `defaultRtp` (PROVIDER_STEPS). */
+export function ladderStep(provider: string, x: number, defaultRtp: number): boolean {
+  const s = PROVIDER_STEPS[provider];
+  return s !== undefined && s.steps.some((d) => Math.abs(defaultRtp - d - x) <= s.tolerance + 1e-9);
+}
+
 /** The kinds a source names for a build other than the default. */
 const NAMED_KINDS: ReadonlySet<VariantKind> = new Set(['operator_ladder', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction']);
 
@@ -76,13 +92,14 @@ export function namedVariant(x: number, facts: readonly SourceFact[]): Explanati
  * Why `x`, stated by a source as its figure for a game whose default is `defaultRtp`, is another
  * build of the game, or null when no rule explains it:
  * - named variant: a source names `x` as a build of a kind (that kind);
- * - provider ladder: `x` is a lower rung of the provider's ladder under a default in its band (`operator_ladder`);
+ * - provider ladder: `x` is a lower rung of the provider's ladder under a default in its band, or a
+ *   step of its ladder under the default (`operator_ladder`);
  * - listed figure: a source stating the default lists `x` among the game's figures (the kind it gives, else `unknown`).
  */
 export function explain(provider: string, x: number, defaultRtp: number, facts: readonly SourceFact[]): Explanation | null {
   const named = namedVariant(x, facts);
   if (named !== null) return named;
-  if (x < defaultRtp && ladderRung(provider, x, defaultRtp) !== null) return { kind: 'operator_ladder', rule: 'provider_ladder' };
+  if (x < defaultRtp && (ladderRung(provider, x, defaultRtp) !== null || ladderStep(provider, x, defaultRtp))) return { kind: 'operator_ladder', rule: 'provider_ladder' };
   for (const f of facts) {
     if (f.stated_rtp !== defaultRtp) continue;
     const v = f.variants.find((w) => w.rtp === x);

@@ -6,7 +6,8 @@
 // source with its own figures. docs/data-model.md states the rules.
 import { figure } from '../lib/percent.ts';
 import type { VariantKind } from '../schemas/authoring.ts';
-import { CONFLICT_TOLERANCE, explain, inLowerRung, namedVariant, PROVIDER_LADDERS, raisesDefault, type Explanation } from './configurations.ts';
+import { originOf } from '../registry/origin.ts';
+import { CONFLICT_TOLERANCE, explain, inLowerRung, ladderStep, namedVariant, PROVIDER_LADDERS, raisesDefault, type Explanation } from './configurations.ts';
 import { slugify, nameKey } from './normalise.ts';
 import { factRank, type SourceFact } from './source.ts';
 
@@ -69,11 +70,28 @@ const HAND_CHECKED_RANK = factRank({ tier: 'hand_checked', citesProviderPage: fa
  * read here or the hand-checked seed.
  */
 function configurationOnly(f: SourceFact, facts: readonly SourceFact[]): boolean {
+  if (f.build !== undefined) return true;
   if (factRank(f) <= HAND_CHECKED_RANK) return false;
   const others = facts.filter((g) => g !== f);
   if (namedVariant(f.stated_rtp, others) !== null) return true;
+  if (others.some((g) => ladderStep(f.provider, f.stated_rtp, g.stated_rtp))) return true;
   const ladder = PROVIDER_LADDERS[f.provider];
   return ladder !== undefined && inLowerRung(f.provider, f.stated_rtp) && others.some((g) => g.stated_rtp >= ladder.defaultBand[0] && g.stated_rtp < ladder.defaultBand[1]);
+}
+
+const originOfFact = (f: SourceFact) => originOf({ kind: f.tier, url: f.url, file: f.file });
+
+/**
+ * Whether a lower figure is, by the origins, another build rather than a conflict: two or more
+ * origins state the published figure, and every origin that states the lower one states the published
+ * one too (Wild Gladiators: the review-site scrapes give 94.07 and 96.17, the slot API 96.17), so one
+ * origin lists two builds of the game. One origin alone giving two figures decides nothing.
+ */
+function sameOriginBuild(f: SourceFact, winner: SourceFact, facts: readonly SourceFact[]): boolean {
+  if (f.stated_rtp >= winner.stated_rtp) return false;
+  const stating = new Set(facts.filter((g) => g.stated_rtp === winner.stated_rtp).map(originOfFact));
+  if (stating.size < 2) return false;
+  return facts.filter((g) => g.stated_rtp === f.stated_rtp).every((g) => stating.has(originOfFact(g)));
 }
 
 /** The default the sources other than an operator's catalogue give a game (facts in precedence order), or why it is held back. */
@@ -84,12 +102,14 @@ function decideWithoutOperator(facts: readonly SourceFact[]): Decision {
   const winner = candidates[0]!;
   const provider = winner.provider;
   const ladder = PROVIDER_LADDERS[provider];
-  if (ladder !== undefined && best > HAND_CHECKED_RANK && inLowerRung(provider, winner.stated_rtp)) {
+  // A ladder is a slot's: a table or video-poker game's figure is no rung.
+  if (ladder !== undefined && winner.game_type === 'slot' && best > HAND_CHECKED_RANK && inLowerRung(provider, winner.stated_rtp)) {
     const highest = Math.max(...facts.flatMap((f) => f.variants.map((v) => v.rtp)));
     if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
   }
   const configurations = new Map<number, VariantKind>();
-  const explained = (f: SourceFact): Explanation | null => (f.stated_rtp === winner.stated_rtp ? null : explain(provider, f.stated_rtp, winner.stated_rtp, facts.filter((g) => g !== f)));
+  // A build the name marks ("(Flash)") is a build of the game: its kind is not stated.
+  const explained = (f: SourceFact): Explanation | null => (f.stated_rtp === winner.stated_rtp ? null : f.build !== undefined ? { kind: 'unknown', rule: 'listed_figure' } : explain(provider, f.stated_rtp, winner.stated_rtp, facts.filter((g) => g !== f)));
   const conflicts: SourceFact[] = [];
   let disagree = false;
   for (const f of facts) {
@@ -97,6 +117,10 @@ function decideWithoutOperator(facts: readonly SourceFact[]): Decision {
     const why = explained(f);
     if (why !== null) {
       if (!configurations.has(f.stated_rtp)) configurations.set(f.stated_rtp, why.kind);
+      continue;
+    }
+    if (sameOriginBuild(f, winner, facts)) {
+      if (!configurations.has(f.stated_rtp)) configurations.set(f.stated_rtp, 'unknown');
       continue;
     }
     disagree = true;
@@ -132,7 +156,7 @@ export function decide(facts: readonly SourceFact[]): Decision {
     return into;
   };
   if (rest.length === 0) {
-    if (inLowerRung(provider, top.stated_rtp)) return { ok: false, reason: `only a licensed casino's catalogue lists the game, at ${at(top)}: a lower build of the provider's ladder (${PROVIDER_LADDERS[provider]!.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
+    if (top.game_type === 'slot' && inLowerRung(provider, top.stated_rtp)) return { ok: false, reason: `only a licensed casino's catalogue lists the game, at ${at(top)}: a lower build of the provider's ladder (${PROVIDER_LADDERS[provider]!.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
     return { ok: true, winner: top, configurations: operatorBuilds(top.stated_rtp, new Map()), disagree: false, note: OPERATOR_ONLY_NOTE };
   }
   const base = decideWithoutOperator(rest);

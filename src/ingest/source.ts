@@ -29,6 +29,10 @@ export interface SourceFact {
   /** The studio key the line names, when its game is its distributor's (`provider` is then the distributor). */
   studio?: string;
   name: string;
+  /** The name as the line writes it, where the cleaning rules changed it (src/ingest/clean.ts). */
+  nameAsWritten?: string;
+  /** A build the line's name marks ("(Flash)"): its figure is a variant of the game, never its default. */
+  build?: 'flash';
   stated_rtp: number;
   /** Every figure the line states, with its kind (the stated one included, as `standard`). */
   variants: Array<{ rtp: number; kind: VariantKind; jurisdiction?: string }>;

@@ -7,7 +7,7 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Slugs that would collide with a route under /api/rtp/ or /widget/rtp/ (public-api.md, Endpoints). */
 export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index', 'dump', 'removed', 'identify'] as const;
 
-export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno'] as const;
+export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno'] as const;
 export const GameTypeSchema = z.enum(GAME_TYPES);
 export type GameType = z.output<typeof GameTypeSchema>;
 

@@ -75,7 +75,7 @@ export function formatBadge(badge: string): string {
   return BADGE_LABELS[badge] ?? badge;
 }
 
-const GAME_TYPE_LABELS: Record<string, string> = { slot: 'Slot', scratchcard: 'Scratchcard', table: 'Table game', instant: 'Instant win', bingo: 'Bingo', keno: 'Keno' };
+const GAME_TYPE_LABELS: Record<string, string> = { slot: 'Slot', scratchcard: 'Scratchcard', table: 'Table game', video_poker: 'Video poker', instant: 'Instant win', bingo: 'Bingo', keno: 'Keno' };
 
 /** A game type in words. */
 export function formatGameType(t: string): string {

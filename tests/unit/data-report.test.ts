@@ -23,7 +23,10 @@ describe('docs/DATA.md', () => {
       expect(fresh).toContain('| `Others` | refused');
       expect(fresh).toContain("| Space Race | Play'n GO | — |");
       expect(fresh).toContain('| Big Bucks Saloon | BGaming | `big-bucks-saloon` | sources of one rank state defaults 97.01 (sources/overlay-slots.jsonl:74) and 96.00 (sources/igt-slots.jsonl:103)');
-      expect(fresh).toContain('| Wild Gladiators | Pragmatic Play | `wild-gladiators` |');
+      expect(fresh).toContain('| Caishen\'s Gold | Pragmatic Play | `caishens-gold` |');
+      expect(fresh).toContain('| Feathered Frenzy | Big Time Gaming | `feathered-frenzy` |');
+      // A studio whose games share one figure from one origin.
+      expect(fresh).toMatch(/^\| Amatic Industries \| 96\.00% \| \d+ \| \d+ \| scrapes of slot review sites \|$/m);
       // The licensed casino's figures: a higher build that does not set the RTP, one that does, a lower one.
       expect(fresh).toContain('| [Mega Moolah](../data/games/microgaming/mega-moolah.json) | Microgaming | 93.42% | 88.12% |');
       expect(fresh).toContain("| [Mystery Joker](../data/games/playngo/mystery-joker.json) | Play'n GO | 96.98% | 96.98% |");

@@ -31,6 +31,18 @@ describe('configuration rules and conflicts', () => {
     expect(decide([fact({ stated_rtp: 96.53 }), fact({ stated_rtp: 97.5, tier: 'aggregator', line: 2 })])).toMatchObject({ ok: true, disagree: true });
   });
 
+  it("ladder steps and one origin's two builds are variants, not conflicts (Panther Queen 96.50 / 95.50, Wild Gladiators 96.17 / 94.07)", () => {
+    const pp = (rtp: number, file: string, line = 1) => fact({ provider: 'pragmatic-play', stated_rtp: rtp, tier: 'aggregator', file, line });
+    const step = decide([pp(96.5, 'sources/igt-slots.jsonl'), pp(95.5, 'sources/slotcatalog.jsonl')]);
+    expect(step.ok && [step.winner.stated_rtp, [...step.configurations]]).toEqual([96.5, [[95.5, 'operator_ladder']]]);
+    // 1.51 points under is no step: a conflict.
+    expect(decide([pp(96.42, 'sources/igt-slots.jsonl'), pp(94.91, 'sources/slotcatalog.jsonl')]).ok).toBe(false);
+    const two = decide([pp(96.17, 'sources/igt-slots.jsonl'), pp(96.17, 'sources/overlay-slots.jsonl'), pp(94.07, 'sources/slotcatalog.jsonl')]);
+    expect(two.ok && [two.winner.stated_rtp, [...two.configurations], two.disagree]).toEqual([96.17, [[94.07, 'unknown']], false]);
+    // One origin alone giving two figures decides nothing (Feathered Frenzy: 97.00 and 96.30, both from the scrapes).
+    expect(decide([fact({ stated_rtp: 97, tier: 'aggregator', file: 'sources/slotcatalog.jsonl' }), fact({ stated_rtp: 96.3, tier: 'aggregator', file: 'sources/slotcatalog.jsonl', line: 2 })]).ok).toBe(false);
+  });
+
   it("provider ladder: a Play'n GO figure in a lower rung is an operator build of a 96.x default, whatever its rank", () => {
     const d = decide([fact({ provider: 'playngo', stated_rtp: 94.5 }), fact({ provider: 'playngo', stated_rtp: 96.5, tier: 'aggregator', line: 2 })]);
     expect(d.ok && [d.winner.stated_rtp, [...d.configurations]]).toEqual([96.5, [[94.5, 'operator_ladder']]]);

@@ -297,11 +297,13 @@ describe('merged records on the real lines', () => {
   it('merges the Reel Kingdom records that Pragmatic Play publishes under the same name and figure, and no other', () => {
     // The records as published in 1.2.0: today's games and the four Reel Kingdom slugs (data/merged.json).
     const games = result.games.map((g) => ({ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }));
-    const before = [...games, ...result.merged.map((m) => ({ provider: m.provider, canonical_name: m.name, canonical_slug: m.slug }))];
+    // The slugs the cleaning rules moved (src/ingest/moves.ts) are another mechanism: left out here.
+    const byDistributor = result.merged.filter((m) => m.reason.includes('(its distributor in data/provider-aliases.json)'));
+    const before = [...games, ...byDistributor.map((m) => ({ provider: m.provider, canonical_name: m.name, canonical_slug: m.slug }))];
     const run = mergeFacts(result.facts, publishedSlugs(before, result.scopeOf), result.scopeOf, result.table.distributorOf);
     expect(run.merged.map((m) => [m.slug, m.mergedInto])).toEqual(FOUR);
     expect(run.games.map((g) => g.slug)).toEqual(result.games.map((g) => g.slug));
-    expect(result.merged.map((m) => [m.slug, m.merged_into, m.into_provider])).toEqual(FOUR.map(([a, b]) => [a, b, 'pragmatic-play']));
+    expect(byDistributor.map((m) => [m.slug, m.merged_into, m.into_provider])).toEqual(FOUR.map(([a, b]) => [a, b, 'pragmatic-play']));
   });
 
   it('keeps every source on the surviving record (in precedence order), with the studio; leaves the unproven Floating Dragon records alone', () => {

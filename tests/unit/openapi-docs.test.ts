@@ -25,7 +25,7 @@ describe('docs/api.md', () => {
     expect(withRouteList(current, more)).toContain('- [`GET /api/new`](docs/api.md#get-apinew): New\n<!-- end of route list -->');
     expect(withRouteList('no markers', doc)).toBeNull();
     // The data figures are the shipped data's.
-    expect(current).toMatch(/^`data\/` holds [\d,]+ games from [\d,]+ providers at data version 2\.0\.0$/m);
+    expect(current).toMatch(/^`data\/` holds [\d,]+ games from [\d,]+ providers at data version 2\.0\.0 \(frozen [^)]+\)\.$/m);
   }, 60_000);
 
   it('has a section, an example request and an example response for every route', async () => {

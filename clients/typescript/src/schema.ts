@@ -477,7 +477,7 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
@@ -551,7 +551,7 @@ export interface components {
             /** @description Provider filter, or null. */
             provider: string | null;
             /** @description Game type filter, or null. */
-            game_type: ("slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno") | null;
+            game_type: ("slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno") | null;
             /** @description True when only games with more than one variant are returned. */
             has_variants: boolean;
             /** @description Badge filter, or null. */
@@ -607,7 +607,7 @@ export interface components {
              * @description Game type.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description Matching records of this type. */
             count: number;
         };
@@ -716,7 +716,7 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
@@ -876,7 +876,7 @@ export interface components {
                  * @description Game type.
                  * @enum {string}
                  */
-                game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+                game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
                 /** @description Number of games of that type. */
                 count: number;
             }[];
@@ -1029,7 +1029,7 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
@@ -1691,7 +1691,7 @@ export interface operations {
                  */
                 provider?: string;
                 /** @description Game type. */
-                game_type?: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+                game_type?: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
                 /** @description When `1`, only games with more than one known RTP variant. */
                 has_variants?: "1";
                 /**
