@@ -139,13 +139,13 @@ class Dice {
 const TYPE_WEIGHTS: ReadonlyArray<readonly [GameType, number]> = [
   ['slot', 85],
   ['scratchcard', 4],
-  ['table', 4],
+  ['table', 3],
+  ['video_poker', 1],
   ['instant', 3],
   ['bingo', 2],
   ['keno', 2],
 ];
 /** Share of multi-variant games per type: overall about 38%, as in real registries where slots carry ladders. */
-// video_poker is in no weight above (synthetic registries keep their bytes); its figures are for completeness.
 const MULTI_SHARE: Record<GameType, number> = { slot: 0.42, scratchcard: 0.15, table: 0.12, video_poker: 0.12, instant: 0.1, bingo: 0.15, keno: 0.15 };
 const RTP_RANGE: Record<Exclude<GameType, 'slot'>, [number, number]> = {
   scratchcard: [88, 96.5],

@@ -19,9 +19,9 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': 'd35f054ff9304e23',
-  'q=book&sort=relevance&limit=7': '458afc87cf4d8de0',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': '7c3129b234d143d2',
+  '': 'a7a0b1bd58ca003a',
+  'q=book&sort=relevance&limit=7': 'bfa3b07becab55d3',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'bbcb10002391c098',
   'game_type=keno&q=xyz': '2e8f308d0a913e55',
 };
 
@@ -46,7 +46,7 @@ describe('list handler', () => {
     expect(r.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
     expect(r.body.toString('utf8')).toBe(
       '{"statusCode":400,"statusMessage":"invalid query parameters","errors":[' +
-        '{"param":"game_type","message":"must be one of: slot, scratchcard, table, instant, bingo, keno"},' +
+        '{"param":"game_type","message":"must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno"},' +
         '{"param":"has_variants","message":"must be 1 (or left out)"},' +
         '{"param":"sort","message":"must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance"},' +
         '{"param":"limit","message":"must be an integer from 1 to 200"},' +
