@@ -224,9 +224,9 @@ export function sameGame(studio: readonly SourceFact[], distributor: readonly So
  * kept (a published slug is never renamed); other games get the slug of their name, with the
  * provider key appended when that slug is taken (`reserved`: slugs that left, never given again).
  * A game of a studio whose games a distributor publishes (`distributorOf`), that the distributor's
- * lines also name, is the distributor's game: its facts join the distributor's. When both were
- * published, they join only when the data proves one game (`sameGame`), and the studio's slug leaves
- * (`merged`, each with the reason); otherwise both stay.
+ * lines also name, is the distributor's game: its facts join the distributor's. When the studio's was
+ * published, they join only when the data proves one game (`sameGame`): the studio's slug leaves
+ * (`merged`, with the reason) when the distributor's was published too, else the game keeps it.
  */
 export function mergeFacts(
   facts: readonly SourceFact[],
@@ -243,19 +243,26 @@ export function mergeFacts(
     else list.push(f);
   }
   const merged: MergedAway[] = [];
+  const slugs = new Map(publishedSlugs);
   for (const [key, list] of [...groups]) {
     const distributor = distributorOf(list[0]!.provider);
     if (distributor === null || list.some((f) => distributorOf(f.provider) !== distributor)) continue;
     const targetKey = gameKey(distributor, list[0]!.name, scopeOf);
     const target = groups.get(targetKey);
     if (target === undefined) continue;
-    const slug = publishedSlugs.get(key);
+    const slug = slugs.get(key);
     if (slug !== undefined) {
-      const into = publishedSlugs.get(targetKey);
-      const why = into === undefined ? null : sameGame(list, target);
+      const into = slugs.get(targetKey);
+      const why = sameGame(list, target);
       if (why === null) continue;
-      const best = [...list].sort(byPrecedence)[0]!;
-      merged.push({ provider: best.provider, name: best.name, slug, mergedInto: into!, intoProvider: distributor, reason: why, facts: [...list].sort(byPrecedence) });
+      if (into === undefined) {
+        // The distributor's record is new: the game keeps the studio's published slug, under the distributor.
+        slugs.set(targetKey, slug);
+        slugs.delete(key);
+      } else {
+        const best = [...list].sort(byPrecedence)[0]!;
+        merged.push({ provider: best.provider, name: best.name, slug, mergedInto: into, intoProvider: distributor, reason: why, facts: [...list].sort(byPrecedence) });
+      }
     }
     // The distributor's game: its facts name the distributor as the provider, the studio as the studio (the label stays as written).
     target.push(...list.map((f) => ({ ...f, provider: distributor, studio: f.provider })));
@@ -263,20 +270,20 @@ export function mergeFacts(
   }
   const games: MergedGame[] = [];
   const excluded: Excluded[] = [];
-  const taken = new Set([...publishedSlugs.values(), ...reserved]);
+  const taken = new Set([...slugs.values(), ...reserved]);
   // Published games first, then by key: the slug a new game gets does not depend on file order.
-  const keys = [...groups.keys()].sort((a, b) => Number(publishedSlugs.has(b)) - Number(publishedSlugs.has(a)) || (a < b ? -1 : a > b ? 1 : 0));
+  const keys = [...groups.keys()].sort((a, b) => Number(slugs.has(b)) - Number(slugs.has(a)) || (a < b ? -1 : a > b ? 1 : 0));
   for (const key of keys) {
     const list = groups.get(key)!.sort(byPrecedence);
     const decision = decide(list);
     if (!decision.ok) {
-      excluded.push({ provider: list[0]!.provider, name: list[0]!.name, slug: publishedSlugs.get(key) ?? null, reason: decision.reason, facts: list });
+      excluded.push({ provider: list[0]!.provider, name: list[0]!.name, slug: slugs.get(key) ?? null, reason: decision.reason, facts: list });
       continue;
     }
     const { winner } = decision;
     // The name as the most trusted source writes it.
     const name = winner.name;
-    let slug = publishedSlugs.get(key);
+    let slug = slugs.get(key);
     if (slug === undefined) {
       slug = slugify(name);
       if (taken.has(slug)) slug = `${slug}-${winner.provider}`;

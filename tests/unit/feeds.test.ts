@@ -95,12 +95,12 @@ describe('Atom feeds', () => {
 
   it('shows a game merged into the record of the same game as that record: its page and source', () => {
     // 2.0.0 changed thousands of records: the studio's own feed holds the merge among its newest entries.
-    const { entries } = atom(providerFeed(ix, { provider: 'reel-kingdom', display: 'Reel Kingdom' }));
-    const merged = entries.find((e) => String(e.id).includes('rtp/floating-dragon/2.0.0'))!;
-    const into = bundle.records.find((r) => r.canonical_slug === 'floating-dragon-pragmatic-play')!;
-    expect(String(textOf(merged.title))).toBe('floating-dragon merged into Floating Dragon (Pragmatic Play)');
-    expect((merged.link as Node[]).map((l) => [l['@rel'], l['@href']])).toEqual([['alternate', `${SITE}/rtp/floating-dragon-pragmatic-play`], ['related', into.source_url]]);
-    expect(String(textOf(merged.summary))).toContain('Merged in data version 2.0.0 into Floating Dragon (Pragmatic Play), the record of the same game, which lists the sources of both; its stated RTP was 96.71%.');
-    expect((merged.category as Node[])[0]!['@term']).toBe('reel-kingdom');
+    const { entries } = atom(providerFeed(ix, { provider: 'nextgen', display: 'NextGen' }));
+    const merged = entries.find((e) => String(e.id).includes('rtp/emerald-isle-flash/2.0.0'))!;
+    const into = bundle.records.find((r) => r.canonical_slug === 'emerald-isle')!;
+    expect(String(textOf(merged.title))).toBe('emerald-isle-flash merged into Emerald Isle (NextGen)');
+    expect((merged.link as Node[]).map((l) => [l['@rel'], l['@href']])).toEqual([['alternate', `${SITE}/rtp/emerald-isle`], ['related', into.source_url]]);
+    expect(String(textOf(merged.summary))).toContain('Merged in data version 2.0.0 into Emerald Isle (NextGen), the record of the same game, which lists the sources of both; its stated RTP was 94.50%.');
+    expect((merged.category as Node[])[0]!['@term']).toBe('nextgen');
   });
 });

@@ -185,7 +185,9 @@ describe('the seed in the shipped data/', () => {
     const left = at20.filter((h) => h.to === null);
     // Slugs moved by the cleaning rules and merges name the record they went into; held-back games leave without one.
     expect(left.filter((h) => h.merged_into === undefined).map((h) => h.slug)).toEqual(['feathered-frenzy', 'feathered-frenzy-slot', 'wild-melon']);
-    expect(left.find((h) => h.slug === 'floating-dragon')?.merged_into).toBe('floating-dragon-pragmatic-play');
+    // Floating Dragon stays under its slug, now Pragmatic Play's record of the game (a licensed casino's line names it there).
+    expect(left.find((h) => h.slug === 'floating-dragon')).toBeUndefined();
+    expect(shipped.games.find((g) => g.canonical_slug === 'floating-dragon')?.provider).toBe('pragmatic-play');
     expect(left.find((h) => h.slug === '5-frozen-charms-megawaystm')?.merged_into).toBe('5-frozen-charms-megaways');
     const starburst = shipped.history.filter((h) => h.slug === 'starburst' && h.data_version === '1.0.0').map((h) => [h.field, h.to]);
     expect(starburst).toEqual([

@@ -73,15 +73,18 @@ describe('configuration rules and conflicts', () => {
     expect(games.map((g) => [g.provider, g.slug, g.facts.length])).toEqual([['microgaming', 'immortal-romance', 2]]);
   });
 
-  it("a distributor's lines and its studio's name one game, unless the studio's game is published already", () => {
+  it("a distributor's lines and its studio's name one game; a studio's published slug stays the game's", () => {
     const distributorOf = (p: string) => (p === 'studio' ? 'pub' : null);
     const studio = fact({ provider: 'studio', name: 'Rock Vegas', stated_rtp: 96.64 });
     const pub = fact({ provider: 'pub', name: 'Rock Vegas', stated_rtp: 96.64, tier: 'aggregator', line: 2 });
     const merged = mergeFacts([studio, pub], new Map(), undefined, distributorOf).games;
     expect(merged.map((g) => [g.provider, g.slug, g.facts.map((f) => [f.provider, f.providerName])])).toEqual([['pub', 'rock-vegas', [['pub', 'P'], ['pub', 'P']]]]);
-    // Published under the studio before: it stays the studio's game.
+    // Published under the studio before, the distributor's record new, the same figure: one game, the distributor's, under the published slug.
     const kept = mergeFacts([studio, pub], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
-    expect(kept.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
+    expect(kept.map((g) => [g.provider, g.slug, g.facts.map((f) => f.studio ?? null)])).toEqual([['pub', 'rock-vegas-studio', ['studio', null]]]);
+    // Another figure is not proven the same game: both stay.
+    const two = mergeFacts([studio, { ...pub, stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] }], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
+    expect(two.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
   });
 
   describe('merge: a published studio record that is its distributor\'s published record', () => {
@@ -109,7 +112,7 @@ describe('configuration rules and conflicts', () => {
       expect(sameGame([rk({ name: 'Pizza! Pizza? Pizza!', stated_rtp: 96.04 })], [pp({ name: 'PIZZA! PIZZA? PIZZA!', stated_rtp: 96.04 })])).toContain('both records name it "Pizza! Pizza? Pizza!" and "PIZZA! PIZZA? PIZZA!" (one name key) and state 96.04');
     });
 
-    it('never guessed: other figures, a record held back, an unrelated provider or an unpublished distributor record keep both', () => {
+    it('never guessed: other figures, a record held back or an unrelated provider keep both; a new distributor record takes the studio\'s slug', () => {
       const both = (facts: SourceFact[], slugs = published, of = distributorOf) => mergeFacts(facts, slugs, undefined, of);
       // One figure apart (96.70 and 96.71): not proven the same build; both stay published.
       expect(both([rk({ stated_rtp: 96.7 }), pp()]).games.map((g) => g.slug)).toEqual(['big-bass-splash', 'big-bass-splash-reel-kingdom']);
@@ -118,11 +121,9 @@ describe('configuration rules and conflicts', () => {
       expect(both([rk(), pp({ stated_rtp: 98.5 }), pp({ stated_rtp: 96.71, line: 99 })]).merged).toEqual([]);
       // No distributor in the alias table (a group or nothing): two providers' games of one name stay two.
       expect(both([rk(), pp()], published, () => null).merged).toEqual([]);
-      // The distributor's lines name the game but it was never published: the studio's record stays.
-      expect(both([rk(), pp()], new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom']])).games.map((g) => [g.provider, g.slug])).toEqual([
-        ['pragmatic-play', 'big-bass-splash'],
-        ['reel-kingdom', 'big-bass-splash-reel-kingdom'],
-      ]);
+      // The distributor's lines name the game but it was never published: one record, the distributor's, keeps the studio's slug (nothing moves).
+      const kept = both([rk(), pp()], new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom']]));
+      expect([kept.games.map((g) => [g.provider, g.slug]), kept.merged]).toEqual([[['pragmatic-play', 'big-bass-splash-reel-kingdom']], []]);
     });
 
     it('stays merged on the next run: the studio\'s lines join again, the entry is kept, and the old slug is never given again', () => {

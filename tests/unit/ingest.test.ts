@@ -289,8 +289,6 @@ describe('merged records on the real lines', () => {
     ['big-bass-amazon-xtreme-reel-kingdom', 'big-bass-amazon-xtreme'],
     ['big-bass-splash-reel-kingdom', 'big-bass-splash'],
     ['club-tropicana-reel-kingdom', 'club-tropicana'],
-    // A licensed casino's Pragmatic Play file names "Floating Dragon" at 96.71, as the overlay table's Reel Kingdom line does.
-    ['floating-dragon', 'floating-dragon-pragmatic-play'],
     ['pizza-pizza-pizza-reel-kingdom', 'pizza-pizza-pizza'],
   ];
 
@@ -318,7 +316,10 @@ describe('merged records on the real lines', () => {
     // Names that differ from Pragmatic Play's are not proven the same game: both stay.
     expect(gameOf('reel-kingdom', 'Floating Dragon Ultra Megaways')!.slug).toBe('floating-dragon-ultra-megaways');
     expect(gameOf('pragmatic-play', 'Floating Dragon Megaways')!.slug).toBe('floating-dragon-megaways');
+    // A licensed casino's Pragmatic Play file names "Floating Dragon" at 96.71, as the overlay table's Reel Kingdom line
+    // does: one game, Pragmatic Play's, and it keeps the slug the studio's record was published under.
     expect(gameOf('reel-kingdom', 'Floating Dragon')).toBeUndefined();
-    expect(gameOf('pragmatic-play', 'Floating Dragon')!.slug).toBe('floating-dragon-pragmatic-play');
+    expect(gameOf('pragmatic-play', 'Floating Dragon')!.slug).toBe('floating-dragon');
+    expect(gameOf('pragmatic-play', 'Floating Dragon')!.facts.map((f) => f.studio ?? null)).toEqual([null, 'reel-kingdom']);
   });
 });
