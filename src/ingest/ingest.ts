@@ -153,7 +153,7 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
     s.unmapped++;
   }
   const reserved = mergedBefore.map((m) => m.slug);
-  const { slugs, moves } = slugMoves([...published, ...heldSlugs], table, scopeOf, reserved);
+  const { slugs, moves } = slugMoves([...published, ...heldSlugs], table, scopeOf, reserved, new Set(heldSlugs.map((h) => h.canonical_slug)));
   const run = mergeFacts(resolved, slugs, scopeOf, table.distributorOf, reserved);
   const { games, excluded } = run;
   // A slug moving into a held-back game is held back with it.

@@ -60,9 +60,11 @@ describe('slug moves', () => {
     expect(slugs.get('g/helena')).toBe('helena');
   });
 
-  it('a slug taken by another game stays', () => {
+  it('a slug taken by another game stays; a held-back slug is not moved, its game takes the clean one', () => {
     const { moves } = slugMoves([pub('a', 'Helena™', 'helenatm'), pub('b', 'Other', 'helena')], table, (p) => p, []);
     expect(moves).toEqual([]);
+    const held = slugMoves([pub('a', 'Helena™', 'helenatm')], table, (p) => p, [], new Set(['helenatm']));
+    expect([held.moves.map((m) => [m.slug, m.held]), held.slugs.get('a/helena')]).toEqual([[['helenatm', true]], 'helena']);
   });
 });
 
@@ -91,7 +93,9 @@ describe('the shipped data', () => {
     expect(result.games.filter((g) => /[™®©´]/.test(g.name)).map((g) => g.name)).toEqual([]);
     expect(result.games.filter((g) => g.slug !== slugify(g.name) && g.slug.replace(/tm(?=-|$)/g, '') === slugify(g.name)).map((g) => g.slug)).toEqual([]);
     const moved = new Map(result.merged.map((m) => [m.slug, m.merged_into]));
-    expect(['5-frozen-charms-megawaystm', 'wild-celebrity-bus-megawaystm', '300-shields-nextgen', 'emerald-isle-flash'].map((s) => moved.get(s))).toEqual(['5-frozen-charms-megaways', 'wild-celebrity-bus-megaways', '300-shields', 'emerald-isle']);
+    expect(['5-frozen-charms-megawaystm', '300-shields-nextgen', 'emerald-isle-flash'].map((s) => moved.get(s))).toEqual(['5-frozen-charms-megaways', '300-shields', 'emerald-isle']);
+    // Held back since 1.2.0 (its tombstone says why), the game returns under the clean slug; the old one moves nowhere.
+    expect([moved.get('wild-celebrity-bus-megawaystm'), result.games.some((g) => g.slug === 'wild-celebrity-bus-megaways')]).toEqual([undefined, true]);
   });
 
   it('publishes 300 Shields and Emerald Isle once each, with their builds; the six table and video-poker games are not slots', () => {
