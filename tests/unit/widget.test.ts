@@ -80,7 +80,7 @@ describe('widget page', () => {
   });
 
   it('says how much evidence stands behind the figure, in a short phrase of each of its six languages', () => {
-    expect(renderWidget({ ...d, confidence: 'verified' })).toContain('<span data-t="e">Casino + 2nd source agree</span> · <span data-t="c">Verified</span>');
+    expect(renderWidget({ ...d, confidence: 'verified' })).toContain('<span data-t="e">Casino + 2nd source</span> · <span data-t="c">Verified</span>');
     for (const level of ['corroborated', 'single_source'] as const) {
       const other = renderWidget({ ...d, confidence: level });
       expect(other).toContain(`<span data-t="${level === 'corroborated' ? 'g' : 'h'}">${WIDGET_LABELS.en.confidence[level]}</span>`);
