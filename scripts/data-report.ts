@@ -12,6 +12,8 @@ import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
 import { percent } from '../src/lib/percent.ts';
+import { operatorRows } from './lib/operator-report.ts';
+import { PLACEHOLDER_MIN, PLACEHOLDER_SHARE } from '../src/ingest/placeholders.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string', default: 'docs/DATA.md' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -65,6 +67,16 @@ const mergedRows = ingest.merged.map((m) => [
 ]);
 const heldRows = ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.slug === null ? '—' : `\`${x.slug}\``, x.reason, x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; ')]);
 
+const ops = operatorRows(registry.games);
+const opCount = (st: string) => ops.filter((o) => o.standing === st).length;
+const opLink = (g: (typeof ops)[number]['game']) => `[${g.canonical_name}](../data/games/${g.provider}/${g.canonical_slug}.json)`;
+const opTable = (st: string) => {
+  const rows = ops.filter((o) => o.standing === st).map((o) => [opLink(o.game), display.get(o.game.provider) ?? o.game.provider, pct(o.figure), pct(o.game.stated_rtp), o.game.sources.filter((x) => x.kind !== 'operator').map((x) => `${x.kind} ${pct(x.stated_rtp)}`).join('; '), o.line]);
+  return rows.length === 0 ? 'None.' : table(['game', 'provider', 'the casino runs', 'published', 'other sources', 'line'], rows);
+};
+
+const placeholderRows = [...ingest.placeholders.values()].sort((a, b) => b.games - a.games).map((p) => [display.get(p.provider) ?? p.provider, pct(p.figure), p.games, p.of, p.origin]);
+
 const kinds = new Map<string, number>();
 for (const r of records) for (const v of r.variants) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
 const types = new Map<string, number>();
@@ -103,6 +115,34 @@ ${table(['badge', 'games'], BADGES.map((b) => [`\`${b}\``, records.filter((r) =>
 ${table(['game type', 'games'], [...types.entries()].sort().map(([t, c]) => [`\`${t}\``, c]))}
 
 ${table(['variant kind', 'variants'], [...kinds.entries()].sort().map(([k, c]) => [`\`${k}\``, c]))}
+
+## What a licensed casino runs
+
+\`sources/operator-711nl.jsonl\`: the RTP a Dutch-licensed casino (711.nl) shows for the build it offers. ${n(new Set(ops.map((o) => o.game.canonical_slug)).size)} published
+games carry one of its figures: it agrees with the published figure on ${n(opCount('agrees'))}, shows a lower build on ${n(opCount('lower'))} (a
+variant of kind \`operator\`), a higher one on ${n(opCount('higher'))} (a variant; the record's notes say why the stated RTP stays), states the
+published figure alone on ${n(opCount('sets'))} (the other sources give a lower rung of the provider's ladder, or conflict), and is the only
+source of ${n(opCount('only'))} games (their records say so).
+
+### Higher builds: the stated RTP stays
+
+${opTable('higher')}
+
+### The casino's figure is the published one, the other sources' are not
+
+${opTable('sets')}
+
+### Lower builds
+
+${opTable('lower')}
+
+## Placeholder-like studios
+
+A studio at least ${PLACEHOLDER_MIN} of whose games, and at least ${PLACEHOLDER_SHARE * 100}% of them, publish one and the same figure that one origin
+alone states: the figure may be that source's placeholder for the studio, not each game's. Each such record's notes
+say so.
+
+${placeholderRows.length === 0 ? 'None.' : table(['provider', 'figure', 'games', 'of', 'the one origin'], placeholderRows)}
 
 ## Provider labels
 

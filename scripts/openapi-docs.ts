@@ -1,5 +1,6 @@
 // Writes docs/api.md, the readable API reference, from the OpenAPI document and examples over data/,
-// and the route list of README.md's API summary (between its markers) from the same document.
+// the route list of README.md's API summary (between its markers) from the same document, and the
+// data figures of README.md's "The data" (between theirs) from data/.
 // Usage: node scripts/openapi-docs.ts [--check]   (--check: exit 1 when either is out of date)
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
 import { routeExamples } from './lib/openapi-examples.ts';
 import { renderApiMarkdown, withRouteList } from './lib/openapi-markdown.ts';
+import { withDataFigures } from './lib/data-figures.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
 
 export const API_DOC = path.resolve('docs/api.md');
 export const README = path.resolve('README.md');
@@ -19,11 +22,14 @@ export async function expectedApiDoc(dir: string = dataDir()): Promise<string> {
   return renderApiMarkdown(openApiDocument(), routeExamples(bundle));
 }
 
-/** README.md as it should be: its route list from the OpenAPI document (throws when the markers are missing). */
-export async function expectedReadme(): Promise<string> {
+/** README.md as it should be: its route list from the OpenAPI document, its data figures from `dir` (throws when markers are missing). */
+export async function expectedReadme(dir: string = dataDir()): Promise<string> {
   const text = withRouteList(await readFile(README, 'utf8'), openApiDocument());
   if (text === null) throw new Error('README.md has no route-list markers');
-  return text;
+  const held = HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dir, HELD_BACK_FILE), 'utf8'))).games.length;
+  const figures = withDataFigures(text, makeBundle(await loadRegistryOrThrow(dir)), held);
+  if (figures === null) throw new Error('README.md has no data-figure markers');
+  return figures;
 }
 
 if (import.meta.main) {

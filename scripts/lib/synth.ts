@@ -139,16 +139,18 @@ class Dice {
 const TYPE_WEIGHTS: ReadonlyArray<readonly [GameType, number]> = [
   ['slot', 85],
   ['scratchcard', 4],
-  ['table', 4],
+  ['table', 3],
+  ['video_poker', 1],
   ['instant', 3],
   ['bingo', 2],
   ['keno', 2],
 ];
 /** Share of multi-variant games per type: overall about 38%, as in real registries where slots carry ladders. */
-const MULTI_SHARE: Record<GameType, number> = { slot: 0.42, scratchcard: 0.15, table: 0.12, instant: 0.1, bingo: 0.15, keno: 0.15 };
+const MULTI_SHARE: Record<GameType, number> = { slot: 0.42, scratchcard: 0.15, table: 0.12, video_poker: 0.12, instant: 0.1, bingo: 0.15, keno: 0.15 };
 const RTP_RANGE: Record<Exclude<GameType, 'slot'>, [number, number]> = {
   scratchcard: [88, 96.5],
   table: [97.3, 99.6],
+  video_poker: [97, 99.6],
   instant: [95, 99],
   bingo: [88, 96],
   keno: [88, 95.5],
@@ -177,6 +179,7 @@ function gameName(dice: Dice, type: GameType): string {
     case 'scratchcard':
       return dice.chance(0.5) ? `${dice.pick(ADJECTIVES)} ${dice.pick(THEME_NOUNS)} Scratch` : `Scratch ${dice.pick(PROPER_NOUNS).replace(/^the /, '')}`;
     case 'table':
+    case 'video_poker':
       return `${dice.pick(ADJECTIVES)} ${dice.chance(0.5) ? `${dice.pick(THEME_NOUNS)} ` : ''}${dice.pick(TABLE_GAMES)}`;
     case 'instant':
       return `${dice.pick(ADJECTIVES)} ${dice.chance(0.4) ? `${dice.pick(THEME_NOUNS)} ` : ''}${dice.pick(INSTANT_GAMES)}`;

@@ -10,17 +10,21 @@ import { TimestampSchema } from '../schemas/authoring.ts';
 import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
 import type { MergedEntry } from '../schemas/merged.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
+import { cleanName, gameTypeOf } from './clean.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
+import { operatorAdapter } from './adapters/operator.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
 import { slotcatalogAdapter } from './adapters/slotcatalog.ts';
-import { mergeFacts, publishedSlugs, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
+import { mergeFacts, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
+import { movesAsMerges, slugMoves } from './moves.ts';
+import { placeholderNote, placeholderStudios, type PlaceholderStudio } from './placeholders.ts';
 import { mergedEntries, readMerged } from './merged.ts';
-import { withoutProviderSuffix } from './normalise.ts';
+import { nameKey, withoutProviderSuffix } from './normalise.ts';
 import { readProviderTable, type ProviderTable } from './providers.ts';
 import type { SourceAdapter, SourceFact, Unmapped } from './source.ts';
 
 /** Every line format the ingest can read, by name. */
-export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter].map((a) => [a.format, a]));
+export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter, operatorAdapter].map((a) => [a.format, a]));
 
 export const SourcesManifestSchema = z.strictObject({
   format: z.literal(1),
@@ -54,6 +58,8 @@ export interface IngestResult {
   scopeOf: ScopeOf;
   /** Each source file (`sources/<file>`) with its title. */
   titles: Map<string, string>;
+  /** Studios whose games share one figure from one origin (src/ingest/placeholders.ts). */
+  placeholders: Map<string, PlaceholderStudio>;
 }
 
 /**
@@ -77,10 +83,35 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
       continue;
     }
     const row = table.row(found.provider);
-    out.push({ ...f, provider: found.provider, name: withoutProviderSuffix(f.name, row?.labels ?? [f.providerName]) });
+    const labels = row === undefined ? [f.providerName] : [...row.labels, row.display];
+    const clean = cleanName(withoutProviderSuffix(f.name, labels), labels);
+    out.push({
+      ...f,
+      provider: found.provider,
+      name: clean.name,
+      ...(clean.name === f.name ? {} : { nameAsWritten: f.name }),
+      ...(clean.build === null ? {} : { build: clean.build }),
+      game_type: gameTypeOf(clean.name, f.game_type, f.stated_rtp),
+    });
   }
   labels.push(...[...seen.values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)));
   return out;
+}
+
+/**
+ * An operator's studio file may hold a hub's partner studios (the alias table's `partners`): a line
+ * of it whose name no other source gives its own provider, and that another source gives one of the
+ * partners (the first in the table's order), is that partner's game. Other lines stay the file's own.
+ */
+export function assignPartners(facts: readonly SourceFact[], table: ProviderTable, scopeOf: ScopeOf): SourceFact[] {
+  const known = new Set(facts.filter((f) => f.tier !== 'operator').map((f) => `${scopeOf(f.provider)}/${nameKey(f.name)}`));
+  return facts.map((f) => {
+    if (f.tier !== 'operator') return f;
+    const key = nameKey(f.name);
+    if (known.has(`${scopeOf(f.provider)}/${key}`)) return f;
+    const partner = table.partnersOf(f.provider).find((p) => known.has(`${scopeOf(p)}/${key}`));
+    return partner === undefined ? f : { ...f, provider: partner };
+  });
 }
 
 /**
@@ -113,16 +144,28 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
   }
   const labels: IngestResult['labels'] = [];
   const before = unmapped.length;
-  const resolved = resolveProviders(facts, table, unmapped, labels);
+  const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
+  const resolved = assignPartners(resolveProviders(facts, table, unmapped, labels), table, scopeOf);
   // Lines refused for their label count as not mapped in their file.
   for (const u of unmapped.slice(before)) {
     const s = perSource.find((p) => `sources/${p.file}` === u.file)!;
     s.facts--;
     s.unmapped++;
   }
-  const scopeOf: ScopeOf = (p) => table.groupOf(p) ?? p;
   const reserved = mergedBefore.map((m) => m.slug);
-  const run = mergeFacts(resolved, publishedSlugs([...published, ...heldSlugs], scopeOf), scopeOf, table.distributorOf, reserved);
+  const { slugs, moves } = slugMoves([...published, ...heldSlugs], table, scopeOf, reserved, new Set(heldSlugs.map((h) => h.canonical_slug)));
+  const run = mergeFacts(resolved, slugs, scopeOf, table.distributorOf, reserved);
   const { games, excluded } = run;
-  return { facts: resolved, unmapped, games, excluded, merged: mergedEntries(mergedBefore, run.merged), perSource, labels, table, scopeOf, titles };
+  // A slug moving into a held-back game is held back with it.
+  for (const m of moves) {
+    const held = excluded.find((x) => x.slug === m.into);
+    if (held !== undefined) excluded.push({ ...held, name: m.name, slug: m.slug });
+  }
+  const merged = mergedEntries(mergedBefore, [...run.merged, ...movesAsMerges(moves, games)]);
+  const placeholders = placeholderStudios(games);
+  for (const g of games) {
+    const note = placeholderNote(g, placeholders);
+    if (note !== '') g.note = [g.note, note].filter((n) => n !== '').join(' ');
+  }
+  return { facts: resolved, unmapped, games, excluded, merged, perSource, labels, table, scopeOf, titles, placeholders };
 }

@@ -22,6 +22,8 @@ export interface ProviderTable {
   groupOf(provider: string): string | null;
   /** The provider that publishes this one's games under its own name, or null. */
   distributorOf(provider: string): string | null;
+  /** The providers whose games this provider's catalogue files also list (its row's `partners`), in table order. */
+  partnersOf(provider: string): readonly string[];
 }
 
 /** The table over a parsed alias file. */
@@ -36,6 +38,7 @@ export function providerTable(file: ProviderAliasesFile): ProviderTable {
     row: (provider) => rows.get(provider),
     groupOf: (provider) => rows.get(provider)?.group ?? null,
     distributorOf: (provider) => rows.get(provider)?.distributor ?? null,
+    partnersOf: (provider) => rows.get(provider)?.partners ?? [],
   };
 }
 

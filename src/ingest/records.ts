@@ -85,7 +85,7 @@ export function gameFileOf(game: MergedGame, pinnedAt: ReadonlyMap<string, strin
     source_url: sourceUrl,
     evidence_url: winner.url,
     last_verified: winner.checked_at ?? pinnedAt.get(winner.file) ?? '1970-01-01T00:00:00Z',
-    notes: seed?.notes ?? '',
+    notes: [seed?.notes ?? '', game.note].filter((n) => n !== '').join(' '),
     // The stating source first, then the others in precedence order.
     sources: [winner, ...facts.filter((f) => f !== winner)].map((f) => sourceEntry(f, titles)),
   };

@@ -6,8 +6,9 @@ import { SOURCE_TIERS, type GameType, type SourceTier, type VariantKind, type Vo
 export { SOURCE_TIERS, type SourceTier };
 
 /**
- * Lower first: the rank of a fact in the precedence. Provider page read here 0, hand-checked 2,
- * a catalogue line citing the provider's page 3, a plain catalogue line 4, aggregator 6: a
+ * Lower first: the rank of a fact in the precedence. Provider page read here 0, a licensed
+ * operator's catalogue 2, hand-checked 4, a catalogue line citing the provider's page 5, a plain
+ * catalogue line 6, aggregator 8: a
  * citation ranks above a plain catalogue line and below the hand-checked seed.
  */
 export function factRank(f: Pick<SourceFact, 'tier' | 'citesProviderPage'>): number {
@@ -28,6 +29,10 @@ export interface SourceFact {
   /** The studio key the line names, when its game is its distributor's (`provider` is then the distributor). */
   studio?: string;
   name: string;
+  /** The name as the line writes it, where the cleaning rules changed it (src/ingest/clean.ts). */
+  nameAsWritten?: string;
+  /** A build the line's name marks ("(Flash)"): its figure is a variant of the game, never its default. */
+  build?: 'flash';
   stated_rtp: number;
   /** Every figure the line states, with its kind (the stated one included, as `standard`). */
   variants: Array<{ rtp: number; kind: VariantKind; jurisdiction?: string }>;

@@ -34,7 +34,7 @@ export const TOOL_INPUTS = {
     game_type: z.enum(GAME_TYPES).optional(),
     has_variants: z.boolean().optional().describe('Only games with more than one known RTP.'),
     badge: z.enum(BADGES).optional(),
-    confidence: z.enum(CONFIDENCE_LEVELS).optional().describe('How much evidence stands behind the stated RTP: verified (a provider page or the hand-checked seed), corroborated (two independent sources), single_source.'),
+    confidence: z.enum(CONFIDENCE_LEVELS).optional().describe('How much evidence stands behind the stated RTP: verified (a provider page read here, or a licensed casino and another origin with no higher figure), corroborated (two or more origins), single_source.'),
     sort: z.enum(LIST_SORTS).optional().describe('relevance needs q.'),
     limit: z.int().min(1).max(MCP_PAGE_MAX).optional(),
     offset: z.int().min(0).max(1_000_000).optional(),

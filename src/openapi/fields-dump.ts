@@ -18,7 +18,7 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   },
   KnownFigure: {
     rtp: 'A known RTP of the game, as a percentage.',
-    kind: 'Its kind: `standard` (the stated default), `operator_ladder`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.',
+    kind: 'Its kind: `standard` (the stated default), `operator_ladder`, `operator`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.',
     difference: 'The observed figure minus this one, in percentage points.',
     sources: 'URLs of the sources that state this figure.',
   },

@@ -2,44 +2,36 @@
 import type { GameFile, ProviderFile, SourceEntry } from '../schemas/authoring.ts';
 import type { Badge, Confidence, GameRecord, SourceKind } from '../schemas/game-record.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
-
-function bareHost(url: string): string {
-  const host = new URL(url).hostname.toLowerCase();
-  return host.startsWith('www.') ? host.slice(4) : host;
-}
+import { originOf } from './origin.ts';
 
 /**
- * `provider_page` when the source URL is on the provider's own website (same host or a subdomain,
- * ignoring `www.`), otherwise `third_party`. Without a known website, `provider_page` only when a
- * source of the provider tier cites that very URL.
+ * `provider_page` only where a provider page read here (a `provider` source) is the source URL; a
+ * catalogue's citation of the provider's page, or a URL on the provider's website that this project
+ * did not read, is `third_party` (the record's `sources` show the citation as "as cited by").
  */
-export function sourceKind(sourceUrl: string, providerWebsite: string | null, sources: readonly SourceEntry[] = []): SourceKind {
-  if (sources.some((s) => s.kind === 'provider' && s.url === sourceUrl)) return 'provider_page';
-  if (providerWebsite === null) return 'third_party';
-  const source = bareHost(sourceUrl);
-  const site = bareHost(providerWebsite);
-  return source === site || source.endsWith(`.${site}`) ? 'provider_page' : 'third_party';
+export function sourceKind(sourceUrl: string, _providerWebsite: string | null, sources: readonly SourceEntry[] = []): SourceKind {
+  return sources.some((s) => s.kind === 'provider' && s.url === sourceUrl) ? 'provider_page' : 'third_party';
 }
 
-/**
- * Where a source's figures come from, for telling independent sources apart: its pinned file,
- * except that a hand-checked row whose evidence is the Slotfolio catalogue is that catalogue.
- */
+/** Where a source's figures come from in the end (src/registry/origin.ts). */
 export function sourceOrigin(s: SourceEntry): string {
-  if (s.kind === 'hand_checked' && /github\.com\/Pr0ject2\/slotfolio\//i.test(s.url)) return 'sources/slotfolio.jsonl';
-  return s.file;
+  return originOf(s);
 }
 
 /**
- * How much evidence stands behind the stated RTP:
- * - `verified`: a provider page read here (a `provider` source) or the hand-checked seed states it;
- * - `corroborated`: two or more independent sources (different origins, see sourceOrigin) state it;
- * - `single_source`: one source line states it.
+ * How much evidence stands behind the stated RTP (docs/data-model.md, "Evidence labels"):
+ * - `verified`: a provider page read here states it; or a licensed operator states it, a source of
+ *   another origin states the same figure, and no source states a higher figure for the game;
+ * - `corroborated`: sources of two or more origins state it;
+ * - `single_source`: otherwise.
  */
 export function confidenceOf(stated: number, sources: readonly SourceEntry[]): Confidence {
   const agreeing = sources.filter((s) => s.stated_rtp === stated);
-  if (agreeing.some((s) => s.kind === 'provider' || s.kind === 'hand_checked')) return 'verified';
-  return new Set(agreeing.map(sourceOrigin)).size >= 2 ? 'corroborated' : 'single_source';
+  if (agreeing.some((s) => s.kind === 'provider')) return 'verified';
+  const origins = new Set(agreeing.map(sourceOrigin));
+  const operator = agreeing.find((s) => s.kind === 'operator');
+  if (operator !== undefined && [...origins].some((o) => o !== sourceOrigin(operator)) && sources.every((s) => s.stated_rtp <= stated)) return 'verified';
+  return origins.size >= 2 ? 'corroborated' : 'single_source';
 }
 
 /**
@@ -91,7 +83,7 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     studio: game.studio ?? null,
     evidence_url: game.evidence_url,
     notes: game.notes,
-    sources: game.sources.map((s) => ({ kind: s.kind, via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
+    sources: game.sources.map((s) => ({ kind: s.kind, origin: originOf(s), via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
   } satisfies GameRecord;
   base.snapshot_id = snapshotId(base);
   return base;

@@ -7,7 +7,7 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Slugs that would collide with a route under /api/rtp/ or /widget/rtp/ (public-api.md, Endpoints). */
 export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index', 'dump', 'removed', 'identify'] as const;
 
-export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno'] as const;
+export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno'] as const;
 export const GameTypeSchema = z.enum(GAME_TYPES);
 export type GameType = z.output<typeof GameTypeSchema>;
 
@@ -17,12 +17,12 @@ export type Volatility = z.output<typeof VolatilitySchema>;
 
 /**
  * What a variant is: `standard` is the provider's default (stated) build; `operator_ladder` a lower
- * build an operator may choose; `bonus_buy` the RTP of a bought feature; `ante_bet` the RTP with an
+ * build an operator may choose; `operator` the build a licensed casino's own catalogue shows it runs; `bonus_buy` the RTP of a bought feature; `ante_bet` the RTP with an
  * ante (raised) bet; `player_config` a setting the player chooses; `feature` the RTP of one feature
  * mode; `jurisdiction` a build made for one market (with its ISO 3166-1 alpha-2 code); `unknown`
  * where the source does not say.
  */
-export const VARIANT_KINDS = ['standard', 'operator_ladder', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction', 'unknown'] as const;
+export const VARIANT_KINDS = ['standard', 'operator_ladder', 'operator', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction', 'unknown'] as const;
 export const VariantKindSchema = z.enum(VARIANT_KINDS);
 export type VariantKind = z.output<typeof VariantKindSchema>;
 
@@ -44,9 +44,10 @@ export type Variant = z.output<typeof VariantSchema>;
 
 /**
  * How much a source is trusted, highest first (docs/data-model.md, "Sources and precedence"): the
- * provider's own page; the hand-checked seed; a catalogue's data files; an aggregator's examples.
+ * provider's own page; a licensed operator's own catalogue (the build that casino runs); the
+ * hand-checked seed; a catalogue's data files; an aggregator's examples.
  */
-export const SOURCE_TIERS = ['provider', 'hand_checked', 'catalogue', 'aggregator'] as const;
+export const SOURCE_TIERS = ['provider', 'operator', 'hand_checked', 'catalogue', 'aggregator'] as const;
 export const SourceTierSchema = z.enum(SOURCE_TIERS);
 export type SourceTier = z.output<typeof SourceTierSchema>;
 

@@ -9,6 +9,8 @@ export type Badge = z.output<typeof BadgeSchema>;
 /** One source that states the game's figures (docs/data-model.md, "Sources and precedence"). */
 export const PublicSourceSchema = z.strictObject({
   kind: SourceTierSchema,
+  /** Where its figures come from in the end: two files copied from one site share one origin; a hand-checked row's is the evidence it names. */
+  origin: z.string(),
   /** How the source reached its figure when not as `kind` says: "provider page as cited by <catalogue>, not checked here"; else null. */
   via: z.string().nullable(),
   url: z.string(),
@@ -19,9 +21,9 @@ export const PublicSourceSchema = z.strictObject({
 export type PublicSource = z.output<typeof PublicSourceSchema>;
 
 /**
- * How much evidence stands behind the stated RTP: `verified` (a provider page read here or the
- * hand-checked seed states it), `corroborated` (two or more independent sources state the same
- * figure), `single_source` (one source line states it).
+ * How much evidence stands behind the stated RTP: `verified` (a provider page read here states it,
+ * or a licensed operator and a source of another origin state it and no source states a higher
+ * figure), `corroborated` (sources of two or more origins state it), `single_source` (otherwise).
  */
 export const CONFIDENCE_LEVELS = ['verified', 'corroborated', 'single_source'] as const;
 export const ConfidenceSchema = z.enum(CONFIDENCE_LEVELS);

@@ -14,6 +14,12 @@ export const ProviderAliasRowSchema = z.strictObject({
   labels: z.array(z.string().trim().min(1)).min(1, 'must list at least one label'),
   /** The provider that publishes this studio's games under its own name (Reel Kingdom's: Pragmatic Play), if any. */
   distributor: SlugSchema.optional(),
+  /**
+   * Providers whose games this provider's catalogue files also list (a licensed casino's studio file
+   * that holds a hub's partner studios: its Silver Bullet file Print Studios' games). A line of such a
+   * file whose name is a game one of them publishes is that game.
+   */
+  partners: z.array(SlugSchema).optional(),
 });
 export type ProviderAliasRow = z.output<typeof ProviderAliasRowSchema>;
 
@@ -34,6 +40,7 @@ export const ProviderAliasesFileSchema = z
       keys.add(row.provider);
       if (row.group !== null && !(row.group in file.groups)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'group'], message: `${row.group} is not a key of groups` });
       if (row.distributor !== undefined && !file.providers.some((r) => r.provider === row.distributor)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'distributor'], message: `${row.distributor} has no row` });
+      for (const p of row.partners ?? []) if (!file.providers.some((r) => r.provider === p)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'partners'], message: `${p} has no row` });
       for (const label of row.labels) {
         const had = seen.get(label);
         if (had !== undefined) ctx.addIssue({ code: 'custom', path: ['providers', i, 'labels'], message: `${JSON.stringify(label)} is also a label of ${had}` });

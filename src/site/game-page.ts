@@ -165,7 +165,7 @@ function sourcesTable(r: GameRecord): string {
       const figures = s.rtp_variants.map((v) => e(formatRtp(v))).join(', ');
       const differs = s.stated_rtp !== r.stated_rtp ? ' <small>(differs)</small>' : '';
       return (
-        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(formatSourceKind(s.kind))}${s.via === null ? '' : ` <small data-via>(${e(s.via)})</small>`}${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
+        `<tr${i === 0 ? ' data-stating' : ''}><td>${e(formatSourceKind(s.kind))}${s.via === null ? '' : ` <small data-via>(${e(s.via)})</small>`} <small data-origin>from ${e(s.origin)}</small>${i === 0 ? ' <small>(states the RTP)</small>' : ''}</td>` +
         `<td>${hostLink(s.url)}</td><td>${e(formatRtp(s.stated_rtp))}${differs}</td><td>${figures}</td>` +
         `<td>${s.checked_at === null ? '—' : `<time datetime="${e(s.checked_at)}">${e(formatDate(s.checked_at))}</time>`}</td></tr>`
       );
@@ -242,12 +242,12 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<section><h2>Provenance</h2><dl class="facts">` +
     `<dt>Source</dt><dd>${hostLink(r.source_url)}</dd>` +
     `<dt>Evidence</dt><dd>${hostLink(r.evidence_url)}</dd>` +
-    `<dt>Source kind</dt><dd>${r.source_kind === 'provider_page' ? "Provider's own page" : 'Third-party page'} (<code>${e(r.source_kind)}</code>)</dd>` +
+    `<dt>Source kind</dt><dd>${r.source_kind === 'provider_page' ? "Provider's own page, read here" : r.sources.some((s) => s.via !== null) ? "Third-party page: the provider's page as cited by a catalogue, not read here" : 'Third-party page'} (<code>${e(r.source_kind)}</code>)</dd>` +
     `<dt>Last verified</dt><dd><time datetime="${e(r.last_verified)}">${e(formatDate(r.last_verified))}</time></dd>` +
     `<dt>Snapshot id</dt><dd><code>${e(r.snapshot_id)}</code></dd>` +
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
-    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page read here, the hand-checked seed, a catalogue citing the provider's page, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
+    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page read here, a licensed casino's own catalogue (the build it runs), the hand-checked seed, a catalogue citing the provider's page, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +

@@ -10,6 +10,21 @@ export interface DataFiles {
   games: GameRecord[];
 }
 
+/**
+ * Where a source's figures come from, as data/sources/README.md describes the files: the overlay table and the
+ * review-site scrape are one origin; a hand-checked row is the evidence it names (Slotfolio, the slot API, else its site).
+ */
+function originOf(s: { kind: string; file: string; url: string }): string {
+  if (s.kind === 'hand_checked') {
+    const url = s.url.toLowerCase();
+    if (url.includes('github.com/pr0ject2/slotfolio/')) return 'slotfolio';
+    if (url.includes('i-gaming.tools/') || url.includes('github.com/igamingtools/')) return 'igt';
+    return `site:${new URL(s.url).hostname.replace(/^www\./, '')}`;
+  }
+  const byFile: Record<string, string> = { 'sources/slotfolio.jsonl': 'slotfolio', 'sources/igt-slots.jsonl': 'igt', 'sources/overlay-slots.jsonl': 'scrapes', 'sources/slotcatalog.jsonl': 'scrapes' };
+  return byFile[s.file] ?? s.file;
+}
+
 /** Loads registry.json, providers/*.json and games/<provider>/<slug>.json from `dir`. */
 export function readDataFiles(dir: string): DataFiles {
   const meta = JSON.parse(readFileSync(path.join(dir, 'registry.json'), 'utf8'));
@@ -23,9 +38,14 @@ export function readDataFiles(dir: string): DataFiles {
   for (const provider of readdirSync(path.join(dir, 'games'))) {
     for (const file of readdirSync(path.join(dir, 'games', provider))) {
       const g = JSON.parse(readFileSync(path.join(dir, 'games', provider, file), 'utf8'));
-      // Confidence (docs/data-model.md): a seed row or provider page states the figure; else two files; else one.
-      const agreeing = (g.sources as Array<{ kind: string; stated_rtp: number; file: string }>).filter((s) => s.stated_rtp === g.stated_rtp);
-      const confidence = agreeing.some((s) => s.kind === 'hand_checked' || s.kind === 'provider') ? 'verified' : new Set(agreeing.map((s) => s.file)).size >= 2 ? 'corroborated' : 'single_source';
+      // Confidence (docs/data-model.md, "Derivation rules"): a provider page states the figure, or a licensed casino and
+      // another origin do and no source states more: verified; two origins: corroborated; else single source.
+      const sources = g.sources as Array<{ kind: string; stated_rtp: number; file: string; url: string }>;
+      const agreeing = sources.filter((s) => s.stated_rtp === g.stated_rtp);
+      const origins = new Set(agreeing.map(originOf));
+      const operator = agreeing.find((s) => s.kind === 'operator');
+      const byCasino = operator !== undefined && origins.size >= 2 && sources.every((s) => s.stated_rtp <= g.stated_rtp);
+      const confidence = agreeing.some((s) => s.kind === 'provider') || byCasino ? 'verified' : origins.size >= 2 ? 'corroborated' : 'single_source';
       games.push({
         canonical_slug: g.canonical_slug,
         canonical_name: g.canonical_name,

@@ -67,8 +67,9 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
       last_verified: `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T00:00:00Z`,
       notes: '',
     }, i + 1);
-    // Every confidence level: the hand-checked source (verified), two catalogues stating the same figure (corroborated), one (single_source).
+    // Every confidence level: a licensed casino and the hand-checked row (two origins) state it (verified), two catalogues stating the same figure (corroborated), one (single_source).
     const [seed] = game.sources;
+    if (i % 3 === 0) game.sources = [seed!, { ...seed!, kind: 'operator', checked_at: null, file: 'sources/o.jsonl' }];
     if (i % 3 === 1) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }, { ...seed!, kind: 'aggregator', checked_at: null, file: 'sources/b.jsonl' }];
     if (i % 3 === 2) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }];
     games.push(game);

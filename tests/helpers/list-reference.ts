@@ -189,7 +189,7 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((p) => ({ provider: p.provider, display: p.display, count: records.filter((r) => r.provider === p.provider && passes(r, q, 'provider')).length }))
     .filter((f) => f.count > 0 || f.provider === q.provider)
     .sort((a, b) => b.count - a.count || str(a.provider, b.provider));
-  const types = [...new Set(['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno'])];
+  const types = [...new Set(['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno'])];
   const typeFacet = types
     .map((t) => ({ game_type: t, count: records.filter((r) => r.game_type === t && passes(r, q, 'game_type')).length }))
     .filter((f) => f.count > 0 || f.game_type === q.game_type)

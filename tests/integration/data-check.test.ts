@@ -136,7 +136,7 @@ describe('RTP rules', () => {
 
   it('rejects an unknown variant kind', async () => {
     expect(await problems(withFirst({ rtp_variants: [{ rtp: 96.2, kind: 'default' }] }))).toEqual([
-      `${FILE}: rtp_variants.0.kind: Invalid option: expected one of "standard"|"operator_ladder"|"bonus_buy"|"ante_bet"|"player_config"|"feature"|"jurisdiction"|"unknown"`,
+      `${FILE}: rtp_variants.0.kind: Invalid option: expected one of "standard"|"operator_ladder"|"operator"|"bonus_buy"|"ante_bet"|"player_config"|"feature"|"jurisdiction"|"unknown"`,
     ]);
   });
 });
@@ -150,7 +150,7 @@ describe('field rules', () => {
 
   it('rejects a bad game_type', async () => {
     expect(await problems(withFirst({ game_type: 'video-slot' }))).toEqual([
-      `${FILE}: game_type: Invalid option: expected one of "slot"|"scratchcard"|"table"|"instant"|"bingo"|"keno"`,
+      `${FILE}: game_type: Invalid option: expected one of "slot"|"scratchcard"|"table"|"video_poker"|"instant"|"bingo"|"keno"`,
     ]);
   });
 
@@ -402,7 +402,7 @@ describe('several problems in several files', () => {
     expect(await problems({ games, meta: { license: 'CC0' }, files: { 'providers/copper-reel.json': '{', 'history.jsonl': '\nnot json\n' } })).toEqual([
       'registry.json: license: Invalid input: expected "CC-BY-4.0"',
       "providers/copper-reel.json: (file): is not valid JSON (Expected property name or '}' in JSON at position 1 (line 1 column 2))",
-      `${FILE}: game_type: Invalid option: expected one of "slot"|"scratchcard"|"table"|"instant"|"bingo"|"keno"`,
+      `${FILE}: game_type: Invalid option: expected one of "slot"|"scratchcard"|"table"|"video_poker"|"instant"|"bingo"|"keno"`,
       `${FILE}: stated_rtp: must be at most 100`,
       `${FILE}: extra: unknown key "extra"`,
       'games/bluefin-studio/list.json: release_year: must be a four-digit year',

@@ -26,9 +26,15 @@ describe('docs/DATA.md', () => {
       // Every label and where it went; every held-back game with its figures and lines.
       expect(fresh).toContain('| `Red Tiger/R7` | `red-tiger` |');
       expect(fresh).toContain('| `Others` | refused');
-      expect(fresh).toContain("| Aztec Idols | Play'n GO | — |");
-      expect(fresh).toContain('| Dead or Alive | NetEnt | — | sources of one rank state defaults 98.08 (sources/overlay-slots.jsonl:3340) and 95.03 (sources/slotcatalog.jsonl:18)');
-      expect(fresh).toContain('| 5 Lions Gold | Pragmatic Play | `5-lions-gold` |');
+      expect(fresh).toContain("| Space Race | Play'n GO | — |");
+      expect(fresh).toContain('| Big Bucks Saloon | BGaming | `big-bucks-saloon` | sources of one rank state defaults 97.01 (sources/overlay-slots.jsonl:74) and 96.00 (sources/igt-slots.jsonl:103)');
+      expect(fresh).toContain('| Caishen\'s Gold | Pragmatic Play | `caishens-gold` |');
+      expect(fresh).toContain('| Feathered Frenzy | Big Time Gaming | `feathered-frenzy` |');
+      // A studio whose games share one figure from one origin.
+      expect(fresh).toMatch(/^\| Amatic Industries \| 96\.00% \| \d+ \| \d+ \| scrapes of slot review sites \|$/m);
+      // The licensed casino's figures: a higher build that does not set the RTP, one that does, a lower one.
+      expect(fresh).toContain('| [Mega Moolah](../data/games/microgaming/mega-moolah.json) | Microgaming | 93.42% | 88.12% |');
+      expect(fresh).toContain("| [Mystery Joker](../data/games/playngo/mystery-joker.json) | Play'n GO | 96.98% | 96.98% |");
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

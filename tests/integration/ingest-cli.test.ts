@@ -38,7 +38,7 @@ describe('npm run data:ingest', () => {
       expect([...again.keys()]).toEqual([...shipped.keys()]);
       for (const [file, text] of shipped) expect(again.get(file), file).toBe(text);
     }
-  }, 180_000); // two whole ingests of 7,000-odd games
+  }, 180_000); // two whole ingests of 11,000-odd games
 
   it('refuses to drop a published game, listing it, and writes nothing', async () => {
     const dir = path.join(tmp, 'data');

@@ -55,7 +55,7 @@ describe('GET /api/rtp/list?updated_since=', () => {
   it('pages through the records changed after a moment, each with updated_at, counted by the limiter', async () => {
     const seen = new Set<string>();
     let filtered = -1;
-    for (let offset = 0; offset < 10_000; offset += 200) {
+    for (let offset = 0; offset < 20_000; offset += 200) {
       const res = await fetch(`${server.url}/api/rtp/list?updated_since=2026-11-22&limit=200&offset=${offset}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);

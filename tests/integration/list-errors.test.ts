@@ -14,7 +14,7 @@ afterAll(async () => {
 const LIMIT = 'must be an integer from 1 to 200';
 const OFFSET = 'must be an integer from 0 to 1000000';
 const SORT = 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance';
-const TYPE = 'must be one of: slot, scratchcard, table, instant, bingo, keno';
+const TYPE = 'must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno';
 
 describe('list errors', () => {
   it.each([

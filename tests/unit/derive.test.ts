@@ -20,9 +20,12 @@ describe('toGameRecord', () => {
       rtp_max: 96.21,
       variants_count: 3,
       max_win: 5000,
-      source_kind: 'provider_page',
-      badges: ['verified_rtp', 'variants_tracked'],
+      // The seed row's page is on the provider's website, but this project read no provider page.
+      source_kind: 'third_party',
+      confidence: 'single_source',
+      badges: ['variants_tracked'],
     });
+    expect(r.sources.map((s) => s.origin)).toEqual(['the review site slotsscience.com']);
     expect(r.snapshot_id).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
@@ -37,9 +40,14 @@ describe('toGameRecord', () => {
 });
 
 describe('badge rules', () => {
-  it('confidence: verified when a provider page read here or the hand-checked seed states the figure', () => {
+  it('confidence: verified when a provider page read here states the figure, or a licensed casino and another origin do and no source states more; the seed alone is one origin', () => {
     expect(confidenceOf(96, [src('provider', 96, 'sources/a')])).toBe('verified');
-    expect(confidenceOf(96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toBe('verified');
+    expect(confidenceOf(96, [src('hand_checked', 96, 'sources/seed-games.csv')])).toBe('single_source');
+    const op = src('operator', 96, 'sources/operator-711nl.jsonl');
+    expect(confidenceOf(96, [op, src('catalogue', 96, 'sources/calcasi.jsonl')])).toBe('verified');
+    // A higher figure elsewhere: the casino may run a lower build than the default.
+    expect(confidenceOf(96, [op, src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96.5, 'sources/igt-slots.jsonl')])).toBe('corroborated');
+    expect(confidenceOf(96, [op])).toBe('single_source');
     // A seed row stating another figure does not verify this one.
     expect(confidenceOf(96, [src('aggregator', 96, 'sources/a'), src('hand_checked', 95, 'sources/seed-games.csv')])).toBe('single_source');
   });
@@ -47,6 +55,9 @@ describe('badge rules', () => {
   it('confidence: corroborated when two independent sources state the figure; a seed row whose evidence is Slotfolio is not independent of it', () => {
     expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toBe('corroborated');
     expect(confidenceOf(96, [src('aggregator', 96, 'sources/a.jsonl'), src('aggregator', 96, 'sources/a.jsonl')])).toBe('single_source');
+    // The overlay table and the review-site scrape are one origin; a seed row whose evidence is Slotfolio is Slotfolio.
+    expect(confidenceOf(96, [src('aggregator', 96, 'sources/overlay-slots.jsonl'), src('aggregator', 96, 'sources/slotcatalog.jsonl')])).toBe('single_source');
+    expect(confidenceOf(96, [src('hand_checked', 96, 'sources/seed-games.csv', 'https://github.com/Pr0ject2/slotfolio/blob/x/a.ts'), src('catalogue', 96, 'sources/slotfolio.jsonl')])).toBe('single_source');
     expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toBe('single_source');
     // 95.3 and 95.299 are two figures, not one.
     expect(confidenceOf(95.299, [src('aggregator', 95.299, 'sources/a.jsonl'), src('aggregator', 95.3, 'sources/b.jsonl')])).toBe('single_source');
@@ -54,7 +65,7 @@ describe('badge rules', () => {
 
   it('verified_rtp follows verified; a catalogue citing a provider page is not the page', () => {
     expect(badgesFor(96, [96], [src('provider', 96, 'sources/a')])).toEqual(['verified_rtp']);
-    expect(badgesFor(96, [96], [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual(['verified_rtp']);
+    expect(badgesFor(96, [96], [src('hand_checked', 96, 'sources/seed-games.csv')])).toEqual([]);
     expect(badgesFor(96, [96], [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 96, 'sources/igt-slots.jsonl')])).toEqual([]);
     const cited = { ...src('catalogue', 96, 'sources/slotfolio.jsonl'), via: 'provider page as cited by the Slotfolio catalogue, not checked here' };
     expect(badgesFor(96, [96], [cited])).toEqual([]);
@@ -71,9 +82,9 @@ describe('badge rules', () => {
     expect(sourceKind('https://3oaks.com/game/x', null, [src('provider', 96, 'sources/s', 'https://3oaks.com/game/x')])).toBe('provider_page');
     expect(sourceKind('https://3oaks.com/game/x', null, [])).toBe('third_party');
   });
-  it('matches the provider host with or without www and on subdomains', () => {
-    expect(sourceKind('https://playngo.com/x', 'https://www.playngo.com')).toBe('provider_page');
-    expect(sourceKind('https://games.playngo.com/x', 'https://playngo.com')).toBe('provider_page');
+  it('a URL on the provider\'s website that no provider source read here is third_party', () => {
+    expect(sourceKind('https://playngo.com/x', 'https://www.playngo.com')).toBe('third_party');
+    expect(sourceKind('https://games.playngo.com/x', 'https://playngo.com', [src('catalogue', 96, 'sources/slotfolio.jsonl', 'https://games.playngo.com/x')])).toBe('third_party');
     expect(sourceKind('https://notplayngo.com/x', 'https://playngo.com')).toBe('third_party');
     expect(sourceKind('https://slotsscience.com/x', 'https://playngo.com')).toBe('third_party');
   });

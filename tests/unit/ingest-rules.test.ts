@@ -31,6 +31,18 @@ describe('configuration rules and conflicts', () => {
     expect(decide([fact({ stated_rtp: 96.53 }), fact({ stated_rtp: 97.5, tier: 'aggregator', line: 2 })])).toMatchObject({ ok: true, disagree: true });
   });
 
+  it("ladder steps and one origin's two builds are variants, not conflicts (Panther Queen 96.50 / 95.50, Wild Gladiators 96.17 / 94.07)", () => {
+    const pp = (rtp: number, file: string, line = 1) => fact({ provider: 'pragmatic-play', stated_rtp: rtp, tier: 'aggregator', file, line });
+    const step = decide([pp(96.5, 'sources/igt-slots.jsonl'), pp(95.5, 'sources/slotcatalog.jsonl')]);
+    expect(step.ok && [step.winner.stated_rtp, [...step.configurations]]).toEqual([96.5, [[95.5, 'operator_ladder']]]);
+    // 1.51 points under is no step: a conflict.
+    expect(decide([pp(96.42, 'sources/igt-slots.jsonl'), pp(94.91, 'sources/slotcatalog.jsonl')]).ok).toBe(false);
+    const two = decide([pp(96.17, 'sources/igt-slots.jsonl'), pp(96.17, 'sources/overlay-slots.jsonl'), pp(94.07, 'sources/slotcatalog.jsonl')]);
+    expect(two.ok && [two.winner.stated_rtp, [...two.configurations], two.disagree]).toEqual([96.17, [[94.07, 'unknown']], false]);
+    // One origin alone giving two figures decides nothing (Feathered Frenzy: 97.00 and 96.30, both from the scrapes).
+    expect(decide([fact({ stated_rtp: 97, tier: 'aggregator', file: 'sources/slotcatalog.jsonl' }), fact({ stated_rtp: 96.3, tier: 'aggregator', file: 'sources/slotcatalog.jsonl', line: 2 })]).ok).toBe(false);
+  });
+
   it("provider ladder: a Play'n GO figure in a lower rung is an operator build of a 96.x default, whatever its rank", () => {
     const d = decide([fact({ provider: 'playngo', stated_rtp: 94.5 }), fact({ provider: 'playngo', stated_rtp: 96.5, tier: 'aggregator', line: 2 })]);
     expect(d.ok && [d.winner.stated_rtp, [...d.configurations]]).toEqual([96.5, [[94.5, 'operator_ladder']]]);
@@ -61,15 +73,18 @@ describe('configuration rules and conflicts', () => {
     expect(games.map((g) => [g.provider, g.slug, g.facts.length])).toEqual([['microgaming', 'immortal-romance', 2]]);
   });
 
-  it("a distributor's lines and its studio's name one game, unless the studio's game is published already", () => {
+  it("a distributor's lines and its studio's name one game; a studio's published slug stays the game's", () => {
     const distributorOf = (p: string) => (p === 'studio' ? 'pub' : null);
     const studio = fact({ provider: 'studio', name: 'Rock Vegas', stated_rtp: 96.64 });
     const pub = fact({ provider: 'pub', name: 'Rock Vegas', stated_rtp: 96.64, tier: 'aggregator', line: 2 });
     const merged = mergeFacts([studio, pub], new Map(), undefined, distributorOf).games;
     expect(merged.map((g) => [g.provider, g.slug, g.facts.map((f) => [f.provider, f.providerName])])).toEqual([['pub', 'rock-vegas', [['pub', 'P'], ['pub', 'P']]]]);
-    // Published under the studio before: it stays the studio's game.
+    // Published under the studio before, the distributor's record new, the same figure: one game, the distributor's, under the published slug.
     const kept = mergeFacts([studio, pub], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
-    expect(kept.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
+    expect(kept.map((g) => [g.provider, g.slug, g.facts.map((f) => f.studio ?? null)])).toEqual([['pub', 'rock-vegas-studio', ['studio', null]]]);
+    // Another figure is not proven the same game: both stay.
+    const two = mergeFacts([studio, { ...pub, stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] }], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
+    expect(two.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
   });
 
   describe('merge: a published studio record that is its distributor\'s published record', () => {
@@ -97,7 +112,7 @@ describe('configuration rules and conflicts', () => {
       expect(sameGame([rk({ name: 'Pizza! Pizza? Pizza!', stated_rtp: 96.04 })], [pp({ name: 'PIZZA! PIZZA? PIZZA!', stated_rtp: 96.04 })])).toContain('both records name it "Pizza! Pizza? Pizza!" and "PIZZA! PIZZA? PIZZA!" (one name key) and state 96.04');
     });
 
-    it('never guessed: other figures, a record held back, an unrelated provider or an unpublished distributor record keep both', () => {
+    it('never guessed: other figures, a record held back or an unrelated provider keep both; a new distributor record takes the studio\'s slug', () => {
       const both = (facts: SourceFact[], slugs = published, of = distributorOf) => mergeFacts(facts, slugs, undefined, of);
       // One figure apart (96.70 and 96.71): not proven the same build; both stay published.
       expect(both([rk({ stated_rtp: 96.7 }), pp()]).games.map((g) => g.slug)).toEqual(['big-bass-splash', 'big-bass-splash-reel-kingdom']);
@@ -106,11 +121,9 @@ describe('configuration rules and conflicts', () => {
       expect(both([rk(), pp({ stated_rtp: 98.5 }), pp({ stated_rtp: 96.71, line: 99 })]).merged).toEqual([]);
       // No distributor in the alias table (a group or nothing): two providers' games of one name stay two.
       expect(both([rk(), pp()], published, () => null).merged).toEqual([]);
-      // The distributor's lines name the game but it was never published: the studio's record stays.
-      expect(both([rk(), pp()], new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom']])).games.map((g) => [g.provider, g.slug])).toEqual([
-        ['pragmatic-play', 'big-bass-splash'],
-        ['reel-kingdom', 'big-bass-splash-reel-kingdom'],
-      ]);
+      // The distributor's lines name the game but it was never published: one record, the distributor's, keeps the studio's slug (nothing moves).
+      const kept = both([rk(), pp()], new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom']]));
+      expect([kept.games.map((g) => [g.provider, g.slug]), kept.merged]).toEqual([[['pragmatic-play', 'big-bass-splash-reel-kingdom']], []]);
     });
 
     it('stays merged on the next run: the studio\'s lines join again, the entry is kept, and the old slug is never given again', () => {

@@ -73,7 +73,7 @@ describe('memory engine vs the reference model', () => {
     expect(new Set(records.map((r) => r.confidence)).size).toBe(3);
     expect(pathsTaken.few).toBeGreaterThan(1);
     expect(pathsTaken.many).toBeGreaterThan(1);
-  }, 120_000); // 40,320 combinations against the reference: seconds of CPU, more on a busy machine
+  }, 120_000); // every combination (seven game types): seconds of CPU, more on a busy machine
 
   it('matches the reference for random combinations with rtp_min, rtp_max, volatility, max_win_min and the release years, with confidence too', () => {
     const rnd = rng(36);

@@ -46,7 +46,7 @@ describe('list handler', () => {
     expect(r.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
     expect(r.body.toString('utf8')).toBe(
       '{"statusCode":400,"statusMessage":"invalid query parameters","errors":[' +
-        '{"param":"game_type","message":"must be one of: slot, scratchcard, table, instant, bingo, keno"},' +
+        '{"param":"game_type","message":"must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno"},' +
         '{"param":"has_variants","message":"must be 1 (or left out)"},' +
         '{"param":"sort","message":"must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance"},' +
         '{"param":"limit","message":"must be an integer from 1 to 200"},' +

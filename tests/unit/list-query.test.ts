@@ -106,7 +106,7 @@ describe('parseListQuery', () => {
 
   it('accepts every sort and game_type value', () => {
     for (const s of ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent']) expect(queryOf(`sort=${s}`).sort).toBe(s);
-    for (const t of ['slot', 'scratchcard', 'table', 'instant', 'bingo', 'keno']) expect(queryOf(`game_type=${t}`).game_type).toBe(t);
+    for (const t of ['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno']) expect(queryOf(`game_type=${t}`).game_type).toBe(t);
   });
 
   it('accepts limit 1 and 200, offset 0 and 1000000, leading zeros', () => {
@@ -135,7 +135,7 @@ describe('parseListQuery', () => {
     ['offset=1000001', 'offset', OFFSET],
     ['sort=newest', 'sort', 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance'],
     ['sort=NAME', 'sort', 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance'],
-    ['game_type=video', 'game_type', 'must be one of: slot, scratchcard, table, instant, bingo, keno'],
+    ['game_type=video', 'game_type', 'must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno'],
     ['has_variants=yes', 'has_variants', 'must be 1 (or left out)'],
     ['has_variants=0', 'has_variants', 'must be 1 (or left out)'],
     ['has_variants=true', 'has_variants', 'must be 1 (or left out)'],
@@ -172,7 +172,7 @@ describe('parseListQuery', () => {
     expect(errorsOf('offset=-1&limit=0&sort=x&game_type=y&has_variants=2&q=a&q=b&provider=p&provider=p')).toEqual([
       { param: 'q', message: 'must be given at most once' },
       { param: 'provider', message: 'must be given at most once' },
-      { param: 'game_type', message: 'must be one of: slot, scratchcard, table, instant, bingo, keno' },
+      { param: 'game_type', message: 'must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno' },
       { param: 'has_variants', message: 'must be 1 (or left out)' },
       { param: 'sort', message: 'must be one of: name, provider, rtp_desc, rtp_asc, variants_desc, recent, relevance' },
       { param: 'limit', message: 'must be an integer from 1 to 200' },

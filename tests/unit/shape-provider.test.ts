@@ -23,6 +23,7 @@ describe('shapeProvider', () => {
       { game_type: 'slot', count: 1 },
       { game_type: 'scratchcard', count: 1 },
       { game_type: 'table', count: 0 },
+      { game_type: 'video_poker', count: 0 },
       { game_type: 'instant', count: 0 },
       { game_type: 'bingo', count: 0 },
       { game_type: 'keno', count: 0 },

@@ -181,7 +181,9 @@ describe('sources on the game page', () => {
     const html = page(real, 'sweet-bonanza');
     const section = html.slice(html.indexOf('<section data-sources>'), html.indexOf('<section data-variants>'));
     const rows = [...section.matchAll(/<tr( data-stating)?><td>([^<]+)/g)].map((m) => [Boolean(m[1]), m[2]]);
-    expect(rows).toEqual([[true, 'Hand-checked '], [false, 'Catalogue '], [false, 'Catalogue'], [false, 'Aggregator'], [false, 'Aggregator']]);
+    expect(rows).toEqual([[true, 'Hand-checked '], [false, 'Licensed casino&#39;s catalogue '], [false, 'Catalogue '], [false, 'Catalogue '], [false, 'Aggregator '], [false, 'Aggregator ']]);
+    // Each source names its origin.
+    for (const origin of ['a Dutch-licensed casino (711.nl)', 'the Slotfolio catalogue', 'the calcasi affiliate site', 'the iGaming Tools slot API (i-gaming.tools)', 'scrapes of slot review sites']) expect(section).toContain(`<small data-origin>from ${origin}</small>`);
     expect(section).toContain('Catalogue <small data-via>(provider page as cited by the Slotfolio catalogue, not checked here)</small>');
     expect(section).toContain('96.60% <small>(differs)</small>');
     expect(section).toContain('the sources disagree, and every figure is shown');
@@ -189,10 +191,12 @@ describe('sources on the game page', () => {
   });
 
   it('says in words how much evidence stands behind the figure', () => {
-    expect(page(real, 'sweet-bonanza')).toContain('<p class="confidence" data-confidence="verified">Verified: the hand-checked seed or a provider page read here states this figure.</p>');
+    expect(page(real, 'sweet-bonanza')).toContain('<p class="confidence" data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>');
+    const verified = real.records.find((r) => r.confidence === 'verified')!;
+    expect(page(real, verified.canonical_slug)).toContain("data-confidence=\"verified\">Verified: a provider page read here states this figure, or a licensed casino&#39;s catalogue and a source of another origin both state it and no source states a higher one.</p>");
     const single = real.records.find((r) => r.confidence === 'single_source')!;
     expect(page(real, single.canonical_slug)).toContain('<p class="confidence" data-confidence="single_source">Single source: one source line states this figure, and no other source confirms it.</p>');
     const two = real.records.find((r) => r.confidence === 'corroborated')!;
-    expect(page(real, two.canonical_slug)).toContain('data-confidence="corroborated">Corroborated by 2+ sources: two or more independent sources state this figure.</p>');
+    expect(page(real, two.canonical_slug)).toContain('data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>');
   });
 });

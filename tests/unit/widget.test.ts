@@ -46,7 +46,8 @@ describe('widget data', () => {
       rtp_min: 90,
       rtp_max: 96.9,
       rtp_variants: [90, 94.01, 96.71, 96.9],
-      confidence: 'verified',
+      // One hand-checked row: one origin.
+      confidence: 'single_source',
       last_verified: '2026-11-21T00:00:00Z',
       source_url: 'https://bluefin.example/games/deep-sea-bass',
       page_url: 'https://rtp.example.org/rtp/deep-sea-bass',
@@ -79,7 +80,7 @@ describe('widget page', () => {
   });
 
   it('says how much evidence stands behind the figure, in a short phrase of each of its six languages', () => {
-    expect(html).toContain('<span data-t="e">Confirmed at source</span> · <span data-t="c">Verified</span>');
+    expect(renderWidget({ ...d, confidence: 'verified' })).toContain('<span data-t="e">Casino + 2nd source</span> · <span data-t="c">Verified</span>');
     for (const level of ['corroborated', 'single_source'] as const) {
       const other = renderWidget({ ...d, confidence: level });
       expect(other).toContain(`<span data-t="${level === 'corroborated' ? 'g' : 'h'}">${WIDGET_LABELS.en.confidence[level]}</span>`);

@@ -477,34 +477,34 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
                 /** @description RTP of this build, as a percentage. */
                 rtp: number;
                 /**
-                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
+                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
                  * @enum {string}
                  */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
             }[];
             /**
-             * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
+             * @description `provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as "as cited by".
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
             /**
-             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
@@ -514,13 +514,15 @@ export interface components {
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino's catalogue, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `operator` (a licensed casino's own catalogue: the build it runs), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
-                kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                kind: "provider" | "operator" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description Where the source's figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row's origin is the evidence it names. */
+                origin: string;
                 /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
                 via: string | null;
                 /** @description The page this source cites for its figures. */
@@ -562,17 +564,17 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /**
-             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
@@ -606,34 +608,34 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type?: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type?: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified?: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
             snapshot_id?: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url?: string;
-            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges?: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants?: {
                 /** @description RTP of this build, as a percentage. */
                 rtp: number;
                 /**
-                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
+                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
                  * @enum {string}
                  */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
             }[];
             /**
-             * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
+             * @description `provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as "as cited by".
              * @enum {string}
              */
             source_kind?: "provider_page" | "third_party";
             /**
-             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.
              * @enum {string}
              */
             confidence?: "verified" | "corroborated" | "single_source";
@@ -643,13 +645,15 @@ export interface components {
             evidence_url?: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes?: string;
-            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino's catalogue, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources?: {
                 /**
-                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `operator` (a licensed casino's own catalogue: the build it runs), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
-                kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                kind: "provider" | "operator" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description Where the source's figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row's origin is the evidence it names. */
+                origin: string;
                 /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
                 via: string | null;
                 /** @description The page this source cites for its figures. */
@@ -668,7 +672,7 @@ export interface components {
             /** @description Provider filter, or null. */
             provider: string | null;
             /** @description Game type filter, or null. */
-            game_type: ("slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno") | null;
+            game_type: ("slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno") | null;
             /** @description True when only games with more than one variant are returned. */
             has_variants: boolean;
             /** @description Badge filter, or null. */
@@ -728,7 +732,7 @@ export interface components {
              * @description Game type.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description Matching records of this type. */
             count: number;
         };
@@ -845,34 +849,34 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
                 /** @description RTP of this build, as a percentage. */
                 rtp: number;
                 /**
-                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
+                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
                  * @enum {string}
                  */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
             }[];
             /**
-             * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
+             * @description `provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as "as cited by".
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
             /**
-             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
@@ -882,13 +886,15 @@ export interface components {
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino's catalogue, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `operator` (a licensed casino's own catalogue: the build it runs), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
-                kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                kind: "provider" | "operator" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description Where the source's figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row's origin is the evidence it names. */
+                origin: string;
                 /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
                 via: string | null;
                 /** @description The page this source cites for its figures. */
@@ -993,7 +999,7 @@ export interface components {
                  * @description Game type.
                  * @enum {string}
                  */
-                game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+                game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
                 /** @description Number of games of that type. */
                 count: number;
             }[];
@@ -1146,34 +1152,34 @@ export interface components {
              * @description Kind of game.
              * @enum {string}
              */
-            game_type: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+            game_type: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
             /** @description ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned. */
             last_verified: string;
             /** @description `sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited. */
             snapshot_id: string;
             /** @description URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure. */
             source_url: string;
-            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry, or its hand-checked seed, states the figure). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
+            /** @description `verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`). */
             badges: ("verified_rtp" | "variants_tracked" | "sources_disagree")[];
             /** @description The variants with their kind, ascending by RTP. */
             variants: {
                 /** @description RTP of this build, as a percentage. */
                 rtp: number;
                 /**
-                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
+                 * @description `standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.
                  * @enum {string}
                  */
-                kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null. */
                 jurisdiction: string | null;
             }[];
             /**
-             * @description `provider_page` when `source_url` is on the provider's website, otherwise `third_party`.
+             * @description `provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as "as cited by".
              * @enum {string}
              */
             source_kind: "provider_page" | "third_party";
             /**
-             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry, or its hand-checked seed, states it), `corroborated` (two or more independent sources state the same figure to two decimals), `single_source` (one uncontested source line states it). Filter with `confidence=` on the list route.
+             * @description How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
@@ -1183,13 +1189,15 @@ export interface components {
             evidence_url: string;
             /** @description Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty. */
             notes: string;
-            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
+            /** @description Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino's catalogue, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure). */
             sources: {
                 /**
-                 * @description `provider` (the provider's own page, read by the registry, with its check date), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
+                 * @description `provider` (the provider's own page, read by the registry, with its check date), `operator` (a licensed casino's own catalogue: the build it runs), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).
                  * @enum {string}
                  */
-                kind: "provider" | "hand_checked" | "catalogue" | "aggregator";
+                kind: "provider" | "operator" | "hand_checked" | "catalogue" | "aggregator";
+                /** @description Where the source's figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row's origin is the evidence it names. */
+                origin: string;
                 /** @description How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider's page; otherwise null. */
                 via: string | null;
                 /** @description The page this source cites for its figures. */
@@ -1240,10 +1248,10 @@ export interface components {
             /** @description A known RTP of the game, as a percentage. */
             rtp: number;
             /**
-             * @description Its kind: `standard` (the stated default), `operator_ladder`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.
+             * @description Its kind: `standard` (the stated default), `operator_ladder`, `operator`, `bonus_buy`, `ante_bet`, `player_config`, `feature`, `jurisdiction` or `unknown`.
              * @enum {string}
              */
-            kind: "standard" | "operator_ladder" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+            kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
             /** @description The observed figure minus this one, in percentage points. */
             difference: number;
             /** @description URLs of the sources that state this figure. */
@@ -1796,7 +1804,7 @@ export interface operations {
                  */
                 provider?: string;
                 /** @description Game type. */
-                game_type?: "slot" | "scratchcard" | "table" | "instant" | "bingo" | "keno";
+                game_type?: "slot" | "scratchcard" | "table" | "video_poker" | "instant" | "bingo" | "keno";
                 /** @description When `1`, only games with more than one known RTP variant. */
                 has_variants?: "1";
                 /**
