@@ -88,6 +88,17 @@ export function splitRunTogether(term: string, index: TermLookup): string[] | nu
   return parts.length >= 2 ? parts : null;
 }
 
+/**
+ * A word no index word is or starts that splits wholly into index words ("wolfgold": wolf, gold;
+ * no misspelt tail), or null. Such a word is read as its parts even where it is within typos of an
+ * index word ("wolfwood"): two words spelt right say more than one word with two slips.
+ */
+export function splitWhole(term: string, index: TermLookup): string[] | null {
+  if (term.length < 6 || term.length > MAX_RUN_TOGETHER_LENGTH || index.hasPrefix(term)) return null;
+  const parts = splitRunTogether(term, index);
+  return parts !== null && parts.every((p) => index.has(p)) ? parts : null;
+}
+
 /** Whether a match may leave the word out: a small word, or a lone letter ("gonzo s quest", "bonanza x"). */
 export function isOptional(term: string): boolean {
   return OPTIONAL_WORDS.has(term) || (term.length === 1 && !/\d/.test(term));
@@ -113,8 +124,9 @@ export function planForgiving(terms: readonly string[], index: TermLookup): Plan
   const plan: PlannedTerm[] = [];
   const seen = new Set<string>();
   for (const term of terms) {
-    const runTogether = term.length >= 6 && term.length <= MAX_RUN_TOGETHER_LENGTH && !index.hasPrefix(term) && !index.hasNear(term, forgivingDistance(term));
-    const parts = runTogether ? splitRunTogether(term, index) : null;
+    // A word near an index word is taken as a typo of it, unless it splits wholly into index words.
+    const candidate = term.length >= 6 && term.length <= MAX_RUN_TOGETHER_LENGTH && !index.hasPrefix(term);
+    const parts = !candidate ? null : index.hasNear(term, forgivingDistance(term)) ? splitWhole(term, index) : splitRunTogether(term, index);
     for (const part of parts ?? [term]) {
       // A word asked twice ("aa aa", or a run split into repeats) is one word: matched and weighed once.
       if (!seen.has(part)) plan.push(planWord(part, index));

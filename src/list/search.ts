@@ -4,7 +4,7 @@
 // when nothing matches (src/list/forgive.ts).
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
 import { SEARCH_FIELDS, SEARCH_OPTIONS, SearchIndexHeadSchema, type SearchMatch } from '../schemas/search-index.ts';
-import { MAX_FORGIVING_TERMS, planForgiving, readsAsTyped, type PlannedTerm, type TermLookup } from './forgive.ts';
+import { MAX_FORGIVING_TERMS, planForgiving, readsAsTyped, splitWhole, type PlannedTerm, type TermLookup } from './forgive.ts';
 import { TermTrie, type FoundWord } from './term-trie.ts';
 
 const { weights, maxFuzzy, bm25: BM25 } = SEARCH_OPTIONS;
@@ -129,15 +129,19 @@ export class PostingSearch {
    */
   match(terms: readonly string[]): SearchMatch {
     const typed = this.matchAsTyped(terms);
-    if (!this.forgiving || typed.ids.length > 0 || terms.length === 0 || terms.length > 255) return typed;
+    if (!this.forgiving || terms.length === 0 || terms.length > 255) return typed;
+    // A match as typed stands, unless a word reached it only through typos while it splits wholly
+    // into index words ("wolfgold" finds "Wolfwood" within two edits, but means "Wolf Gold").
+    if (typed.ids.length > 0 && !terms.some((t) => splitWhole(t, this.lookup) !== null)) return typed;
     const plan = planForgiving(terms, this.lookup);
     // Nothing to forgive (every word spelt as the index has it, none optional), or more words than
-    // any name has (a run of letters split into dozens of parts): the answer stays empty.
+    // any name has (a run of letters split into dozens of parts): the answer stays as typed.
     if (plan.length > MAX_FORGIVING_TERMS || readsAsTyped(plan, terms)) return typed;
-    return this.run(
+    const forgiven = this.run(
       plan.map((p) => this.expandForgiving(p)),
       plan.map((p) => p.required),
     );
+    return forgiven.ids.length > 0 || typed.ids.length === 0 ? forgiven : typed;
   }
 
   /** Records matching every term (each through any of its expansions, in any field), ascending. */

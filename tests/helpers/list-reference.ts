@@ -122,17 +122,21 @@ function splitWord(term: string, vocab: Set<string>): string[] | null {
 export function refSearch(records: readonly GameRecord[], q: string): GameRecord[] {
   const typed = records.filter((r) => refMatchesQ(r, q));
   const terms = [...new Set(refTokens(q))];
-  if (typed.length > 0 || terms.length === 0) return typed;
+  if (terms.length === 0) return typed;
   const vocab = new Set(records.flatMap(recordTokens));
+  // A word no record's word is or starts, cut wholly into vocabulary words, is read as them even
+  // when records match it as typed through typos.
+  const whole = (t: string) => (t.length >= 6 && t.length <= 40 && ![...vocab].some((v) => v.startsWith(t)) ? (cuts(t, vocab).find((c) => c.length >= 2) ?? null) : null);
+  if (typed.length > 0 && !terms.some((t) => whole(t) !== null)) return typed;
   const words: string[] = [];
   for (const t of terms) {
     const known = [...vocab].some((v) => v.startsWith(t) || levenshtein(t, v) <= forgivingEdits(t));
-    const parts = t.length >= 6 && !known ? splitWord(t, vocab) : null;
+    const parts = t.length >= 6 && t.length <= 40 ? (known ? whole(t) : splitWord(t, vocab)) : null;
     words.push(...(parts ?? [t]));
   }
   const required = words.filter((w) => !SMALL.has(w) && !(w.length === 1 && !/\d/.test(w)));
   const needed = required.length > 0 ? required : words;
-  return records.filter((r) => {
+  const forgiven = records.filter((r) => {
     const tokens = recordTokens(r);
     return needed.every((w) => {
       const forms = [w, ROMAN[w] ?? ARABIC[w]].filter((f): f is string => f !== undefined);
@@ -141,6 +145,7 @@ export function refSearch(records: readonly GameRecord[], q: string): GameRecord
       return forms.some((f) => tokens.some((tok) => tok.startsWith(f) || levenshtein(f, tok) <= edits(f)));
     });
   });
+  return forgiven.length > 0 || typed.length === 0 ? forgiven : typed;
 }
 
 const str = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -19,9 +19,9 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': '85885f398030e802',
-  'q=book&sort=relevance&limit=7': 'fbbbe7fa4474ed59',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': '9235a7500312af3f',
+  '': 'd48af89fd04b6571',
+  'q=book&sort=relevance&limit=7': 'df90202fb1f99a95',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'c48adf6474c80c1a',
   'game_type=keno&q=xyz': 'f7014d5ea25c8ec2',
 };
 

@@ -2,7 +2,7 @@
 // (tests/fixtures/misspellings.ts) finding the game they mean in the top 3 of sort=relevance.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
-import { forgivingDistance, isOptional, MAX_RUN_TOGETHER_LENGTH, numeralForms, planForgiving, splitRunTogether, type TermLookup } from '../../src/list/forgive.ts';
+import { forgivingDistance, isOptional, MAX_RUN_TOGETHER_LENGTH, numeralForms, planForgiving, splitRunTogether, splitWhole, type TermLookup } from '../../src/list/forgive.ts';
 import { PostingSearch } from '../../src/list/search.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import type { ListEngine } from '../../src/list/engine.ts';
@@ -62,6 +62,14 @@ describe('the forgiving reading', () => {
     expect(long.length).toBeGreaterThan(MAX_RUN_TOGETHER_LENGTH);
     expect(planForgiving([long], index).map((p) => p.forms[0]!.term)).toEqual([long]);
     expect(planForgiving(['book'.repeat(10)], index).map((p) => p.forms[0]!.term)).toEqual(['book']);
+  });
+
+  it('splits a word near an index word only when it splits wholly into index words', () => {
+    const near = lookup(['wolf', 'gold', 'wolfwood', 'book', 'of', 'dead']);
+    expect(splitWhole('wolfgold', near)).toEqual(['wolf', 'gold']);
+    expect(splitWhole('wolfwo', near)).toBeNull(); // starts an index word
+    expect(splitWhole('bookofded', near)).toBeNull(); // a misspelt tail is no whole split
+    expect(planForgiving(['wolfgold'], near).map((p) => p.forms[0]!.term)).toEqual(['wolf', 'gold']);
   });
 
   it('splits only words that neither start nor nearly are an index word', () => {
