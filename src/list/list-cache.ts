@@ -6,7 +6,7 @@ import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import { listFilterKey } from './query.ts';
 import type { ListResult } from './engine.ts';
-import type { HandlerResult } from './http.ts';
+import type { HandlerResult } from './handler-result.ts';
 
 export interface ListCacheOptions {
   /** Whole responses kept (see ListCache). */
