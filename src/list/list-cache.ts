@@ -119,14 +119,6 @@ class PageResult implements ListResult {
     target.set(this.facetsBytes, at);
     return at + this.facetsBytes.length;
   }
-
-  get facetsJson(): string {
-    return Buffer.from(this.facetsBytes).toString('utf8');
-  }
-
-  get facets(): ListResult['facets'] {
-    return JSON.parse(this.facetsJson) as ListResult['facets'];
-  }
 }
 
 /** A cached page and its facets' JSON as the engine's result, for listBody. */
