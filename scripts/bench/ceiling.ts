@@ -3,18 +3,12 @@
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-export interface Fixture {
-  status: number;
-  headers: Record<string, string>;
-  body_base64: string;
-}
-
 const [fixturesFile, portArg] = process.argv.slice(2);
 if (!fixturesFile || !portArg) {
   console.error('usage: node scripts/bench/ceiling.ts <fixtures.json> <port>');
   process.exit(2);
 }
-const raw = JSON.parse(readFileSync(fixturesFile, 'utf8')) as Record<string, Fixture>;
+const raw = JSON.parse(readFileSync(fixturesFile, 'utf8')) as Record<string, { status: number; headers: Record<string, string>; body_base64: string }>;
 const table = new Map(Object.entries(raw).map(([p, f]) => [p, { status: f.status, headers: f.headers, body: Buffer.from(f.body_base64, 'base64') }]));
 
 const server = createServer((req, res) => {

@@ -1,6 +1,7 @@
-// Benchmark data: synthetic registries from `npm run data:synth`, cached by count, seed and generator hash, verified by content hash.
+// Benchmark data: synthetic registries from `npm run data:synth`, cached by count, seed and generator hash.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import fg from 'fast-glob';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnBounded } from './procs.ts';
@@ -10,28 +11,7 @@ export const CACHE_ROOT = path.join(os.tmpdir(), 'rtp-bench-cache');
 
 /** Relative paths of every file under `dir`, sorted (forward slashes). */
 export function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(r);
-      else if (e.isFile()) out.push(r);
-    }
-  };
-  walk('');
-  return out.sort();
-}
-
-/** sha256 over every file's relative path and bytes, in path order. */
-export function treeHash(dir: string): string {
-  const h = createHash('sha256');
-  for (const f of listFiles(dir)) {
-    h.update(f);
-    h.update('\0');
-    h.update(readFileSync(path.join(dir, f)));
-    h.update('\0');
-  }
-  return h.digest('hex');
+  return fg.sync('**', { cwd: dir, dot: true, onlyFiles: true }).sort();
 }
 
 /** sha256 of a source file and, recursively, the relative modules it imports (so a generator change invalidates the cache). */
@@ -62,11 +42,7 @@ export interface DataSet {
 
 /** Counts the game files of a registry directory (data/games/<provider>/<slug>.json). */
 export function countGames(dir: string): number {
-  const games = path.join(dir, 'games');
-  if (!existsSync(games)) return 0;
-  let n = 0;
-  for (const p of readdirSync(games, { withFileTypes: true })) if (p.isDirectory()) n += readdirSync(path.join(games, p.name)).filter((f) => f.endsWith('.json')).length;
-  return n;
+  return fg.sync('games/*/*.json', { cwd: dir, onlyFiles: true }).length;
 }
 
 /** Human label of a game count: 1000 -> "1k". */
@@ -75,23 +51,20 @@ export function sizeLabel(count: number): string {
 }
 
 /**
- * A synthetic registry of `count` games: reused from the cache when its manifest (count, seed,
- * generator hash) matches and the files still hash to the recorded value, else generated afresh.
+ * A synthetic registry of `count` games: reused from the cache when an entry of its count, seed and
+ * generator hash holds `count` games (an entry appears whole, by rename, or not at all), else generated.
  */
 export async function synthRegistry(cwd: string, count: number, seed: number, log: (s: string) => void): Promise<DataSet> {
   const gen = sourceHash(path.join(cwd, SYNTH_SCRIPT));
   const key = `synth-${count}-${seed}-${gen}`;
   const dir = path.join(CACHE_ROOT, key);
-  const manifestFile = path.join(CACHE_ROOT, `${key}.json`);
   const label = sizeLabel(count);
-  if (existsSync(manifestFile) && existsSync(dir)) {
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { hash: string };
-    const t = performance.now();
-    if (treeHash(dir) === manifest.hash && countGames(dir) === count) {
-      log(`data ${label}: cached ${dir} (hash verified in ${Math.round(performance.now() - t)} ms)`);
+  if (existsSync(dir)) {
+    if (countGames(dir) === count) {
+      log(`data ${label}: cached ${dir}`);
       return { label, dir, games: count, origin: 'cached' };
     }
-    log(`data ${label}: cache entry failed verification, regenerating`);
+    log(`data ${label}: cache entry incomplete, regenerating`);
   }
   mkdirSync(CACHE_ROOT, { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}`;
@@ -112,7 +85,6 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
-  writeFileSync(manifestFile, JSON.stringify({ count, seed, generator: gen, hash: treeHash(dir) }, null, 2));
   log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
   const pruned = pruneStale(count, seed, gen);
   if (pruned > 0) log(`data ${label}: removed ${pruned} cache entr${pruned === 1 ? 'y' : 'ies'} of earlier generator versions`);

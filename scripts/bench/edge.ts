@@ -5,7 +5,8 @@
 // each also straight to the instance, and prints per scenario: req/s, CPU µs per request of the
 // instance, nginx and redis-server, and Redis commands per request (INFO commandstats). Loopback
 // only; 10 connections; EDGE_BENCH_SECONDS (default 5) per scenario after a second of warm-up.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,20 +25,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATION_S = Number(process.env.EDGE_BENCH_SECONDS || 5);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
 
-/** The processes whose parent is `pid` (nginx's workers). */
-function children(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^[0-9]+$/.test(n))
-    .filter((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+/** The processes whose parent is `pid` (nginx's workers), by procps' pgrep. */
+const children = (pid: number): number[] => execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8', timeout: 5000 }).split('\n').filter(Boolean).map(Number);
 
 const cpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + (cpuMicros(pid) ?? 0), 0);
 

@@ -1,6 +1,6 @@
-// List phase: the built registry served by the server under test, a bare node:http ceiling sending
-// the same bytes, and the SQLite FTS5 peer, under the same load scenarios, interleaved round by round.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// List phase: the built registry served by the server under test and a bare node:http ceiling
+// sending the same bytes, under the same load scenarios, interleaved round by round.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serveFlags } from '../node.mjs';
@@ -14,8 +14,9 @@ import { pairedRatios, summarize } from './stats.ts';
 
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
 export const BENCH_RATE_LIMIT = '1000000000';
-/** The list cache of the (a+, u+) server: room for every response of the 3,000-query mix at 50k games (about 120 MiB). */
-export const BIG_LIST_CACHE_MB = 160;
+
+/** How the ratios name a scenario (else by its title). */
+const RATIO_NAMES: Record<string, string> = { a: 'mix', a0: 'mix, caches off', u: 'uncached', u0: 'uncached, caches off', b: 'repeated query', c: 'static slug JSON', d: 'ceiling', "d'": 'ceiling', e: 'its ceiling' };
 
 export interface ServerContext {
   benchRoot: string;
@@ -36,6 +37,9 @@ export async function serverEntry(codeRoot: string, work: string): Promise<strin
   if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
   const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string | undefined> };
   const serverDir = path.join(work, 'server-under-test');
+  // The bundle leaves a few packages external (native or path-dependent): found through the code's node_modules, as from dist/.
+  mkdirSync(serverDir, { recursive: true });
+  symlinkSync(path.join(codeRoot, 'node_modules'), path.join(serverDir, 'node_modules'), 'dir');
   // Bundlers before 989f254 returned nothing; their entry was runtime/server.mjs.
   return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
 }
@@ -127,12 +131,9 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
   const notes: string[] = [];
   ctx.log(`list: starting the server on ${games} games`);
   const server = await startServer(ctx, outDir, lifetimeMs);
-  // The same server with its list caches off (what the cache is measured against), and with a cache
-  // large enough for the whole mix (what the default's 8 MiB trades away for memory).
+  // The same server with its list caches off: what the cache is measured against.
   let cold: Running | undefined;
-  let big: Running | undefined;
   let ceiling: Running | undefined;
-  let peer: Running | undefined;
   try {
     // Every fixed path must answer 200 before anything is timed; the ceiling replays those answers.
     // It replays all of the mix, not a sample: a sample small enough to sit in the CPU's cache would
@@ -154,79 +155,36 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
     const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
     cold = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: '0' });
-    big = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: String(BIG_LIST_CACHE_MB) });
     const cport = await freePort();
     ceiling = await startAndWait('ceiling', spawnIn(['scripts/bench/ceiling.ts', fixturesFile, String(cport)]), cport, status, repeated);
-    try {
-      const pport = await freePort();
-      peer = await startAndWait('SQLite peer', spawnIn(['scripts/bench/sqlite-peer.ts', path.join(outDir, BUNDLE_REL), String(pport)]), pport, status, '/api/rtp/list?limit=1');
-      notes.push(`SQLite peer (${/\(([^)]*)\)/.exec(peer.proc.output())?.[1] ?? 'sqlite'}): ready in ${Math.round(peer.readyMs)} ms, RSS ${Math.round(rssMiB(peer.proc.child.pid!) ?? 0)} MiB. ${await compareWithPeer(server.base, peer.base, mix.slice(0, 200))}`);
-    } catch (err) {
-      ctx.problems.push(`SQLite peer: ${(err as Error).message.slice(0, 500)}`);
-    }
 
     let sent = 0;
     let coldSent = 0;
-    let bigSent = 0;
-    const nextOf = () => () => `/api/rtp/list?${toSearch(stream.at(sent++))}`;
     const scenarios: Scenario[] = [
       scenario('a', 'mix of distinct queries', 'server', server, { kind: 'cycle', paths: mix }, `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`),
       scenario('b', 'one repeated query', 'server', server, { kind: 'fixed', path: repeated }, `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`),
       scenario('c', 'static slug JSON', 'server', server, { kind: 'cycle', paths: slugs }, `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`),
-      scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: nextOf() }, `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`),
+      scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` }, `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`),
       scenario('a0', 'mix, list caches off', 'server', cold, { kind: 'cycle', paths: mix }, 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).'),
       scenario('u0', 'uncached, list caches off', 'server', cold, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.'),
-      scenario('a+', `mix, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, 'server', big, { kind: 'cycle', paths: mix }, `the mix of (a) on the same server started with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}, room for every response of the mix.`),
-      scenario('u+', `uncached, LIST_CACHE_MB=${BIG_LIST_CACHE_MB}`, 'server', big, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(bigSent++))}` }, `the stream of (u), from its start, on the server with LIST_CACHE_MB=${BIG_LIST_CACHE_MB}.`),
       scenario('d', 'ceiling: same bytes as (b)', 'ceiling', ceiling, { kind: 'fixed', path: repeated }, "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body."),
       scenario("d'", 'ceiling: same bytes as (c)', 'ceiling', ceiling, { kind: 'cycle', paths: slugs }, "the same bare server answering (c)'s four paths with their recorded responses."),
       scenario('e', 'ceiling: same bytes as (a)', 'ceiling', ceiling, { kind: 'cycle', paths: mix }, `the same bare server answering the ${mix.length} queries of (a) with their recorded responses (${Math.round(mixBytes).toLocaleString('en-US')} bytes on average), cycled in the same order.`),
     ];
-    if (peer) {
-      let peerSent = 0;
-      scenarios.push(
-        scenario('pa', 'peer: mix of distinct queries', 'peer', peer, { kind: 'cycle', paths: mix }, 'the SQLite FTS5 peer with the mix of (a).'),
-        scenario('pu', 'peer: uncached distinct queries', 'peer', peer, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(peerSent++))}` }, 'the SQLite FTS5 peer with the stream of (u), from its start.'),
-      );
-    }
     await measure(ctx, scenarios, load);
 
-    const rps = (id: string) => scenarios.find((s) => s.id === id)?.runs.map((r) => r.reqPerSec);
+    // Req/s ratios, then CPU ratios. Against a ceiling the ceiling's CPU comes first, so a CPU ratio
+    // reads as a req/s ratio does (1.00x is the bare server's cost per request, 0.50x twice it), and
+    // unlike req/s it does not move when the load generator, not the server, limits a run.
+    const byId = new Map(scenarios.map((x) => [x.id, x]));
+    const name = (id: string) => `${RATIO_NAMES[id] ?? byId.get(id)!.title} (${id})`;
     const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
-    for (const [a, b, label] of [
-      ['a', 'a0', 'mix (a) / the same mix, caches off (a0)'],
-      ['u', 'u0', 'uncached (u) / caches off (u0)'],
-      ['a+', 'a0', `mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / caches off (a0)`],
-      ['u+', 'u0', `uncached with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (u+) / caches off (u0)`],
-      ['a+', 'e', `mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / its ceiling (e)`],
-      ['a', 'e', 'mix (a) / its ceiling (e)'],
-      ['a', 'd', 'mix (a) / ceiling (d)'],
-      ['b', 'd', 'repeated query (b) / ceiling (d)'],
-      ['c', "d'", "static slug JSON (c) / ceiling (d')"],
-      ['u', 'd', 'uncached (u) / ceiling (d)'],
-      ['a', 'pa', 'mix (a) / SQLite peer (pa)'],
-      ['u', 'pu', 'uncached (u) / SQLite peer (pu)'],
-    ] as const) {
-      const x = rps(a);
-      const y = rps(b);
-      if (x && y) ratios.push({ id: `${a}/${b}`, label, ratio: pairedRatios(x, y) });
+    for (const [a, b] of [['a', 'a0'], ['u', 'u0'], ['a', 'e'], ['a', 'd'], ['b', 'd'], ['c', "d'"], ['u', 'd']] as const) {
+      ratios.push({ id: `${a}/${b}`, label: `${name(a)} / ${name(b)}`, ratio: pairedRatios(byId.get(a)!.runs.map((r) => r.reqPerSec), byId.get(b)!.runs.map((r) => r.reqPerSec)) });
     }
-    const cpuOf = (id: string) => scenarios.find((s) => s.id === id)?.cpu;
-    for (const [a, b, label] of [
-      ['a', 'a0', 'server CPU per request: mix (a) / caches off (a0)'],
-      ['u', 'u0', 'server CPU per request: uncached (u) / caches off (u0)'],
-      ['a+', 'a0', `server CPU per request: mix with LIST_CACHE_MB=${BIG_LIST_CACHE_MB} (a+) / caches off (a0)`],
-      // Against a ceiling the ceiling comes first, so these read as the req/s ratios do: 1.00x is the
-      // bare server's cost per request, 0.50x twice it. Unlike req/s, they do not move when the load
-      // generator, not the server, is what limits a run.
-      ['e', 'a', 'server CPU per request: its ceiling (e) / mix (a)'],
-      ['d', 'b', 'server CPU per request: ceiling (d) / repeated query (b)'],
-      ["d'", 'c', "server CPU per request: ceiling (d') / static slug JSON (c)"],
-      ['d', 'u', 'server CPU per request: ceiling (d) / uncached (u)'],
-    ] as const) {
-      const x = cpuOf(a);
-      const y = cpuOf(b);
-      if (x && y && x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label, ratio: pairedRatios(x, y) });
+    for (const [a, b] of [['a', 'a0'], ['u', 'u0'], ['e', 'a'], ['d', 'b'], ["d'", 'c'], ['d', 'u']] as const) {
+      const [x, y] = [byId.get(a)!.cpu, byId.get(b)!.cpu];
+      if (x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label: `server CPU per request: ${name(a)} / ${name(b)}`, ratio: pairedRatios(x, y) });
     }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
@@ -234,35 +192,8 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
       `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
     );
     const after = rssMiB(server.proc.child.pid!);
-    const bigAfter = rssMiB(big.proc.child.pid!);
-    if (bigAfter !== undefined) notes.push(`RSS of the LIST_CACHE_MB=${BIG_LIST_CACHE_MB} server after all scenarios: ${Math.round(bigAfter)} MiB (the default server's is below the table).`);
     return { games, scenarios: scenarios.map(row), ratios, payload, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };
   } finally {
-    await Promise.all([server.proc.stop(), cold?.proc.stop(), big?.proc.stop(), ceiling?.proc.stop(), peer?.proc.stop()]);
+    await Promise.all([server.proc.stop(), cold?.proc.stop(), ceiling?.proc.stop()]);
   }
-}
-
-interface ListBody {
-  meta: { filtered: number };
-  facets: { providers: Array<{ provider: string; count: number }>; game_types: Array<{ game_type: string; count: number }> };
-  items: Array<{ canonical_slug: string }>;
-}
-
-/**
- * Compares the peer's answers with the server's on sample queries: status, filtered count, facet
- * counts and the page (slugs in order, except under sort=relevance).
- */
-async function compareWithPeer(serverBase: string, peerBase: string, paths: readonly string[]): Promise<string> {
-  let same = 0;
-  const facetKey = (b: ListBody) => JSON.stringify([b.facets.providers.map((p) => `${p.provider}:${p.count}`).sort(), b.facets.game_types.map((t) => `${t.game_type}:${t.count}`).sort()]);
-  // Under sort=relevance the page depends on each engine's own scores: not compared.
-  const slugsOf = (b: ListBody, p: string) => (/[?&]sort=relevance(&|$)/.test(p) ? '' : b.items.map((i) => i.canonical_slug).join());
-  for (const p of paths) {
-    const [a, b] = await Promise.all([fetchRaw(serverBase + p), fetchRaw(peerBase + p)]);
-    if (a.status !== 200 || b.status !== 200) continue;
-    const x = JSON.parse(a.body.toString('utf8')) as ListBody;
-    const y = JSON.parse(b.body.toString('utf8')) as ListBody;
-    if (x.meta.filtered === y.meta.filtered && facetKey(x) === facetKey(y) && slugsOf(x, p) === slugsOf(y, p)) same++;
-  }
-  return `It gave the server's status, filtered count, facet counts and page on ${same} of the first ${paths.length} mix queries (differences come from the route's typo tolerance, which FTS5 prefix terms do not have).`;
 }

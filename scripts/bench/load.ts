@@ -81,20 +81,13 @@ export async function runLoad(opts: { baseUrl: string; connections: number; dura
             },
           },
         ];
-  let lat = new Float64Array(1 << 16);
-  let n = 0;
+  const lat: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests }, (err, res) => (err ? reject(err) : resolve(res)));
-    instance.on('response', (_client, _status, _bytes, ms) => {
-      if (n === lat.length) {
-        const grown = new Float64Array(lat.length * 2);
-        grown.set(lat);
-        lat = grown;
-      }
-      lat[n++] = ms;
-    });
+    instance.on('response', (_client, _status, _bytes, ms) => lat.push(ms));
   });
-  const sortedLat = lat.subarray(0, n).sort();
+  const n = lat.length;
+  const sortedLat = Float64Array.from(lat).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);

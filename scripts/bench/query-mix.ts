@@ -36,6 +36,8 @@ export interface VocabularyRecord {
 }
 
 const STOP_WORDS = new Set(['of', 'the', 'and', 'a', 'an', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'de', 'la', 'le']);
+/** The words of a name the generators use: 3+ letters, not a stop word, not a number. */
+const nameWords = (name: string) => tokenize(name).filter((x) => x.length >= 3 && !STOP_WORDS.has(x) && !/^\d+$/.test(x));
 
 /** Collects the vocabulary of a registry (sorted, so the same records give the same vocabulary). */
 export function vocabularyOf(records: readonly VocabularyRecord[]): Vocabulary {
@@ -43,7 +45,7 @@ export function vocabularyOf(records: readonly VocabularyRecord[]): Vocabulary {
   const providers = new Map<string, string>();
   const types = new Set<string>();
   for (const r of records) {
-    for (const x of tokenize(r.canonical_name)) if (x.length >= 3 && !STOP_WORDS.has(x) && !/^\d+$/.test(x)) w.add(x);
+    for (const x of nameWords(r.canonical_name)) w.add(x);
     providers.set(r.provider, r.provider_display);
     types.add(r.game_type);
   }
@@ -59,7 +61,7 @@ export function vocabularyOf(records: readonly VocabularyRecord[]): Vocabulary {
 /** The name word (3+ letters, not a stop word) that occurs in most names; ties go to the alphabetically first. */
 export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canonical_name'>[]): string {
   const counts = new Map<string, number>();
-  for (const r of records) for (const w of new Set(tokenize(r.canonical_name))) if (w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const r of records) for (const w of new Set(nameWords(r.canonical_name))) counts.set(w, (counts.get(w) ?? 0) + 1);
   let best = '';
   let n = 0;
   for (const [w, c] of counts) if (c > n || (c === n && w < best)) [best, n] = [w, c];
@@ -67,8 +69,6 @@ export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canon
   return best;
 }
 
-/** The registry generator's seeded PRNG (mulberry32), shared so both streams stay reproducible. */
-export const prng = mulberry32;
 
 /** Fixed parameter order, so equal queries give equal strings. */
 export function toSearch(query: ListQuery): string {
@@ -143,7 +143,7 @@ function mixQ(rand: () => number, vocab: Vocabulary): string {
  */
 export function queryMix(vocab: Vocabulary, count: number, seed = 1): ListQuery[] {
   if (vocab.words.length === 0 || vocab.providers.length === 0) throw new Error('query-mix: empty vocabulary');
-  const rand = prng(seed);
+  const rand = mulberry32(seed); // the registry generator's seeded PRNG: the mix is reproducible
   const seen = new Set<string>();
   const out: ListQuery[] = [];
   const sortCycle: Array<Sort | undefined> = [undefined, ...SORTS];

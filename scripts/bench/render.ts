@@ -1,5 +1,6 @@
-// BENCHMARKS.md from the result files (bench/results/*.json): one line per run, so before and
-// after sit side by side, then the newest figures of each phase in full.
+// BENCHMARKS.md from the result files (bench/results/*.json): where the project stands (the latest
+// run of each list scenario against the runs before it), then the newest figures of each phase in
+// full; and the run log (bench/runs.md), one line per run, so before and after sit side by side.
 import type { BenchResult, BuildRow, MemoryRow } from './results.ts';
 import type { Summary } from './stats.ts';
 
@@ -28,20 +29,19 @@ const ceilingText = (r: BenchResult, id: string, cpuId: string) => {
   return `${ratioText(ratioOf(r, id))}${cpu === undefined ? '' : `; by CPU ${band(cpu, 2)}x`}`;
 };
 
-/** One line per run: what a before/after comparison reads. */
+/** One line per run: what a before/after comparison reads (links relative to bench/). */
 function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
   const rows = runs.map(({ file, result: r }) => {
     const largest = r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
     const uncached = r.list?.scenarios.find((s) => s.id === 'u');
     const payload = r.list?.payload;
     return [
-      `[${r.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${file})`,
+      `[${r.env.date.slice(0, 16).replace('T', ' ')}](results/${file})`,
       r.env.code === r.env.commit ? r.env.code : `${r.env.code} (bench ${r.env.commit})`,
       r.mode,
       largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
       ratioOf(r, 'a/e') === undefined ? ratioText(ratioOf(r, 'a/d')) : ceilingText(r, 'a/e', 'cpu e/a'),
       ratioText(ratioOf(r, 'a/a0')),
-      ratioText(ratioOf(r, 'a+/a0')),
       ceilingText(r, 'u/d', 'cpu d/u'),
       uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
       ceilingText(r, 'b/d', 'cpu d/b'),
@@ -49,7 +49,52 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       payload === undefined ? '—' : `${num(r.list!.games)} games: page of 50 ${num(payload.defaultPage.answerBytes)} B, ${num(payload.defaultPage.itemBytes)} B/item; mix ${band(payload.mixItemBytes)} B/item, ${band(payload.mixAnswerBytes)} B/answer`,
     ];
   });
-  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'mix, large cache / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling', 'list bytes'], rows);
+  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling', 'list bytes'], rows);
+}
+
+/** The list runs' two sizes in the standing table: 50,000 synthetic games, and the shipped registry. */
+function sizeOf(r: BenchResult): '50k' | 'shipped' | undefined {
+  const games = r.list?.games;
+  if (games === 50_000) return '50k';
+  return r.data.some((d) => d.origin === 'shipped' && d.games === games) ? 'shipped' : undefined;
+}
+
+/** Runs before the latest that make a figure's band. */
+const BAND_RUNS = 5;
+
+const cpuRatio = (id: string) => (r: BenchResult) => ratioOf(r, id)?.median;
+/** The standing table's figures: the route's CPU per request against a bare server's (higher is better), and an uncached request's CPU. */
+const STANDING: ReadonlyArray<{ name: string; get: (r: BenchResult) => number | undefined; fmt: (x: number) => string; higherIsBetter: boolean }> = [
+  { name: 'mix (a), by CPU against its ceiling (e)', get: cpuRatio('cpu e/a'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
+  { name: 'uncached (u), by CPU against the ceiling (d)', get: cpuRatio('cpu d/u'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
+  { name: 'repeated query (b), by CPU against the ceiling (d)', get: cpuRatio('cpu d/b'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
+  { name: "static slug JSON (c), by CPU against its ceiling (d')", get: cpuRatio("cpu d'/c"), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
+  { name: 'uncached (u), server CPU µs per request', get: (r) => r.list?.scenarios.find((x) => x.id === 'u')?.cpuUsPerRequest?.median, fmt: (x) => num(x, 1), higherIsBetter: false },
+];
+
+/** Where the project stands: per figure and size, the latest run's median against the band of the BAND_RUNS runs before it. */
+export function standingSection(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
+  const sizes = (['50k', 'shipped'] as const).map((size) => ({ size, runs: runs.filter((x) => sizeOf(x.result) === size) }));
+  const rows = STANDING.map((f) => [
+    f.name,
+    ...sizes.flatMap(({ runs: those }) => {
+      const latest = those.at(-1);
+      const v = latest === undefined ? undefined : f.get(latest.result);
+      const before = those.slice(0, -1).map((x) => f.get(x.result)).filter((x) => x !== undefined).slice(-BAND_RUNS);
+      if (v === undefined) return ['—', '—'];
+      if (before.length === 0) return [f.fmt(v), '—'];
+      const [lo, hi] = [Math.min(...before), Math.max(...before)];
+      const verdict = v >= lo && v <= hi ? 'within' : v > hi === f.higherIsBetter ? 'better' : 'worse';
+      return [`${f.fmt(v)}, ${verdict}`, `${f.fmt(lo)}–${f.fmt(hi)}`];
+    }),
+  ]);
+  const latest = sizes.map(({ size, runs: those }) => {
+    const x = those.at(-1);
+    const what = size === '50k' ? 'at 50,000 synthetic games' : `on the shipped registry${x ? ` (${num(x.result.list!.games)} games)` : ''}`;
+    return x === undefined ? `- ${what}: no run yet (\`npm run bench -- --only list${size === 'shipped' ? ' --list-registry real' : ''}\`).` : `- ${what}: [${x.result.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${x.file}), code ${x.result.env.code}.`;
+  });
+  const head = ['figure', '50k: latest', `50k: band of the ${BAND_RUNS} runs before`, 'shipped: latest', 'shipped: band'];
+  return `## Where it stands\n\n${table(head, rows)}\n\nThe latest list run of each size, each median against the range of the medians of the ${BAND_RUNS} runs of that size before it (within it, better or worse). A ratio by CPU is the bare server's CPU per request over the route's: 1.00x is the bare server's cost, higher is better. Latest runs:\n\n${latest.join('\n')}`;
 }
 
 function header(r: BenchResult): string {
@@ -155,25 +200,18 @@ function listSection(r: BenchResult): string {
   return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}${payload}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
 }
 
-function searchSection(r: BenchResult): string {
-  const s = r.search!;
-  const rows = s.rows.map((x) => [x.label, num(x.games), num(x.queries), num(x.indexMs), num(x.searchP50Ms, 3), num(x.searchP99Ms, 3), num(x.listP50Ms, 3), num(x.listP99Ms, 3)]);
-  return `## Search and list handler in process\n\n${table(['registry', 'games', 'queries', 'index ms', 'search p50 ms', 'search p99 ms', 'list p50 ms', 'list p99 ms'], rows)}${notes(s.notes)}`;
-}
-
 const SECTIONS = [
   ['build', buildSection],
   ['memory', memorySection],
   ['list', listSection],
-  ['search', searchSection],
 ] as const;
 
-/** BENCHMARKS.md for the runs (oldest first): the runs table, then each phase from the newest run that has it. */
+/** BENCHMARKS.md for the runs (oldest first): where it stands, then each phase from the newest run that has it. */
 export function renderBenchmarks(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
   const parts = [
     '# Benchmarks',
-    'Rendered by `npm run bench` (scripts/bench/render.ts) from the result files in bench/results/, one per run; how to read and rerun them: [docs/benchmarks.md](docs/benchmarks.md). Absolute figures drift between runs and machines: compare the ratios, which pair figures measured in the same run.',
-    `## Runs\n\n${runsTable(runs)}`,
+    'Rendered by `npm run bench` (scripts/bench/render.ts) from the result files in bench/results/, one per run; how to read and rerun them: [docs/benchmarks.md](docs/benchmarks.md); every run on one line: [bench/runs.md](bench/runs.md). Absolute figures drift between runs and machines: compare the ratios, which pair figures measured in the same run.',
+    standingSection(runs),
   ];
   for (const [key, render] of SECTIONS) {
     const newest = [...runs].reverse().find((x) => x.result[key] !== undefined);
@@ -185,6 +223,11 @@ export function renderBenchmarks(runs: ReadonlyArray<{ file: string; result: Ben
   return `${parts.join('\n\n')}\n`;
 }
 
+/** bench/runs.md: the run log, one line per run (oldest first). */
+export function renderRunLog(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
+  return `# Benchmark runs\n\nOne line per result file in results/, oldest first, rendered by scripts/bench/render.ts; where the project stands and the newest figures in full: [BENCHMARKS.md](../BENCHMARKS.md).\n\n${runsTable(runs)}\n`;
+}
+
 /** A few lines for the console after a run. */
 export function renderSummary(r: BenchResult): string {
   const lines = [`bench ${r.mode} run, ${num(r.elapsedS)} s, code ${r.env.code}`];
@@ -192,8 +235,6 @@ export function renderSummary(r: BenchResult): string {
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
   for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`);
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
-  const p = r.list?.payload;
-  if (p !== undefined) lines.push(`  list bytes: page of 50 ${num(p.defaultPage.answerBytes)} B (${num(p.defaultPage.itemBytes)} B/item); mix ${band(p.mixItemBytes)} B/item, ${band(p.mixAnswerBytes)} B/answer`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');
 }

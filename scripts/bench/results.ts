@@ -2,7 +2,7 @@
 // ran on, and reading and writing those files. BENCHMARKS.md is rendered from them (render.ts);
 // nothing reads Markdown back.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -141,13 +141,8 @@ export function writeResult(dir: string, r: BenchResult): Promise<string> {
 
 /** Every result file in `dir`, validated, oldest first; throws naming the file that is not JSON or does not match the schema. */
 export function readResults(dir: string): Array<{ file: string; result: BenchResult }> {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return [];
-  }
-  return names.map((name) => {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((name) => {
     const file = path.join(dir, name);
     let json: unknown;
     try {

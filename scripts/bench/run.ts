@@ -1,34 +1,30 @@
-// `npm run bench`: measures the build, server start and memory, the list route under load and the
-// search in process, writes the run to bench/results/<date>-<commit>.json and renders BENCHMARKS.md
+// `npm run bench`: measures the build, server start and memory and the list route under load, writes the run to bench/results/<date>-<commit>.json and renders BENCHMARKS.md
 // from every result file there. `--root <dir>` measures another checkout's code (e.g. the commit
 // before a change) with this bench, for before/after figures from one machine and one method.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import { alive } from '../../src/lib/write.ts';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { buildOnce, buildPhase, BUNDLE_REL, type BuildContext } from './build.ts';
+import { buildOnce, buildPhase, type BuildContext } from './build.ts';
 import { realRegistry, synthRegistry, type DataSet } from './data.ts';
 import { listPhase, serverEntry, type LoadSettings } from './list.ts';
 import { memoryPhase } from './memory.ts';
 import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
-import { renderBenchmarks, renderSummary } from './render.ts';
+import { renderBenchmarks, renderRunLog, renderSummary } from './render.ts';
 import { environment, readResults, resultsDir, writeResult, type BenchResult } from './results.ts';
-import { searchPhase } from './search-bench.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PHASES = ['build', 'memory', 'list', 'search'] as const;
+const PHASES = ['build', 'memory', 'list'] as const;
 type Phase = (typeof PHASES)[number];
-const USAGE = 'use --quick, --only <build,memory,list,search>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep';
+const USAGE = 'use --render, --quick, --only <build,memory,list>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep';
 /** Most synthetic games the list phase accepts (the largest size of the build phase). */
 const MAX_LIST_GAMES = 250_000;
 
 export interface Config {
+  /** Only render BENCHMARKS.md and bench/runs.md again from bench/results (no measurement). */
+  render: boolean;
   mode: BenchResult['mode'];
   only: Set<Phase>;
   /** The checkout whose code is measured (its astro build and its bundled server). */
@@ -48,9 +44,9 @@ export interface Config {
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseArgs(argv: readonly string[]): Config {
-  let values: { quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string; 'list-games'?: string };
+  let values: { render?: boolean; quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string; 'list-games'?: string };
   try {
-    ({ values } = parseArgv({ args: [...argv], options: { quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' }, 'list-games': { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgv({ args: [...argv], options: { render: { type: 'boolean' }, quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' }, 'list-games': { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new Error(`${(err as Error).message} (${USAGE})`);
   }
@@ -70,6 +66,7 @@ export function parseArgs(argv: readonly string[]): Config {
   const onlyList = only.size === 1 && only.has('list');
   if (values['list-games'] !== undefined && !onlyList && !sizes.includes(listGames)) throw new Error(`--list-games: with phases other than list, one of ${sizes.join(', ')}`);
   return {
+    render: values.render === true,
     mode,
     only: only.size > 0 ? only : new Set(PHASES),
     codeRoot: path.resolve(values.root ?? ROOT),
@@ -87,49 +84,30 @@ export function parseArgs(argv: readonly string[]): Config {
 
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const WORK_PREFIX = 'rtp-bench-work-';
-const RM_MARKER = '.rm-pid';
 
 /**
- * Waits for an earlier run's background deletion (its `<work>.rm-pid` names the process; a quick run
- * does not wait) and deletes work folders of runs that were killed, so nothing is measured while
- * the disk is busy deleting.
+ * Deletes the work folders of runs that were killed (their process gone). A run deletes its own
+ * only after its last measurement: on this disk deleting a build's files slows what runs beside it.
  */
-async function removeStaleWork(wait: boolean): Promise<void> {
-  const tmp = os.tmpdir();
-  const busy = new Set<string>();
-  for (const name of readdirSync(tmp).filter((n) => n.startsWith(WORK_PREFIX) && n.endsWith(RM_MARKER))) {
-    const marker = path.join(tmp, name);
-    const pid = Number(readFileSync(marker, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-      if (!wait) {
-        busy.add(name.slice(0, -RM_MARKER.length));
-        continue;
-      }
-      log(`waiting for the previous run's background cleanup (pid ${pid})`);
-      const t = performance.now();
-      while (alive(pid) && existsSync(marker) && performance.now() - t < 15 * 60_000) await sleep(1000);
-    }
-    rmSync(marker, { force: true });
-  }
-  for (const name of readdirSync(tmp)) {
-    const m = new RegExp(`^${WORK_PREFIX}(\\d+)-[^.]*$`).exec(name);
-    if (m && !busy.has(name) && !alive(Number(m[1]))) rmSync(path.join(tmp, name), { recursive: true, force: true, maxRetries: 5 });
+function removeStaleWork(): void {
+  for (const name of readdirSync(os.tmpdir())) {
+    const m = new RegExp(`^${WORK_PREFIX}(\\d+)-`).exec(name);
+    if (m && !alive(Number(m[1]))) rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
-/** Deletes the work folder: at once for quick runs, else by a detached low-priority rm (a full run leaves ~1.5 million files). */
-function cleanUp(work: string, now: boolean): void {
-  if (now) return rmSync(work, { recursive: true, force: true });
-  const child = spawn('nice', ['-n', '19', 'sh', '-c', 'rm -rf -- "$0"; rm -f -- "$0$1"', work, RM_MARKER], { detached: true, stdio: 'ignore' });
-  child.on('error', () => rmSync(work, { recursive: true, force: true }));
-  if (child.pid !== undefined) writeFileSync(`${work}${RM_MARKER}`, String(child.pid));
-  child.unref();
-  log(`deleting ${work} in the background (pid ${child.pid}); the next run waits for it`);
+/** Renders BENCHMARKS.md and bench/runs.md from every result file in bench/results. */
+function writeReports(): void {
+  const runs = readResults(resultsDir(ROOT));
+  writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderBenchmarks(runs));
+  writeFileSync(path.join(ROOT, 'bench', 'runs.md'), renderRunLog(runs));
+  console.log('report: BENCHMARKS.md, bench/runs.md');
 }
 
 async function main(): Promise<number> {
   const cfg = parseArgs(process.argv.slice(2));
-  await removeStaleWork(cfg.mode !== 'quick');
+  if (cfg.render) return (writeReports(), 0);
+  removeStaleWork();
   const t0 = performance.now();
   const load0 = os.loadavg()[0]!;
   const limitS = cfg.mode === 'quick' ? 180 : 30 * 60;
@@ -144,7 +122,7 @@ async function main(): Promise<number> {
   const problems: string[] = [];
   log(`mode ${cfg.mode}, phases ${[...cfg.only].join(',')}, code ${cfg.codeRoot} (${env.code}), temp ${work}`);
 
-  const onlyList = !cfg.only.has('build') && !cfg.only.has('memory') && !cfg.only.has('search');
+  const onlyList = !cfg.only.has('build') && !cfg.only.has('memory');
   const sets: DataSet[] = [];
   const listOnReal = cfg.listRegistry === 'real';
   for (const count of onlyList ? (listOnReal ? [] : [cfg.listGames]) : cfg.sizes) {
@@ -184,7 +162,7 @@ async function main(): Promise<number> {
         try {
           result.list = await withLoadGeneratorPinned(async (pinned) => {
             result.settings.cores = pinned
-              ? `list phase: the load generator (the bench process) on CPU ${CORES.loadGenerator}, server, ceiling and peer on CPU ${CORES.servers} (taskset); the other phases unpinned`
+              ? `list phase: the load generator (the bench process) on CPU ${CORES.loadGenerator}, server and ceiling on CPU ${CORES.servers} (taskset); the other phases unpinned`
               : 'not pinned (one core, or no taskset): the load generator and the servers share the cores';
             return listPhase(server, outDir, listSet.games, work, cfg.load);
           });
@@ -192,13 +170,6 @@ async function main(): Promise<number> {
           problems.push(`list phase: ${(err as Error).message.slice(0, 1000)}`);
         }
       }
-    }
-    if (cfg.only.has('search')) {
-      const bundleOf = (ds: DataSet) => async (): Promise<RegistryBundle> => {
-        const out = ctx.built.get(ds.label);
-        return out !== undefined ? (JSON.parse(readFileSync(path.join(out, BUNDLE_REL), 'utf8')) as RegistryBundle) : makeBundle(await loadRegistryOrThrow(ds.dir));
-      };
-      result.search = await searchPhase(sets.map((ds) => ({ label: ds.label, games: ds.games, bundle: bundleOf(ds) })), cfg.load.mixCount, cfg.load.seed, log);
     }
   } finally {
     killAll();
@@ -208,12 +179,13 @@ async function main(): Promise<number> {
   const file = await writeResult(cfg.outDir, result);
   console.log(renderSummary(result));
   console.log(`result: ${file}`);
-  if (cfg.mode !== 'quick' && cfg.outDir === resultsDir(ROOT)) {
-    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderBenchmarks(readResults(cfg.outDir)));
-    console.log('report: BENCHMARKS.md');
-  }
+  if (cfg.mode !== 'quick' && cfg.outDir === resultsDir(ROOT)) writeReports();
+  clearTimeout(deadline); // the measurements are done: deleting a full run's files takes minutes
   if (cfg.keep) log(`kept ${work}`);
-  else cleanUp(work, cfg.mode === 'quick');
+  else {
+    log(`deleting ${work}`);
+    rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+  }
   const failed = problems.length > 0 || (result.list?.scenarios.some((s) => s.non2xx + s.errors > 0) ?? false) || (result.build?.rows.some((b) => b.error !== undefined) ?? false);
   return failed ? 1 : 0;
 }

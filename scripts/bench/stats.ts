@@ -22,19 +22,12 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * Percentile p (0..100) by the nearest-rank method on a sorted copy: the smallest value such that at
- * least p% of the samples are at or below it. p=50 on an even count gives the lower middle value.
+ * Percentile p (0..100) of an ascending array by the nearest-rank method: the smallest value with at
+ * least p% of the samples at or below it (p=50 on an even count gives the lower middle value).
  */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) throw new Error('stats: percentile of an empty list');
-  if (!(p >= 0 && p <= 100)) throw new Error(`stats: percentile out of range: ${p}`);
-  const s = sorted(values);
-  return percentileOfSorted(s, p);
-}
-
-/** Nearest-rank percentile of an already ascending array (no copy; for large latency samples). */
 export function percentileOfSorted(s: ArrayLike<number>, p: number): number {
   if (s.length === 0) throw new Error('stats: percentile of an empty list');
+  if (!(p >= 0 && p <= 100)) throw new Error(`stats: percentile out of range: ${p}`);
   const rank = Math.max(1, Math.ceil((p / 100) * s.length));
   return s[Math.min(rank, s.length) - 1]!;
 }

@@ -27,9 +27,6 @@ export class BodyPool {
   private readonly out = new WeakSet<ArrayBuffer>();
   private freeBytes = 0;
   readonly maxFreeBytes: number;
-  /** Buffers made and reused since the start (what the tests read). */
-  made = 0;
-  reused = 0;
 
   constructor(maxFreeBytes: number) {
     this.maxFreeBytes = maxFreeBytes;
@@ -40,13 +37,8 @@ export class BodyPool {
     if (size < POOL_MIN_BYTES || size > POOL_MAX_BYTES || this.maxFreeBytes <= 0) return Buffer.allocUnsafe(size);
     const list = this.free[classOf(size)]!;
     let block = list.pop();
-    if (block === undefined) {
-      block = new ArrayBuffer(POOL_MIN_BYTES << classOf(size));
-      this.made++;
-    } else {
-      this.freeBytes -= block.byteLength;
-      this.reused++;
-    }
+    if (block === undefined) block = new ArrayBuffer(POOL_MIN_BYTES << classOf(size));
+    else this.freeBytes -= block.byteLength;
     this.out.add(block);
     return Buffer.from(block, 0, size);
   }

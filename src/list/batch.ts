@@ -5,7 +5,7 @@ import { BATCH_MAX } from '../schemas/batch.ts';
 import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListEngine } from './engine.ts';
 import { recordsBody } from './records-body.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
 import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
 

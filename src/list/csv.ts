@@ -6,7 +6,7 @@ import { CSV_COLUMN_NAMES, CSV_COLUMNS, csvRows, type CsvColumn } from '../schem
 import type { GameRecord } from '../schemas/game-record.ts';
 import { LIST_FORMATS, type ListFormat } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
-import { strongEtag, type HandlerResult } from './http.ts';
+import { strongEtag, type HandlerResult } from './handler-result.ts';
 import { collectParams, oneOf, type ParamError, type QueryInput } from './params.ts';
 import { namesParam, readRecord } from './shape.ts';
 

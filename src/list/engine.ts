@@ -1,7 +1,7 @@
 // The list engine contract: what the response shaping needs from whatever evaluates a list query.
 // The in-memory engine (memory-engine.ts) builds everything from the registry bundle at start; a
 // faster engine can replace it behind this interface without changing a byte of the responses.
-import type { ListFacets, ListQuery } from '../schemas/list.ts';
+import type { ListQuery } from '../schemas/list.ts';
 
 /** The evaluated query: how many records match, the page (record indexes, in order), and the facets. */
 export interface ListResult {
@@ -11,10 +11,6 @@ export interface ListResult {
   writeFacets(target: Uint8Array, at: number): number;
   /** An upper bound on the bytes `writeFacets` writes. */
   readonly maxFacetsBytes: number;
-  /** The facets as JSON text. */
-  readonly facetsJson: string;
-  /** The facets as an object (parsed from their JSON on first read). */
-  readonly facets: ListFacets;
 }
 
 /** A ListResult whose facets are written straight into the response (the route never builds the object). */
@@ -23,22 +19,12 @@ export class EvaluatedList implements ListResult {
   readonly items: ArrayLike<number>;
   readonly writeFacets: (target: Uint8Array, at: number) => number;
   readonly maxFacetsBytes: number;
-  private parsed: ListFacets | undefined;
 
   constructor(filtered: number, items: ArrayLike<number>, writeFacets: (target: Uint8Array, at: number) => number, maxFacetsBytes: number) {
     this.filtered = filtered;
     this.items = items;
     this.writeFacets = writeFacets;
     this.maxFacetsBytes = maxFacetsBytes;
-  }
-
-  get facetsJson(): string {
-    const buffer = Buffer.allocUnsafe(this.maxFacetsBytes);
-    return buffer.toString('utf8', 0, this.writeFacets(buffer, 0));
-  }
-
-  get facets(): ListFacets {
-    return (this.parsed ??= JSON.parse(this.facetsJson) as ListFacets);
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type HistoryItem,
   type HistoryQuery,
 } from '../schemas/history.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
 import { byteLru, stringBytes } from '../lib/bounded.ts';
 import { collectParams, integer, single, text, type ParamError, type QueryInput } from './params.ts';
 import type { ParseResult } from './query.ts';

@@ -6,7 +6,7 @@ import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { IDENTIFY_NEAREST, IDENTIFY_TOLERANCE, type IdentifyResponse } from '../schemas/identify.ts';
 import type { ListEngine } from './engine.ts';
-import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './handler-result.ts';
 import { collectParams, single, text, type ParamError, type QueryInput } from './params.ts';
 import { parseListQuery } from './query.ts';
 

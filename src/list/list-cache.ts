@@ -6,7 +6,7 @@ import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import { listFilterKey } from './query.ts';
 import type { ListResult } from './engine.ts';
-import type { HandlerResult } from './http.ts';
+import type { HandlerResult } from './handler-result.ts';
 
 export interface ListCacheOptions {
   /** Whole responses kept (see ListCache). */
@@ -118,14 +118,6 @@ class PageResult implements ListResult {
   writeFacets(target: Uint8Array, at: number): number {
     target.set(this.facetsBytes, at);
     return at + this.facetsBytes.length;
-  }
-
-  get facetsJson(): string {
-    return Buffer.from(this.facetsBytes).toString('utf8');
-  }
-
-  get facets(): ListResult['facets'] {
-    return JSON.parse(this.facetsJson) as ListResult['facets'];
   }
 }
 

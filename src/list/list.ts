@@ -3,7 +3,7 @@ import { createHash, hash } from 'node:crypto';
 import { CACHE_LIST } from '../routes/routes.ts';
 import type { ListFormat, ListQuery } from '../schemas/list.ts';
 import type { ListEngine, ListResult } from './engine.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
 import { BodyPool } from '../lib/body-pool.ts';
 import { ListCache, pageResult, type CachedPage, type ListCacheOptions } from './list-cache.ts';
 import type { ParamError, QueryInput } from './params.ts';

@@ -1,6 +1,7 @@
 // The in-memory list engine: loads a list bundle (src/schemas/list-bundle.ts) and answers each query from the
-// sort permutations, filter columns, a facet count table and a cache of search results, without
-// sorting or scanning the registry per request.
+// sort permutations, filter columns, a facet count table and a cache of search results, never sorting
+// per request: an unfiltered page is a slice of a precomputed order; a filtered one walks that order
+// testing columns until the page is full (up to one pass over the registry when few records match).
 import { hash } from 'node:crypto';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';

@@ -11,7 +11,7 @@ import { REGISTRY_NAME } from '../routes/urls.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBED_TOO_SMALL, OEMBED_WIDTH, OembedResponseSchema, type OembedResponse } from '../schemas/oembed.ts';
 import type { ListEngine } from './engine.ts';
-import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './handler-result.ts';
 import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
 
 export const MSG_URL_REQUIRED = 'is required: the URL of a game page or widget of this registry';

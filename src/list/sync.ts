@@ -7,7 +7,7 @@ import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_OFFSET_MAX } f
 import type { ListEngine } from './engine.ts';
 import { recordsBody } from './records-body.ts';
 import { MSG_SINCE, parseSince } from './history.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './http.ts';
+import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
 import { collectParams, integer, single, type ParamError, type QueryInput } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
 

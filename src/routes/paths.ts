@@ -29,8 +29,20 @@ export const ASSET_PREFIX = '/_astro/';
 /** The link-preview cards, a family the server answers by pattern (no file): prefix + slug + suffix. */
 export const OG_PREFIX = '/api/og/rtp/';
 const OG_SUFFIX = '.png';
+/**
+ * The site's pages at exact paths (Astro pages under src/pages/, family `page`): the search page
+ * (the home page), the provider index, the compare page and the page about the data.
+ */
+const PAGES = {
+  search: '/',
+  providers: '/providers',
+  compare: '/compare',
+  about: '/about',
+} as const;
+/** Where the about page describes the API (an anchor of it). */
+const ABOUT_API_ANCHOR = 'api';
 /** A provider's registry page (an Astro page, src/pages/providers/[provider].astro): prefix + key. */
-const PROVIDER_PAGE_PREFIX = '/providers/';
+const PROVIDER_PAGE_PREFIX = `${PAGES.providers}/`;
 
 /** The pattern of a key (a slug or a provider key): lowercase words joined by single hyphens. */
 export const KEY_SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
@@ -110,6 +122,14 @@ export const paths = {
   gameFeed: pathOf('game_feed'),
   gamePage: pathOf('page'),
   providerPage: (key: string) => `${PROVIDER_PAGE_PREFIX}${key}`,
+  /** The site's pages at exact paths; `compare` names the games compared (slugs, already valid). */
+  pages: {
+    search: PAGES.search,
+    providers: PAGES.providers,
+    about: PAGES.about,
+    aboutApi: `${PAGES.about}#${ABOUT_API_ANCHOR}`,
+    compare: (slugs: readonly string[] = []) => (slugs.length === 0 ? PAGES.compare : `${PAGES.compare}?slugs=${slugs.join(',')}`),
+  },
   /** A game's link-preview card, drawn by the server. */
   ogImage: (slug: string) => `${OG_PREFIX}${slug}${OG_SUFFIX}`,
   feed: `/${dumpFiles.feed}`,
@@ -123,6 +143,9 @@ export const paths = {
     changes: (dataVersion: string) => `/${dumpFiles.changes(dataVersion)}`,
   },
 } as const;
+
+/** The site's pages at exact paths (family `page`), by URL path: what the server answers from their `.html` file. */
+export const PAGE_PATHS: ReadonlySet<string> = new Set(Object.values(PAGES));
 
 /** The static data files at exact paths (family `dump`), by URL path. */
 export const EXACT_DATA_PATHS: ReadonlyMap<string, string> = new Map([paths.removed, paths.feed, paths.llms].map((p) => [p, p.slice(1)]));

@@ -13,7 +13,7 @@ import { rpcError, RPC, type RpcErrorMessage } from '../schemas/rpc.ts';
 import { POLICIES } from '../routes/routes.ts';
 import { parseMessage, RpcDispatcher, type Meter } from '../mcp/rpc.ts';
 import { createMcpServer } from '../mcp/server.ts';
-import { JSON_ERROR_HEADERS } from '../list/http.ts';
+import { JSON_ERROR_HEADERS } from '../list/handler-result.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import type { McpHandler } from './app.ts';
 import type { RateLimitDecision } from './rate-limit.ts';

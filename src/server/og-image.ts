@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import pLimit from 'p-limit';
 import { byteLru } from '../lib/bounded.ts';
-import { jsonError, okAnswer, type HandlerResult } from '../list/http.ts';
+import { jsonError, okAnswer, type HandlerResult } from '../list/handler-result.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { CACHE_HOUR, POLICIES } from '../routes/routes.ts';
 import { KEY_SEGMENT, OG_PREFIX } from '../routes/paths.ts';

@@ -8,7 +8,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dumpFile, POLICIES } from '../routes/routes.ts';
 import { classify, KEYED_DIRS, keyedFile, urlOfFile, type RouteFamily } from '../routes/paths.ts';
-import { strongEtag } from '../list/http.ts';
+import { strongEtag } from '../list/handler-result.ts';
 import type { LRUCache } from 'lru-cache';
 import { byteLru, stringBytes } from '../lib/bounded.ts';
 import { contentTypeOf } from './mime.ts';

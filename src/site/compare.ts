@@ -4,6 +4,7 @@
 //   /compare?slugs={slug},{slug}   this page (up to COMPARE_MAX games)
 //   /api/rtp/list?slugs=…          the one request that fetches them (batch lookup)
 //   /api/rtp/list?q=…&sort=relevance&limit=…   the "add a game" suggestions
+import { paths } from '../routes/paths.ts';
 import { formatDate, formatGameType, formatHouseEdge, formatMaxWin, formatRange, formatRtp, formatVolatility, formatYear } from './format.ts';
 
 /** Most games compared side by side (four columns still fit a laptop screen). */
@@ -28,7 +29,7 @@ export function compareState(search: string): CompareState {
 
 /** The page URL for a list of slugs. */
 export function compareUrl(slugs: readonly string[]): string {
-  return slugs.length === 0 ? '/compare' : `/compare?slugs=${slugs.join(',')}`;
+  return paths.pages.compare(slugs);
 }
 
 /** The record fields the compare page shows (a subset of the public game record). */

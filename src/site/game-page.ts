@@ -224,12 +224,12 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
   const badges = r.badges.length === 0 ? '' : `<ul class="badges">${r.badges.map((b) => `<li>${e(formatBadge(b))}</li>`).join('')}</ul>`;
   const pageUrl = `${ctx.site}${gamePath(slug)}`;
   return (
-    `<nav aria-label="Breadcrumb"><a href="/">Search</a> › <a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></nav>` +
+    `<nav aria-label="Breadcrumb"><a href="${paths.pages.search}">Search</a> › <a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></nav>` +
     `<h1>${e(r.canonical_name)}</h1>` +
     `<p class="stated"><span data-stated-rtp>${e(formatRtp(r.stated_rtp))}</span> <small>stated RTP · house edge ${e(formatHouseEdge(r.stated_rtp))}</small></p>` +
     `<p class="confidence" data-confidence="${e(r.confidence)}">${e(explainConfidence(r.confidence))}.</p>` +
     badges +
-    `<p class="actions"><a href="/compare?slugs=${e(slug)}" data-compare-link>Compare with other games…</a></p>` +
+    `<p class="actions"><a href="${e(paths.pages.compare([slug]))}" data-compare-link>Compare with other games…</a></p>` +
     `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +
     `<dt>Provider</dt><dd><a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></dd>` +
     (r.studio === null ? '' : `<dt>Studio</dt><dd data-studio>${e(r.studio)}</dd>`) +

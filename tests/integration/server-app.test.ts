@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { describeRoute, hasHeader } from '../../src/server/request.ts';
-import { MAX_BATCH_QUERY_LENGTH, MAX_QUERY_LENGTH } from '../../src/server/paths.ts';
+import { MAX_BATCH_QUERY_LENGTH, MAX_QUERY_LENGTH } from '../../src/server/request-target.ts';
 import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
 import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';

@@ -4,13 +4,13 @@ import {
   distinctStream,
   mostFrequentWord,
   normalisedKey,
-  prng,
   queryMix,
   SORTS,
   toSearch,
   vocabularyOf,
   type VocabularyRecord,
 } from '../../scripts/bench/query-mix.ts';
+import { mulberry32 as prng } from '../../scripts/lib/synth.ts';
 
 const NAMES = ['Book of Dead', 'Book of Ra', 'Gates of Olympus', 'Sweet Bonanza', 'Starburst', 'Gonzo’s Quest', 'Big Bass Bonanza', 'Dead or Alive', 'Café Royale', 'Wolf Gold'];
 const PROVIDERS = [
@@ -50,7 +50,7 @@ describe('vocabulary', () => {
   });
 });
 
-describe('prng', () => {
+describe('the seeded PRNG the mix draws from', () => {
   it('is deterministic per seed and differs between seeds', () => {
     const a = prng(7);
     const b = prng(7);

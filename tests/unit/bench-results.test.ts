@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { band, num, per10x, renderBenchmarks, renderSummary, table } from '../../scripts/bench/render.ts';
+import { band, num, per10x, renderBenchmarks, renderRunLog, renderSummary, table } from '../../scripts/bench/render.ts';
 import { readResults, resultFileName, writeResult, type BenchResult } from '../../scripts/bench/results.ts';
 import { summarize } from '../../scripts/bench/stats.ts';
 
@@ -91,9 +91,11 @@ describe('BENCHMARKS.md', () => {
   const after = { file: '2026-11-22-10-20-30-def5678.json', result: result({ env: { ...env, date: '2026-11-22T10:20:30.000Z', commit: 'def5678', code: 'def5678' } }) };
   const md = renderBenchmarks([before, after]);
 
-  it('lists every run on one line, before and after side by side', () => {
-    expect(md).toContain('| [2026-11-21 10:20](bench/results/2026-11-21-10-20-30-abc1234-partial.json) | abc1234 | partial | — | 0.10 (0.09–0.11)x |');
-    expect(md).toContain('| [2026-11-22 10:20](bench/results/2026-11-22-10-20-30-def5678.json) | def5678 | full | 50k: 2.00x | 0.11 (0.10–0.12)x |');
+  it('lists every run on one line of the run log, before and after side by side', () => {
+    const log = renderRunLog([before, after]);
+    expect(log).toContain('| [2026-11-21 10:20](results/2026-11-21-10-20-30-abc1234-partial.json) | abc1234 | partial | — | 0.10 (0.09–0.11)x |');
+    expect(log).toContain('| [2026-11-22 10:20](results/2026-11-22-10-20-30-def5678.json) | def5678 | full | 50k: 2.00x | 0.11 (0.10–0.12)x |');
+    expect(md).not.toContain('](bench/results/2026-11-21-10-20-30-abc1234-partial.json) |');
   });
 
   it('renders each phase from the newest run that has it, with machine, date and commit', () => {
@@ -114,15 +116,40 @@ describe('BENCHMARKS.md', () => {
       { id: "c/d'", label: "static slug JSON (c) / ceiling (d')", ratio: summarize([0.97, 0.98, 0.99]) },
     ];
     const withCpu = result({ list: { ...result().list!, ratios } });
-    const line = renderBenchmarks([{ file: 'y.json', result: withCpu }]).split('\n').find((l) => l.startsWith('| [2026'));
+    const line = renderRunLog([{ file: 'y.json', result: withCpu }]).split('\n').find((l) => l.startsWith('| [2026'));
     expect(line).toContain('| 1.00 (0.95–1.05)x; by CPU 0.86 (0.84–0.88)x | 0.98 (0.97–0.99)x |');
     expect(renderSummary(withCpu)).toContain('server CPU per request: ceiling (d) / repeated query (b): 0.86 (0.84–0.88)x');
   });
 
   it('names the measured code apart from the bench when they differ, and prints a console summary', () => {
     const other = result({ env: { ...env, code: '28cfafb' } });
-    expect(renderBenchmarks([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
+    expect(renderRunLog([{ file: 'x.json', result: other }])).toContain('| 28cfafb (bench abc1234) |');
     expect(renderSummary(other)).toContain('a scenario a: 3,200 (3,100–3,300) req/s, 42.5 (40.0–45.0) µs CPU/req');
+  });
+});
+
+describe('where it stands', () => {
+  /** A list run at `games` games whose mix costs `ceilingShare` of the ceiling's CPU (cpu e/a), on `day`. */
+  const run = (day: number, games: number, ceilingShare: number) => {
+    const date = `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+    const ratios = [{ id: 'cpu e/a', label: 'server CPU per request: its ceiling (e) / mix (a)', ratio: summarize([ceilingShare]) }];
+    const data = [{ label: games === 50_000 ? '50k' : 'real', games, origin: games === 50_000 ? 'cached' : 'shipped' }];
+    return { file: `${date.slice(0, 10)}.json`, result: result({ env: { ...env, date }, build: undefined, data, list: { ...result().list!, games, ratios } }) };
+  };
+
+  it('holds the latest run of each size against the runs of that size before it', () => {
+    const runs = [run(1, 50_000, 0.9), ...[0.5, 0.6, 0.55, 0.52, 0.58].map((x, k) => run(k + 2, 50_000, x)), run(8, 7374, 0.7), run(9, 50_000, 0.45)];
+    const md = renderBenchmarks(runs);
+    expect(md.indexOf('## Where it stands')).toBeLessThan(md.indexOf('## List route'));
+    // The band is the BAND_RUNS runs at 50k before the latest (0.9, older, is out of it); the shipped registry has one run, no band.
+    expect(md).toContain('| mix (a), by CPU against its ceiling (e) | 0.45x, worse | 0.50x–0.60x | 0.70x | — |');
+    expect(md).toContain('- on the shipped registry (7,374 games): [2026-11-08 10:00](bench/results/2026-11-08.json)');
+    expect(renderBenchmarks([...runs, run(10, 50_000, 0.55)])).toContain('| 0.55x, within | 0.45x–0.60x |');
+    expect(renderBenchmarks([...runs, run(10, 50_000, 0.61)])).toContain('| 0.61x, better |');
+  });
+
+  it('says when a size has no run yet, and how to make one', () => {
+    expect(renderBenchmarks([run(1, 50_000, 0.5)])).toContain('- on the shipped registry: no run yet (`npm run bench -- --only list --list-registry real`).');
   });
 });
 

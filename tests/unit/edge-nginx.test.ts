@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/emit/headers.ts';
 import { EDGE_ERRORS, EDGE_FAIL_TIMEOUT_S, EDGE_MAX_FAILS, EDGE_POOL_FILE, EDGE_UNAVAILABLE, EDGE_UPSTREAM_TIMEOUT_S, FAILURE_LOG_FORMAT, POOLS, poolServerLine, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
-import { JSON_ERROR_HEADERS } from '../../src/list/http.ts';
+import { JSON_ERROR_HEADERS } from '../../src/list/handler-result.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { familySamples } from '../helpers/route-samples.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';

@@ -1,7 +1,7 @@
 // The list handler's HTTP-neutral answers: status, headers, error bodies, ETags, the Astro endpoint shape.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { toResponse } from '../../src/list/http.ts';
+import { toResponse } from '../../src/list/handler-result.ts';
 import { listEtag, listFormat } from '../../src/list/list.ts';
 import type { ListEngine } from '../../src/list/engine.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';

@@ -2,11 +2,11 @@
 // it from there (`paths`, `keyedTemplate`, the prefixes). This scans the code of every file under
 // src/ outside src/routes/ (comments stripped: they may name routes as documentation) for the
 // table's path roots, so a new copy of a route's path cannot creep back.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX, ASSET_PREFIX, EXACT_ROUTES, KEYED_ROUTES, OG_PREFIX, paths, WIDGET_PREFIX } from '../../src/routes/paths.ts';
+import { API_PREFIX, ASSET_PREFIX, EXACT_ROUTES, KEYED_ROUTES, OG_PREFIX, PAGE_PATHS, paths, WIDGET_PREFIX } from '../../src/routes/paths.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');
@@ -16,12 +16,20 @@ const firstSegment = (p: string) => `/${p.split('/')[1]!}`;
 
 /**
  * The roots of the table's paths: the first segment of each exact path (`/api`, `/mcp`,
- * `/llms.txt`), and of each prefix with its slash (`/widget/`, `/rtp/`, `/_astro/`, `/providers/`).
+ * `/llms.txt`) and page (`/providers`, `/compare`, `/about`; the search page `/` is SEARCH_LINK's),
+ * and of each prefix with its slash (`/widget/`, `/rtp/`, `/_astro/`, `/providers/`).
  */
 function routeRoots(): string[] {
   const prefixes = [...KEYED_ROUTES.map((r) => r.prefix), API_PREFIX, WIDGET_PREFIX, ASSET_PREFIX, OG_PREFIX, paths.providerPage('')];
-  return [...new Set([...[...EXACT_ROUTES.keys()].map(firstSegment), ...prefixes.map((p) => `${firstSegment(p)}/`)])].sort();
+  const exact = [...EXACT_ROUTES.keys(), ...[...PAGE_PATHS].filter((p) => p !== paths.pages.search)];
+  return [...new Set([...exact.map(firstSegment), ...prefixes.map((p) => `${firstSegment(p)}/`)])].sort();
 }
+
+/**
+ * The search page's path `/` as a link or a page's path (`href="/"`, `href: '/'`, `path="/"`):
+ * a bare `'/'` is too common elsewhere (path splitting) to be a root of its own.
+ */
+const SEARCH_LINK = /\b(?:href|path)\s*[=:]\s*\{?\s*(["'`])\/(?:\1|[?#])/;
 
 /**
  * A root where a path starts: not inside a longer path or word (`/api` in `/rtp/api` or `x.org/api`),
@@ -48,7 +56,7 @@ function routeLiterals(files: ReadonlyMap<string, string>, roots = routeRoots())
   const found: string[] = [];
   for (const [file, text] of files) {
     for (const line of codeOf(file, text).split('\n')) {
-      if (pattern.test(line)) found.push(`${file}: ${line.trim().slice(0, 160)}`);
+      if (pattern.test(line) || SEARCH_LINK.test(line)) found.push(`${file}: ${line.trim().slice(0, 160)}`);
     }
   }
   return found;
@@ -64,7 +72,13 @@ function sourceFiles(dir: string): string[] {
 
 describe('route paths are written in the route table only', () => {
   it('roots every route of the table', () => {
-    expect(routeRoots()).toEqual(['/_astro/', '/api', '/api/', '/llms.txt', '/mcp', '/providers/', '/rtp/', '/widget/']);
+    expect(routeRoots()).toEqual(['/_astro/', '/about', '/api', '/api/', '/compare', '/llms.txt', '/mcp', '/providers', '/providers/', '/rtp/', '/widget/']);
+  });
+
+  it('has an Astro page for each page of the site at an exact path', () => {
+    const pageFile = (p: string) => path.join(SRC, 'pages', `${p === '/' ? 'index' : p.slice(1)}.astro`);
+    expect([...PAGE_PATHS].filter((p) => !existsSync(pageFile(p)))).toEqual([]);
+    expect(PAGE_PATHS.size).toBeGreaterThanOrEqual(4);
   });
 
   it('no code under src/ outside src/routes/ writes a route path (comments may)', () => {
@@ -80,12 +94,16 @@ describe('route paths are written in the route table only', () => {
   it('finds a path in a string, a template or markup, and not in a comment or a longer path', () => {
     const sample = new Map([
       ['a.ts', "// GET /api/rtp/list\n/** see /mcp */\nconst a = '/api/rtp/list';\nconst b = `${site}/rtp/${slug}`;\nconst c = 'https://example.org/api/x';\nconst d = 'client/api/rtp';\n"],
-      ['b.astro', '---\n// the /widget/rtp/ pages\nconst x = 1;\n---\n<!-- /llms.txt -->\n<a href="/llms.txt">llms</a>\n<a href="/providers">all providers</a>\n'],
+      ['b.astro', '---\n// the /widget/rtp/ pages\nconst x = 1;\n---\n<!-- /llms.txt -->\n<a href="/llms.txt">llms</a>\n<a href="/providers">all providers</a>\n<a href="/">home</a>\n<a href="/providers/x">x</a>\n'],
+      ['c.ts', "const nav = [{ href: '/', label: 'Search' }];\nconst parts = url.split('/');\nconst u = `/compare?slugs=${s}`;\nconst v = '/compared';\n"],
     ]);
     const found = routeLiterals(sample);
-    expect(found).toHaveLength(3);
+    expect(found).toHaveLength(8);
     expect(found[0]).toMatch(/^a\.ts: const a = "\/api\/rtp\/list";$/);
     expect(found[1]).toMatch(/^a\.ts: const b = `\$\{site\}\/rtp\/\$\{slug\}`;$/);
-    expect(found[2]).toBe('b.astro: <a href="/llms.txt">llms</a>');
+    expect(found.slice(2, 5)).toEqual(['b.astro: <a href="/llms.txt">llms</a>', 'b.astro: <a href="/providers">all providers</a>', 'b.astro: <a href="/">home</a>']);
+    expect(found[5]).toBe('b.astro: <a href="/providers/x">x</a>');
+    expect(found[6]).toMatch(/^c\.ts: const nav = \[\{ href: "\/", label: "Search" \}\];$/);
+    expect(found[7]).toMatch(/^c\.ts: const u = `\/compare\?slugs=/);
   });
 });

@@ -1,6 +1,6 @@
 // Request-target normalisation: decoding once and refusing paths that could leave dist/client.
 import { describe, expect, it } from 'vitest';
-import { MAX_PATH_LENGTH, normalizeTarget } from '../../src/server/paths.ts';
+import { MAX_PATH_LENGTH, normalizeTarget } from '../../src/server/request-target.ts';
 
 describe('normalizeTarget', () => {
   it('splits path and query, decoding the path once', () => {
