@@ -40,10 +40,15 @@ export async function bundleServer(serverDir: string): Promise<string> {
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     // resvg is a native addon (a prebuilt .node per platform): loaded from node_modules, not bundled.
-    // write-file-atomic names its temporary files from __filename, which a bundled ES module lacks.
-    external: ['@resvg/resvg-js', 'write-file-atomic'],
-    // CommonJS dependencies (SonicBoom) call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    external: ['@resvg/resvg-js'],
+    // CommonJS dependencies (SonicBoom) call require(), and write-file-atomic names its temporary
+    // files from __filename; an ES module has neither. Each output file defines both for itself
+    // (__filename under a name of its own, so no bundled declaration can collide with it): a
+    // release's copy of the bundle runs without the project's node_modules beside it.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module';\nimport { fileURLToPath as __fileURLToPath } from 'node:url';\nconst require = __createRequire(import.meta.url);\nconst __bundleFile = __fileURLToPath(import.meta.url);",
+    },
+    define: { __filename: '__bundleFile' },
     // Licence comments of the bundled dependencies stay, at the end of each file.
     legalComments: 'eof',
     logLevel: 'silent',

@@ -152,11 +152,13 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
   });
 
   it('answers each URL of a merged slug served from a file with the server\'s own 301: status, Location (query kept), headers and body', async () => {
-    // Counted by the instances (records, widgets, pages): from an address of their own, so the budget of the others stays whole.
+    // Counted by the instances (records, widgets, pages): from addresses of their own, each kept
+    // within the budget (LIMIT), so the budget of the others stays whole.
     const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
-    const from = { localAddress: '127.0.0.4' };
+    const perAddress = LIMIT - 5;
     expect(MOVED.length).toBe(MERGED.size * 6);
-    for (const m of MOVED) {
+    for (const [k, m] of MOVED.entries()) {
+      const from = { localAddress: `127.0.${4 + Math.floor(k / perAddress)}.1` };
       const [direct, viaEdge] = [await get(node + m.from, from), await get(edge.url + m.from, from)];
       expect([direct.status, direct.headers.location], m.from).toEqual([301, m.to]);
       expect([viaEdge.status, viaEdge.body], m.from).toEqual([direct.status, direct.body]);
@@ -170,7 +172,7 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const head = await fetch(edge.url + MOVED[0]!.from, { method: 'HEAD', redirect: 'manual' });
     expect([head.status, head.headers.get('location'), head.headers.get('content-length'), await head.text()]).toEqual([301, MOVED[0]!.to, String(Buffer.byteLength(JSON.stringify(movedBody(MOVED[0]!.slug, MOVED[0]!.into)))), '']);
     const [slug, into] = [...MERGED][0]!;
-    const card = await get(`${edge.url}${paths.ogImage(slug)}`, from);
+    const card = await get(`${edge.url}${paths.ogImage(slug)}`, { localAddress: '127.0.3.1' });
     expect([card.status, card.headers.location]).toEqual([301, paths.ogImage(into)]);
     const preflight = await fetch(`${edge.url}${paths.widget(slug)}`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'x-api-key' } });
     expect([preflight.status, preflight.headers.get('access-control-allow-headers')]).toEqual([204, 'x-api-key']);
