@@ -1,5 +1,5 @@
 // `npm test`, the full gate: provides what the tests drive (Debian's chromium, redis-server and
-// nginx, installed with apt when missing and running as root), then runs typecheck, client:build, data:check,
+// nginx, installed with apt when missing and running as root), then runs typecheck, lint, client:build, data:check,
 // test:unit, build, dist:check, test:integration, test:browser and the bench smoke run, stopping at the first failure.
 // Ends with one plain line, "tests: N passed, N failed, N skipped", summed over the Vitest runs;
 // a skipped test fails the gate (a test that cannot run must fail with its reason instead).
@@ -43,6 +43,7 @@ function main(): number {
   const vitest = (name: string) => ['--', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.json`)}`];
   const steps: Array<[string, string[]]> = [
     ['typecheck', []],
+    ['lint', []],
     ['client:build', ['--', '--check']],
     ['data:check', []],
     ['test:unit', vitest('unit')],

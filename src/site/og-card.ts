@@ -19,7 +19,7 @@ const CHART_STYLE =
   '.chart .bar{fill:#2f6fbf}.chart .bar.s{fill:#1b7f4b}.chart .ax{stroke:#4f5661;stroke-width:1}.chart .mark{stroke:#1b7f4b;stroke-width:2}';
 
 /** `text` cut to `max` characters with an ellipsis (names are long, the card is not). */
-function fit(text: string, max: number): string {
+function fitText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -45,8 +45,8 @@ export function ogCardSvg(r: Pick<GameRecord, 'canonical_name' | 'provider_displ
     `<rect width="${OG_WIDTH}" height="${OG_HEIGHT}" fill="#ffffff"/>` +
     `<rect width="${OG_WIDTH}" height="12" fill="#1b7f4b"/>` +
     `<text x="${left}" y="92" font-size="30" fill="#4f5661">${e(meta.registry)}</text>` +
-    `<text x="${left}" y="190" font-size="60" font-weight="700" fill="#1a1d21">${e(fit(r.canonical_name, r.variants.length > 1 ? 17 : 30))}</text>` +
-    `<text x="${left}" y="250" font-size="36" fill="#4f5661">${e(fit(r.provider_display, 28))}</text>` +
+    `<text x="${left}" y="190" font-size="60" font-weight="700" fill="#1a1d21">${e(fitText(r.canonical_name, r.variants.length > 1 ? 17 : 30))}</text>` +
+    `<text x="${left}" y="250" font-size="36" fill="#4f5661">${e(fitText(r.provider_display, 28))}</text>` +
     `<text x="${left}" y="420" font-size="132" font-weight="700" fill="#1b7f4b">${e(formatRtp(r.stated_rtp))}</text>` +
     `<text x="${left}" y="475" font-size="34" fill="#1a1d21">stated RTP</text>` +
     `<text x="${left}" y="580" font-size="24" fill="#4f5661">data version ${e(meta.data_version)} · sources on the game's page</text>` +
