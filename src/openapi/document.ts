@@ -13,7 +13,7 @@ import { SHARED_HEADERS, SHARED_RESPONSES } from './responses.ts';
 import { RATE_HEADERS, ref, type OperationSpec } from './shapes.ts';
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '2.0.0';
+export const API_VERSION = '2.1.0';
 
 /** What the document says of each operation the route table names. */
 export const OPERATION_SPECS: Record<OperationId, OperationSpec> = { ...REGISTRY_OPERATIONS, ...DOWNLOAD_OPERATIONS, mcp: mcpOperation };

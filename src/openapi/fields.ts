@@ -42,6 +42,23 @@ const GAME_RECORD: Record<string, string> = {
   'sources[].checked_at': 'When the source says its figures were checked, or null where it does not say.',
   'sources[].stated_rtp': 'The RTP this source states as the game\'s figure.',
   'sources[].rtp_variants': 'Every figure this source states, ascending.',
+  operators: "What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`.",
+  'operators[].operator': 'The operator key; the `{operator}` of the operator route.',
+  'operators[].display': "The operator's name.",
+  'operators[].market': 'The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null.',
+  'operators[].rtp': "The RTP of the build the casino's catalogue showed, as a percentage.",
+  'operators[].build': '`top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).',
+  'operators[].variant': 'For a `lower` build: the record\'s variant at that RTP with its kind; otherwise null.',
+  'operators[].variant.rtp': 'RTP of the variant, as a percentage.',
+  'operators[].variant.kind': 'The variant\'s kind (as in `variants[].kind`).',
+  'operators[].reason': 'For a `higher` build: the record\'s reason why the stated RTP stays below it; otherwise null.',
+  'operators[].source': 'The pinned line the figure was read from.',
+  'operators[].source.file': 'The pinned file under data/ (`sources/<file>`).',
+  'operators[].source.line': 'Its 1-based line in that file.',
+  'operators[].source.catalogue_file': "The casino catalogue's file the line was read from, or null where the pinned file is not at hand.",
+  'operators[].source.index': "The element's index in that catalogue file's array, or null.",
+  'operators[].source.url': 'The catalogue file at the pinned commit.',
+  'operators[].source.pinned_at': 'When the source was pinned: the date of the observation.',
 };
 
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
