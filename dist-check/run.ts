@@ -145,7 +145,7 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
     problems.push(...strayFiles(expected.get(family)!, [...set]));
     if (!missingDir.has(family)) counts.set(family, set.size);
   }
-  problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS));
+  problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS, undefined, registry.operators?.length ?? 0));
 
   const headersText = readText(path.join(clientDir, HEADERS_FILE));
   problems.push(...checkHeadersFile(headersText));

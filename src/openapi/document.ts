@@ -24,6 +24,7 @@ const KEY = { type: 'string', pattern: `^${KEY_SEGMENT.slice(1, -1)}$` };
 export const PATH_PARAMETERS: Record<string, Json> = {
   slug: { name: 'slug', in: 'path', required: true, description: 'Canonical slug of a game.', schema: KEY, example: 'book-of-dead' },
   provider: { name: 'provider', in: 'path', required: true, description: 'Provider key.', schema: KEY, example: 'playngo' },
+  operator: { name: 'operator', in: 'path', required: true, description: 'Operator key (a licensed casino).', schema: KEY, example: '711nl' },
   data_version: {
     name: 'data_version',
     in: 'path',

@@ -5,6 +5,7 @@
 // and `a[].b` for a property of the inline objects in array `a`.
 
 import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
+import { OPERATOR_FIELD_DESCRIPTIONS } from './fields-operator.ts';
 import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 
 const GAME_RECORD: Record<string, string> = {
@@ -48,10 +49,10 @@ const GAME_RECORD: Record<string, string> = {
   'operators[].market': 'The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null.',
   'operators[].rtp': "The RTP of the build the casino's catalogue showed, as a percentage.",
   'operators[].build': '`top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).',
-  'operators[].variant': 'For a `lower` build: the record\'s variant at that RTP with its kind; otherwise null.',
+  'operators[].variant': 'For a `lower` or `higher` build: the record\'s variant at that RTP with its kind; otherwise null.',
   'operators[].variant.rtp': 'RTP of the variant, as a percentage.',
   'operators[].variant.kind': 'The variant\'s kind (as in `variants[].kind`).',
-  'operators[].reason': 'For a `higher` build: the record\'s reason why the stated RTP stays below it; otherwise null.',
+  'operators[].reason': 'For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record\'s variant kind at that figure); otherwise null.',
   'operators[].source': 'The pinned line the figure was read from.',
   'operators[].source.file': 'The pinned file under data/ (`sources/<file>`).',
   'operators[].source.line': 'Its 1-based line in that file.',
@@ -63,6 +64,7 @@ const GAME_RECORD: Record<string, string> = {
 
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ...DUMP_FIELD_DESCRIPTIONS,
+  ...OPERATOR_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
   // The default list item: the record's descriptions of its own fields.
   ListItem: Object.fromEntries(Object.entries(GAME_RECORD).filter(([path]) => (LIST_ITEM_FIELDS as readonly string[]).includes(path.split(/[.[]/)[0]!))),

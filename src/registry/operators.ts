@@ -32,10 +32,16 @@ export function operatorIndex(operators: readonly OperatorFile[], entries: Reado
   return { bySource, entries };
 }
 
-/** The sentence of the record's notes that says why the stated RTP stays below a higher build, else the notes, else null. */
-export function higherReason(notes: string): string | null {
+/**
+ * Why the stated RTP stays below a higher build: the sentence of the record's notes that says so,
+ * else the record's variant at that figure (an ante bet, a bonus buy: not the default build), else
+ * the notes, else null.
+ */
+export function higherReason(notes: string, variant?: { rtp: number; kind: string }, stated?: number): string | null {
   const sentence = notes.split(/(?<=\.)\s+/).find((s) => /stated RTP stays/i.test(s));
-  return sentence ?? (notes.trim() === '' ? null : notes.trim());
+  if (sentence !== undefined) return sentence;
+  if (variant !== undefined && variant.kind !== 'standard') return `The record lists ${variant.rtp} as a build of kind ${variant.kind}; the stated RTP ${stated ?? ''} stays the default build.`.replace(' RTP  stays', ' RTP stays');
+  return notes.trim() === '' ? null : notes.trim();
 }
 
 /** A game's operator builds, in its sources' order: each operator line's figure set against the stated RTP and variants. */
@@ -46,7 +52,7 @@ export function operatorBuilds(game: GameFile, index: OperatorIndex): OperatorBu
     if (s.kind !== 'operator' || known === undefined) continue;
     const rtp = s.stated_rtp;
     const build: OperatorBuildKind = rtp === game.stated_rtp ? 'top' : rtp < game.stated_rtp ? 'lower' : 'higher';
-    const variant = build === 'lower' ? game.rtp_variants.find((v) => v.rtp === rtp) : undefined;
+    const variant = build === 'top' ? undefined : game.rtp_variants.find((v) => v.rtp === rtp);
     const entry = index.entries.get(entryKey(s.file, s.line));
     out.push({
       operator: known.operator.operator,
@@ -55,7 +61,7 @@ export function operatorBuilds(game: GameFile, index: OperatorIndex): OperatorBu
       rtp,
       build,
       variant: variant === undefined ? null : { rtp: variant.rtp, kind: variant.kind },
-      reason: build === 'higher' ? higherReason(game.notes) : null,
+      reason: build === 'higher' ? higherReason(game.notes, variant, game.stated_rtp) : null,
       source: { file: s.file, line: s.line, catalogue_file: entry?.file ?? null, index: entry?.index ?? null, url: s.url, pinned_at: known.pinned_at },
     });
   }

@@ -48,7 +48,7 @@ export const OperatorBuildSchema = z.strictObject({
   market: z.string().nullable(),
   rtp: z.number(),
   build: OperatorBuildKindSchema,
-  /** For a `lower` build: the record's variant at that RTP (its kind); else null. */
+  /** For a `lower` or `higher` build: the record's variant at that RTP (its kind); else null. */
   variant: z.strictObject({ rtp: z.number(), kind: VariantKindSchema }).nullable(),
   /** For a `higher` build: the record's reason why the stated RTP stays; else null. */
   reason: z.string().nullable(),
