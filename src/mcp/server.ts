@@ -130,15 +130,15 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     'identify_build',
     {
       title: 'Which build is this RTP?',
-      description: 'Whether an observed RTP figure is the stated default, a known variant (with its kind) or unknown, within 0.005 points; give slug, or name to pick the game by search.',
+      description: 'Whether an observed RTP figure is the stated default, a known variant (with its kind) or unknown, within 0.005 points, and which licensed casinos are known to run that build (as their catalogue showed on the date its source was pinned); give slug, or name to pick the game by search.',
       inputSchema: TOOL_INPUTS.identify_build,
       annotations: readOnly,
     },
     ({ slug, name, rtp }) => {
       const r = call((q) => services.identify(q), { slug, name, rtp });
       if (r.error !== undefined) return fail(r.error);
-      const body = r.body as { game: Json; verdict: string; match: Json | null; nearest: Json[] };
-      return ok({ ...stamp, game: { ...body.game, page_url: pageUrl(site, String(body.game.canonical_slug)) }, source_url: body.game.source_url, verdict: body.verdict, match: body.match, nearest: body.nearest });
+      const body = r.body as { game: Json; verdict: string; match: Json | null; nearest: Json[]; operators: Json[] };
+      return ok({ ...stamp, game: { ...body.game, page_url: pageUrl(site, String(body.game.canonical_slug)) }, source_url: body.game.source_url, verdict: body.verdict, match: body.match, nearest: body.nearest, operators: body.operators });
     },
   );
 

@@ -1619,6 +1619,26 @@ export interface components {
             match: components["schemas"]["KnownFigure"] | null;
             /** @description The known figures nearest the observed one, nearest first (at most 3). */
             nearest: components["schemas"]["KnownFigure"][];
+            /** @description The licensed casinos whose own catalogue showed the matched build, on the date its source was pinned (not a live reading); empty without a match or an observation. */
+            operators: {
+                /** @description Operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market it is licensed for (ISO 3166-1 alpha-2), or null. */
+                market: string | null;
+                /** @description The figure its catalogue showed. */
+                rtp: number;
+                /**
+                 * @description `top` (the stated RTP), `lower` or `higher` than it.
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description When its source was pinned: the date of the observation. */
+                pinned_at: string;
+                /** @description The catalogue file the figure was read from, at the pinned commit. */
+                url: string;
+            }[];
         };
         DumpMeta: {
             /** @description Data version of the registry the dump was built from. */
