@@ -24,10 +24,15 @@ export interface PeerRecord {
   [k: string]: unknown;
 }
 
+/** The operator build facet of a registry without operators: every build, counted 0. */
+const NO_OPERATOR_BUILDS = [{ operator_build: 'top', count: 0 }, { operator_build: 'lower', count: 0 }, { operator_build: 'higher', count: 0 }];
+
 export interface PeerBundle {
   meta: { data_version: string; frozen_at: string };
   providers: Array<{ provider: string; display: string; group?: string | null | undefined; aliases?: string[] | undefined }>;
   records: PeerRecord[];
+  /** The registry's operators: the peer answers only registries without any. */
+  operators?: unknown[];
 }
 
 /** The smallest common surface of better-sqlite3 and node:sqlite. */
@@ -113,6 +118,8 @@ export class SqliteList {
   private readonly allCube: CubeRow[];
 
   constructor(db: Db, bundle: PeerBundle) {
+    // The operator facets are modelled for registries without operators only (the bench's synthetic ones).
+    if ((bundle.operators ?? []).length > 0) throw new Error('the SQLite peer models registries without operators (the synthetic registries of the benchmark)');
     this.db = db;
     this.meta = bundle.meta;
     this.total = bundle.records.length;
@@ -281,7 +288,7 @@ export class SqliteList {
       has_more: query.offset + items.length < filtered,
       query,
     };
-    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes, confidence, volatilities })},"items":[${items.join(',')}]}`;
+    return `{"meta":${JSON.stringify(meta)},"facets":${JSON.stringify({ providers, game_types: gameTypes, confidence, volatilities, operators: [], operator_builds: NO_OPERATOR_BUILDS })},"items":[${items.join(',')}]}`;
   }
 }
 

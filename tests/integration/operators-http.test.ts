@@ -90,6 +90,46 @@ describe('operators', () => {
     for (const g of games) for (const b of g.builds) expectAgrees({ ...dump.find((r) => r.canonical_slug === g.slug)!, canonical_slug: g.slug }, b);
   });
 
+  it('operator= and operator_build= filter the list (JSON and CSV), echo in meta.query, count in the facets, and refuse bad values', async () => {
+    type Page = { meta: { filtered: number; query: Record<string, unknown> }; facets: { operators: Array<{ operator: string; count: number }>; operator_builds: Array<{ operator_build: string; count: number }> }; items: Array<{ canonical_slug: string }> };
+    const page = async (q: string) => (await json(server, `/api/rtp/list?${q}`)).body as Page;
+    const all = await page('operator=711nl&limit=200');
+    expect(all.meta.filtered).toBe(operator.summary.games_observed);
+    expect(all.meta.query).toMatchObject({ operator: '711nl', operator_build: null });
+    expect(all.facets.operators).toEqual([{ operator: '711nl', display: '711.nl', count: operator.summary.games_observed }]);
+    expect(all.facets.operator_builds).toEqual([
+      { operator_build: 'top', count: operator.summary.at_top },
+      { operator_build: 'lower', count: operator.summary.at_lower },
+      { operator_build: 'higher', count: operator.summary.at_higher },
+    ]);
+    const lower = await page('operator=711nl&operator_build=lower&limit=200&sort=name');
+    expect(lower.meta.filtered).toBe(operator.summary.at_lower);
+    expect(lower.meta.query).toMatchObject({ operator: '711nl', operator_build: 'lower' });
+    const lowerSlugs = operator.games.filter((g) => g.builds.some((b) => b.build === 'lower')).map((g) => g.slug);
+    for (const item of lower.items) expect(lowerSlugs).toContain(item.canonical_slug);
+    // Its own facet ignores the build filter; the build facet ignores nothing but itself.
+    expect(lower.facets.operators).toEqual([{ operator: '711nl', display: '711.nl', count: operator.summary.at_lower }]);
+    // With another filter: the provider narrows every count alike.
+    const provider = operator.summary.by_provider.find((p) => p.at_lower > 0)!;
+    const narrowed = await page(`provider=${provider.provider}&operator=711nl&operator_build=lower`);
+    expect(narrowed.meta.filtered).toBe(provider.at_lower);
+    expect(narrowed.facets.operator_builds.find((b) => b.operator_build === 'top')!.count).toBe(provider.at_top);
+    const none = await page('operator=no-such-casino');
+    expect(none.meta.filtered).toBe(0);
+    const nothing = await page('limit=1');
+    expect(nothing.facets.operators).toEqual([{ operator: '711nl', display: '711.nl', count: operator.summary.games_observed }]);
+    // CSV: the same games, one row each.
+    const csv = await (await fetch(`${server.url}/api/rtp/list?operator=711nl&operator_build=lower&limit=200&format=csv`)).text();
+    expect(csv.trimEnd().split('\r\n').length - 1).toBe(Math.min(200, operator.summary.at_lower));
+    for (const bad of ['operator=711.NL', 'operator_build=best', 'operator=711nl&operator_build=TOP', 'operator=a&operator=b', `operator=${'a'.repeat(201)}`]) {
+      const r = await json(server, `/api/rtp/list?${bad}`);
+      expect(r.status, bad).toBe(400);
+      const errors = ErrorBodySchema.parse(r.body).errors!;
+      expect(errors.map((e) => e.param).every((p) => p === 'operator' || p === 'operator_build'), bad).toBe(true);
+      expect(JSON.stringify(r.body)).not.toContain('711.NL');
+    }
+  });
+
   it('every observed game carries its builds, agreeing with its stated RTP and variants, in the dump, the slug JSON and the list item', async () => {
     const observed = dump.filter((r) => r.operators.length > 0);
     expect(observed.length).toBeGreaterThan(5000);

@@ -806,6 +806,10 @@ export interface components {
             released_after: number | null;
             /** @description Latest release year (inclusive), or null. Games with no known year never match it. */
             released_before: number | null;
+            /** @description The operator filter (`operator=`, an operator key), or null. */
+            operator: string | null;
+            /** @description The build filter (`operator_build=`: `top`, `lower`, `higher`), or null. */
+            operator_build: ("top" | "lower" | "higher") | null;
             /** @description The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null. */
             include: ("variants" | "source_kind" | "studio" | "evidence_url" | "notes" | "sources" | "operators")[] | null;
             /** @description The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta). */
@@ -869,6 +873,25 @@ export interface components {
             confidence: components["schemas"]["ConfidenceFacet"][];
             /** @description Matches per volatility level, counted the same way (games of unknown volatility are in no entry). */
             volatilities: components["schemas"]["VolatilityFacet"][];
+            /** @description Matches per operator (every operator, key order, zeros included): games its catalogue listed when its source was pinned (at `operator_build` when given), counted the same way. */
+            operators: {
+                /** @description Operator key. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description Matching records this operator observed. */
+                count: number;
+            }[];
+            /** @description Matches per build (`top`, `lower`, `higher`, zeros included): games observed at that build (by `operator` when given, else by any), counted the same way. */
+            operator_builds: {
+                /**
+                 * @description The build.
+                 * @enum {string}
+                 */
+                operator_build: "top" | "lower" | "higher";
+                /** @description Matching records observed at it. */
+                count: number;
+            }[];
         };
         ListResponse: {
             /** @description The dataset and this query. */
@@ -2185,6 +2208,16 @@ export interface operations {
                  * @example 2024
                  */
                 released_before?: number;
+                /**
+                 * @description Only games this licensed casino's catalogue listed when its source was pinned (an operator key; an unknown key matches nothing). Not a live reading.
+                 * @example 711nl
+                 */
+                operator?: string;
+                /**
+                 * @description Only games observed at this build: `top` (the stated RTP), `lower`, `higher`; by `operator` when given, else by any operator.
+                 * @example lower
+                 */
+                operator_build?: "top" | "lower" | "higher";
                 /**
                  * @description Adds parts of the full record to each item, separated by commas: variants, source_kind, studio, evidence_url, notes, sources, operators, or `all` for every one (the full GameRecord, the items before 2.0.0). The default item is `canonical_slug`, `canonical_name`, `provider`, `provider_display`, `stated_rtp`, `rtp_variants`, `rtp_min`, `rtp_max`, `variants_count`, `volatility`, `max_win`, `release_year`, `game_type`, `last_verified`, `snapshot_id`, `source_url`, `badges`, `confidence`. Unknown names are a 400 naming them; not with `fields`. No effect on `format=csv` (its rows always have the CSV columns).
                  * @example sources,variants
