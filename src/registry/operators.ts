@@ -68,10 +68,23 @@ export function operatorBuilds(game: GameFile, index: OperatorIndex): OperatorBu
   return out;
 }
 
+/** Each pinned file's date by file name, from sources/sources.json (empty where there is none). */
+function pinnedDates(dir: string): Map<string, string> {
+  const text = readText(dir, 'sources/sources.json');
+  if (typeof text !== 'string') return new Map();
+  try {
+    const list = (JSON.parse(text) as { sources?: Array<{ file?: unknown; pinned_at?: unknown }> }).sources ?? [];
+    return new Map(list.filter((s) => typeof s.file === 'string' && typeof s.pinned_at === 'string').map((s) => [s.file as string, s.pinned_at as string]));
+  } catch {
+    return new Map(); // the ingest reports a broken sources.json
+  }
+}
+
 /** Reads and validates data/operators/*.json (key matching the file name, source files unique across operators). */
 export async function loadOperators(dir: string, problems: Problem[]): Promise<OperatorFile[]> {
   const files = (await fg(OPERATORS_GLOB, { cwd: dir })).sort();
   const out: OperatorFile[] = [];
+  const pinnedAt = pinnedDates(dir);
   const owner = new Map<string, string>();
   for (const file of files) {
     const raw = parseJson(file, readText(dir, file), problems);
@@ -87,6 +100,11 @@ export async function loadOperators(dir: string, problems: Problem[]): Promise<O
       continue;
     }
     let clash = false;
+    // The date a source was pinned is the one sources/sources.json gives it, where the folder has one.
+    parsed.data.sources.forEach((s, i) => {
+      const pinned = pinnedAt.get(s.file.slice('sources/'.length));
+      if (pinned !== undefined && pinned !== s.pinned_at) problems.push({ file, field: `sources.${i}.pinned_at`, reason: `"${s.pinned_at}" is not the date sources/sources.json gives ${s.file} ("${pinned}")` });
+    });
     parsed.data.sources.forEach((s, i) => {
       const other = owner.get(s.file);
       if (other !== undefined) {

@@ -90,6 +90,22 @@ describe('operators', () => {
     }
   });
 
+  it("rejects a pinned date that is not the one sources/sources.json gives the file", async () => {
+    const bad = await makeFixtureRegistry({
+      files: {
+        'operators/casino-a.json': JSON.stringify(OP_A),
+        'sources/sources.json': JSON.stringify({ format: 1, sources: [{ file: 'op-a.jsonl', format: 'operator-catalogue', title: 'A', pinned_at: '2026-11-27T00:00:00Z' }] }),
+      },
+    });
+    try {
+      const result = await loadRegistry(bad);
+      const problems = result.ok ? [] : result.problems.map((p) => `${p.file} ${p.field}`);
+      expect(problems).toContain('operators/casino-a.json sources.0.pinned_at');
+    } finally {
+      await removeFixtureDir(bad);
+    }
+  });
+
   it('the reason for a higher build is the sentence saying why the stated RTP stays', () => {
     expect(higherReason(`First. ${REASON} Later.`)).toBe(REASON);
     expect(higherReason('')).toBeNull();
