@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { EmitFamily, OutputFile } from '../src/emit/emit.ts';
 import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, staticHeaders } from '../src/emit/headers.ts';
 import { ProviderRecordSchema } from '../src/schemas/provider.ts';
+import { OperatorRecordSchema } from '../src/schemas/operator.ts';
 import { SlotRecordSchema } from '../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../src/schemas/widget.ts';
 import path from 'node:path';
@@ -24,6 +25,7 @@ const SCHEMAS: Record<Exclude<EmitFamily, 'widget' | 'badge' | 'game_feed' | 'pr
   slot: SlotRecordSchema,
   widget_data: WidgetDataSchema,
   provider: ProviderRecordSchema,
+  operator: OperatorRecordSchema,
 };
 
 /** Gzip size of a text (default level, as CDNs commonly compress). */
@@ -121,11 +123,11 @@ export function checkHeadersFile(text: string | undefined, prefix = 'client/'): 
 }
 
 /** Counts of the emitted files per family (families whose folder is missing are left out) against the data's counts. */
-export function checkCounts(counts: ReadonlyMap<EmitFamily, number>, games: number, providers: number, dirs: Record<EmitFamily, string>, prefix = 'client/'): DistProblem[] {
-  const want: Record<EmitFamily, number> = { slot: games, widget_data: games, widget: games, badge: games, game_feed: games, provider: providers, provider_feed: providers };
+export function checkCounts(counts: ReadonlyMap<EmitFamily, number>, games: number, providers: number, dirs: Record<EmitFamily, string>, prefix = 'client/', operators = 0): DistProblem[] {
+  const want: Record<EmitFamily, number> = { slot: games, widget_data: games, widget: games, badge: games, game_feed: games, provider: providers, provider_feed: providers, operator: operators };
   const out: DistProblem[] = [];
   for (const [family, count] of counts) {
-    if (count !== want[family]) out.push({ file: `${prefix}${dirs[family]}/`, problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : 'games'}` });
+    if (count !== want[family]) out.push({ file: `${prefix}${dirs[family]}/`, problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : family === 'operator' ? 'operators' : 'games'}` });
   }
   return out;
 }

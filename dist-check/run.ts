@@ -18,7 +18,7 @@ import { dumpFiles } from '../src/routes/paths.ts';
 /** The folder of the dumps (inside api/rtp/, beside the provider folder). */
 const DUMP_DIR = path.posix.dirname(dumpFiles.json);
 /** Folders that may sit inside a family's folder. */
-const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, DUMP_DIR]);
+const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, FAMILY_DIRS.operator, DUMP_DIR]);
 import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 import { formatProblems } from '../src/registry/problems.ts';
 
@@ -145,7 +145,7 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
     problems.push(...strayFiles(expected.get(family)!, [...set]));
     if (!missingDir.has(family)) counts.set(family, set.size);
   }
-  problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS));
+  problems.push(...checkCounts(counts, registry.games.length, registry.providers.length, FAMILY_DIRS, undefined, registry.operators?.length ?? 0));
 
   const headersText = readText(path.join(clientDir, HEADERS_FILE));
   problems.push(...checkHeadersFile(headersText));

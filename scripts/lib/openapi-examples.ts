@@ -4,6 +4,7 @@
 //   examples use the base URL DEFAULT_SITE (http://127.0.0.1:4321), the local server's address
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../../src/registry/shape.ts';
+import { shapeOperator } from '../../src/registry/shape-operator.ts';
 import { DEFAULT_SITE } from '../../src/routes/urls.ts';
 import { renderWidget } from '../../src/emit/widget.ts';
 import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
@@ -76,6 +77,8 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
     { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
     { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },
+    ...bundle.operators.slice(0, 1).map((o) => ({ request: paths.operator(o.operator), status: 200, contentType: 'application/json' as const, body: shorten(shapeOperator(ctx, o, bundle.records)), path: '/api/rtp/operator/{operator}', schema: 'OperatorRecord' })),
+    { request: paths.operator('no-such-casino'), status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/operator/{operator}', schema: 'ErrorBody' },
     { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
     { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
     { request: paths.badge(slug), status: 200, contentType: 'image/svg+xml', body: renderBadge(record), path: '/api/badge/rtp/{slug}.svg', schema: null },

@@ -22,6 +22,8 @@ import type { Registry } from '../registry/load.ts';
 import { files } from '../routes/paths.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
+import { OperatorRecordSchema } from '../schemas/operator.ts';
+import { shapeOperator } from '../registry/shape-operator.ts';
 import { SlotRecordSchema } from '../schemas/slot.ts';
 import { WidgetDataSchema } from '../schemas/widget.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from './headers.ts';
@@ -39,7 +41,7 @@ import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts
 import { zodProblems, type Problem } from '../registry/problems.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
-export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed';
+export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed' | 'operator';
 
 /** One file to write: its family and path under dist/client, and its exact text. */
 export interface OutputFile {
@@ -103,6 +105,10 @@ export function validateBuild(prep: PreparedBuild): Problem[] {
     const r = ProviderRecordSchema.safeParse(shapeProvider(ctx, p.provider));
     if (!r.success) problems.push(...zodProblems(files.provider(p.provider), r.error, '(response)'));
   }
+  for (const o of prep.bundle.operators) {
+    const r = OperatorRecordSchema.safeParse(shapeOperator(ctx, o, prep.bundle.records));
+    if (!r.success) problems.push(...zodProblems(files.operator(o.operator), r.error, '(response)'));
+  }
   return problems;
 }
 
@@ -139,6 +145,7 @@ export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
     yield { family: 'provider', file: files.provider(p.provider), text: serialise(shapeProvider(prep.ctx, p.provider)) };
     yield { family: 'provider_feed', file: files.providerFeed(p.provider), text: providerFeed(feeds, p) };
   }
+  for (const o of prep.bundle.operators) yield { family: 'operator', file: files.operator(o.operator), text: serialise(shapeOperator(prep.ctx, o, prep.bundle.records)) };
 }
 
 /** The directories under dist/client that hold the emitted families. */
@@ -150,6 +157,7 @@ export const FAMILY_DIRS: Record<EmitFamily, string> = {
   game_feed: path.posix.dirname(files.gameFeed('x')),
   provider_feed: path.posix.dirname(files.providerFeed('x')),
   provider: path.posix.dirname(files.provider('x')),
+  operator: path.posix.dirname(files.operator('x')),
 };
 
 /** The build's record of itself. */

@@ -1,7 +1,7 @@
 // /llms.txt (the llms.txt proposal, https://llmstxt.org): what the registry is, its routes, its
 // licence and how to cite it, for assistants and crawlers that read a site's summary first.
 //
-//   links to {site}/api/rtp/list, /api/rtp/{slug}, /api/rtp/provider/{provider}, /api/rtp/history,
+//   links to {site}/api/rtp/list, /api/rtp/{slug}, /api/rtp/provider/{provider}, /api/rtp/operator/{operator}, /api/rtp/history,
 //   /api/openapi.json, /api/rtp/dump/*, /api/rtp/removed, /rtp/{slug}, /widget/rtp/{slug}
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { citation } from '../registry/shape.ts';
@@ -31,6 +31,7 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     `- [Several games at once](${url(paths.list)}?slugs=${slug}): \`GET ${paths.list}?slugs=a,b,c\`, up to 200, in the order given.`,
     `- [One game](${url(paths.slot(slug))}): \`GET ${keyedTemplate('slot')}\`, the record with provider meta, house edge, history, embed code and a citation line.`,
     `- [One provider](${url(paths.provider(provider))}): \`GET ${keyedTemplate('provider')}\`.`,
+    ...bundle.operators.map((o) => `- [Which builds ${o.display} runs](${url(paths.operator(o.operator))}): \`GET ${keyedTemplate('operator')}\`, the build of each game that licensed casino's own catalogue showed on the date its source was pinned (${o.sources.map((s) => s.pinned_at.slice(0, 10)).join(', ')}), not a live reading; each game record's \`operators\` holds the same.`),
     `- [RTP changes](${url(paths.history)}): \`GET ${paths.history}\`, newest first (\`slug\`, \`provider\`, \`since\`).`,
     `- [OpenAPI 3.1 document](${url(paths.openapi)}): every route, parameter and field.`,
     '',

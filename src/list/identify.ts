@@ -80,6 +80,9 @@ export function identify(record: GameRecord, query: IdentifyQuery, meta: { data_
     verdict: match === null ? 'unknown' : match.rtp === record.stated_rtp ? 'default' : 'variant',
     match,
     nearest: nearest.slice(0, IDENTIFY_NEAREST),
+    operators: match === null
+      ? []
+      : record.operators.filter((o) => o.rtp === match.rtp).map((o) => ({ operator: o.operator, display: o.display, market: o.market, rtp: o.rtp, build: o.build, pinned_at: o.source.pinned_at, url: o.source.url })),
   };
 }
 

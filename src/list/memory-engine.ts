@@ -12,6 +12,7 @@ import { tableBytes } from './facet-table.ts';
 import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
 import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
 import { PostingSearch } from './search.ts';
+import { OperatorFacets } from './operator-facets.ts';
 import type { SearchMatch } from '../schemas/search-index.ts';
 
 
@@ -81,6 +82,7 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
 
   const facets = new Facets(compiled);
   const baseTable = facets.count(null);
+  const operatorFacets = new OperatorFacets(compiled);
 
   const postings = new PostingSearch(compiled.searchIndex);
   const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
@@ -195,7 +197,10 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const bit = query.badge === null ? 0 : badgeBit(query.badge);
     const conf = query.confidence === null ? ALL : confidenceIndex(query.confidence);
     const mask = levelMask(query.volatility);
-    const pass = rangeTest(query);
+    const ranged = rangeTest(query);
+    const byOperator = operatorFacets.test(query);
+    // The operator filters test like the range filters (counted afresh, not kept).
+    const pass = byOperator === null ? ranged : ranged === null ? byOperator : (i: number) => ranged(i) && byOperator(i);
     const found = query.q === null ? null : searchFor(query.q);
     const sort: ListSort = query.sort === 'relevance' && found === null ? 'name' : query.sort;
     // Range filters: counted afresh over the search's matches (or the registry), not kept (the list
@@ -204,7 +209,12 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const filtered = facets.filtered(table, prov, type, hv, mask, conf);
     const end = Math.min(filtered, query.offset + query.limit);
     const items = page(found, sort, { prov, type, hv, bit, conf, mask, pass }, query.offset, end);
-    return new EvaluatedList(filtered, items, (target, at) => facets.write(table, prov, type, hv, target, at, mask, conf), facets.maxBytes);
+    // The operator facets count what passes every filter but theirs; they follow the others, whose closing brace they replace.
+    const others = prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL && mask === ALL_LEVELS && ranged === null ? null : (i: number) =>
+      (prov === ALL || providerOf[i] === prov) && (type === ALL || typeOf[i] === type) && (!hv || multi[i] !== 0) && (bit === 0 || (badges[i]! & bit) !== 0) &&
+      (conf === ALL || confidence[i] === conf) && (mask === ALL_LEVELS || (mask & (1 << volatilityOf[i]!)) !== 0) && (ranged === null || ranged(i));
+    const writeFacets = (target: Uint8Array, at: number) => operatorFacets.write(query, found === null ? null : found.match.ids, others, target, facets.write(table, prov, type, hv, target, at, mask, conf) - 1);
+    return new EvaluatedList(filtered, items, writeFacets, facets.maxBytes + operatorFacets.maxBytes);
   }
 
   const contentId = hash('sha256', JSON.stringify([compiled.recordsDigest, compiled.dataVersion, compiled.frozenAt, providerKeys, providerDisplay]), 'hex');

@@ -11,7 +11,8 @@ import {
   YEAR_PARAM_MIN,
   type ListQuery,
 } from '../schemas/list.ts';
-import { BADGES, CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS, OPERATOR_BUILDS } from '../schemas/game-record.ts';
+import { SLUG_PATTERN } from '../schemas/authoring.ts';
 import { collectParams, decimal, integer, oneOf, single, someOf, text, type ParamError, type QueryInput } from './params.ts';
 import { queryTerms } from '../schemas/text.ts';
 import { shapeParams } from './shape.ts';
@@ -33,6 +34,8 @@ export const LIST_PARAMS = [
   'max_win_min',
   'released_after',
   'released_before',
+  'operator',
+  'operator_build',
   'include',
   'fields',
 ] as const;
@@ -47,6 +50,7 @@ export const MSG_RTP_ORDER = 'must not be below rtp_min';
 export const MSG_MAX_WIN = `must be a multiple of the stake from 0 to ${MAX_WIN_PARAM_MAX} with at most two decimals (5000)`;
 export const MSG_YEAR = `must be a year from ${YEAR_PARAM_MIN} to ${YEAR_PARAM_MAX}`;
 export const MSG_YEAR_ORDER = 'must not be before released_after';
+export const MSG_OPERATOR = 'must be an operator key: lowercase letters and digits joined by single hyphens (711nl)';
 
 export type ParseResult<Q> = { ok: true; query: Q } | { ok: false; errors: ParamError[] };
 
@@ -95,6 +99,12 @@ export function parseListQuery(input: QueryInput, options: { fields?: boolean } 
   const releasedAfter = year(values, 'released_after', errors);
   const releasedBefore = year(values, 'released_before', errors);
   if (releasedAfter !== null && releasedBefore !== null && releasedBefore < releasedAfter) errors.push({ param: 'released_before', message: MSG_YEAR_ORDER });
+  let operator = text(values, 'operator', errors);
+  if (operator !== null && !SLUG_PATTERN.test(operator)) {
+    errors.push({ param: 'operator', message: MSG_OPERATOR });
+    operator = null;
+  }
+  const operatorBuild = oneOf(values, 'operator_build', errors, OPERATOR_BUILDS);
   const { include, fields } = shapeParams(values, errors);
 
   if (errors.length > 0) return { ok: false, errors };
@@ -116,6 +126,8 @@ export function parseListQuery(input: QueryInput, options: { fields?: boolean } 
       max_win_min: maxWinMin,
       released_after: releasedAfter,
       released_before: releasedBefore,
+      operator,
+      operator_build: operatorBuild,
       include,
       fields,
     },
@@ -128,9 +140,11 @@ const keyText = (value: string | null) => (value === null ? '-' : `${value.lengt
 /** A string that identifies a normalised query's filters: what its facets depend on (not the order or the page). */
 export function listFilterKey(query: ListQuery): string {
   const base = `${keyText(query.q)}|${keyText(query.provider)}|${query.game_type ?? ''}|${query.has_variants ? 1 : 0}|${query.badge ?? ''}|${query.confidence ?? ''}`;
-  return hasRangeOrLevel(query)
+  const ranged = hasRangeOrLevel(query)
     ? `${base}|${query.rtp_min ?? ''}:${query.rtp_max ?? ''}|${query.volatility?.join(',') ?? ''}|${query.max_win_min ?? ''}|${query.released_after ?? ''}:${query.released_before ?? ''}`
     : base;
+  // Operator keys match SLUG_PATTERN, so no separator can hide in them.
+  return query.operator === null && query.operator_build === null ? ranged : `${ranged}|o:${query.operator ?? ''}:${query.operator_build ?? ''}`;
 }
 
 /** Whether a query filters by stated RTP, volatility, max win or release year. */

@@ -1,5 +1,5 @@
 // The registry as an MCP server (Model Context Protocol, official TypeScript SDK), read-only, for
-// AI assistants: tools search_games, get_game, identify_build, list_providers and registry_info,
+// AI assistants: tools search_games, get_game, identify_build, operator_build, list_providers and registry_info,
 // each answering through the list route's own handlers, every result carrying the data version,
 // the licence and, per game, the source to cite. Transports: stdio (scripts/mcp.ts) and POST /mcp
 // on the server (src/server/mcp-http.ts).
@@ -41,6 +41,11 @@ export const TOOL_INPUTS = {
   },
   get_game: { slug: z.string().min(1).max(200) },
   identify_build: { slug: z.string().max(200).optional(), name: z.string().max(200).optional(), rtp: z.number().gt(0).max(100).describe('The observed RTP in percent, e.g. 94.25.') },
+  operator_build: {
+    operator: z.string().min(1).max(200).describe('Operator key (a licensed casino), e.g. 711nl.'),
+    slug: z.string().max(200).optional(),
+    name: z.string().max(200).optional().describe('The game by name (the best search match), when no slug is given.'),
+  },
   list_providers: {},
   registry_info: {},
 } as const satisfies Record<string, z.ZodRawShape>;
@@ -125,15 +130,46 @@ export function createMcpServer(services: RegistryServices, site: string): McpSe
     'identify_build',
     {
       title: 'Which build is this RTP?',
-      description: 'Whether an observed RTP figure is the stated default, a known variant (with its kind) or unknown, within 0.005 points; give slug, or name to pick the game by search.',
+      description: 'Whether an observed RTP figure is the stated default, a known variant (with its kind) or unknown, within 0.005 points, and which licensed casinos are known to run that build (as their catalogue showed on the date its source was pinned); give slug, or name to pick the game by search.',
       inputSchema: TOOL_INPUTS.identify_build,
       annotations: readOnly,
     },
     ({ slug, name, rtp }) => {
       const r = call((q) => services.identify(q), { slug, name, rtp });
       if (r.error !== undefined) return fail(r.error);
-      const body = r.body as { game: Json; verdict: string; match: Json | null; nearest: Json[] };
-      return ok({ ...stamp, game: { ...body.game, page_url: pageUrl(site, String(body.game.canonical_slug)) }, source_url: body.game.source_url, verdict: body.verdict, match: body.match, nearest: body.nearest });
+      const body = r.body as { game: Json; verdict: string; match: Json | null; nearest: Json[]; operators: Json[] };
+      return ok({ ...stamp, game: { ...body.game, page_url: pageUrl(site, String(body.game.canonical_slug)) }, source_url: body.game.source_url, verdict: body.verdict, match: body.match, nearest: body.nearest, operators: body.operators });
+    },
+  );
+
+  server.registerTool(
+    'operator_build',
+    {
+      title: 'Which build does this casino run?',
+      description: "The build of a game a licensed casino's own catalogue showed (top: the stated RTP; lower: a lower variant; higher: above it, with why the stated RTP stays), on the date its source was pinned: an observation, not a live reading. Give slug, or name to pick the game by search.",
+      inputSchema: TOOL_INPUTS.operator_build,
+      annotations: readOnly,
+    },
+    ({ operator, slug, name }) => {
+      if ((slug === undefined) === (name === undefined)) return fail('give exactly one of slug and name');
+      const r = slug !== undefined
+        ? call((q) => services.list(q), { slugs: slug.toLowerCase() })
+        : call((q) => services.list(q), { q: name, sort: 'relevance', limit: 1, fields: [...GAME_FIELDS, 'canonical_slug', 'operators'].filter((f, i, a) => a.indexOf(f) === i).join(',') });
+      if (r.error !== undefined) return fail(r.error);
+      const found = (r.body as { items: GameRecord[] } | undefined)?.items[0];
+      if (found === undefined) return fail('no game matches in the registry: search_games finds slugs');
+      const key = operator.toLowerCase();
+      const builds = found.operators.filter((o) => o.operator === key);
+      return ok({
+        ...stamp,
+        game: gameOf(found, site),
+        operator: key,
+        builds,
+        note: builds.length === 0
+          ? "No observation: this operator's catalogue, as pinned, does not list this game (or the registry has no operator by this key)."
+          : "What this casino's own catalogue showed on the date its source was pinned (source.pinned_at), not a live reading.",
+        source_url: `${site}${paths.operator(key)}`,
+      });
     },
   );
 

@@ -11,6 +11,7 @@ import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
 import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ListShapedResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
 import { ListItemSchema, PartialGameRecordSchema } from '../schemas/list-item.ts';
+import { OperatorRecordSchema } from '../schemas/operator.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
@@ -42,6 +43,7 @@ export const COMPONENT_SCHEMAS = {
   WidgetAttribution: WidgetAttributionSchema,
   WidgetData: WidgetDataSchema,
   ProviderRecord: ProviderRecordSchema,
+  OperatorRecord: OperatorRecordSchema,
   HistoryQuery: HistoryQuerySchema,
   HistoryMeta: HistoryResponseSchema.shape.meta,
   HistoryItem: HistoryItemSchema,

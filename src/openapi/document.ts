@@ -13,7 +13,7 @@ import { SHARED_HEADERS, SHARED_RESPONSES } from './responses.ts';
 import { RATE_HEADERS, ref, type OperationSpec } from './shapes.ts';
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
-export const API_VERSION = '2.0.0';
+export const API_VERSION = '2.1.0';
 
 /** What the document says of each operation the route table names. */
 export const OPERATION_SPECS: Record<OperationId, OperationSpec> = { ...REGISTRY_OPERATIONS, ...DOWNLOAD_OPERATIONS, mcp: mcpOperation };
@@ -24,6 +24,7 @@ const KEY = { type: 'string', pattern: `^${KEY_SEGMENT.slice(1, -1)}$` };
 export const PATH_PARAMETERS: Record<string, Json> = {
   slug: { name: 'slug', in: 'path', required: true, description: 'Canonical slug of a game.', schema: KEY, example: 'book-of-dead' },
   provider: { name: 'provider', in: 'path', required: true, description: 'Provider key.', schema: KEY, example: 'playngo' },
+  operator: { name: 'operator', in: 'path', required: true, description: 'Operator key (a licensed casino).', schema: KEY, example: '711nl' },
   data_version: {
     name: 'data_version',
     in: 'path',

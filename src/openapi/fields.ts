@@ -5,6 +5,7 @@
 // and `a[].b` for a property of the inline objects in array `a`.
 
 import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
+import { OPERATOR_FIELD_DESCRIPTIONS } from './fields-operator.ts';
 import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 
 const GAME_RECORD: Record<string, string> = {
@@ -42,10 +43,28 @@ const GAME_RECORD: Record<string, string> = {
   'sources[].checked_at': 'When the source says its figures were checked, or null where it does not say.',
   'sources[].stated_rtp': 'The RTP this source states as the game\'s figure.',
   'sources[].rtp_variants': 'Every figure this source states, ascending.',
+  operators: "What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`.",
+  'operators[].operator': 'The operator key; the `{operator}` of the operator route.',
+  'operators[].display': "The operator's name.",
+  'operators[].market': 'The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null.',
+  'operators[].rtp': "The RTP of the build the casino's catalogue showed, as a percentage.",
+  'operators[].build': '`top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).',
+  'operators[].variant': 'For a `lower` or `higher` build: the record\'s variant at that RTP with its kind; otherwise null.',
+  'operators[].variant.rtp': 'RTP of the variant, as a percentage.',
+  'operators[].variant.kind': 'The variant\'s kind (as in `variants[].kind`).',
+  'operators[].reason': 'For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record\'s variant kind at that figure); otherwise null.',
+  'operators[].source': 'The pinned line the figure was read from.',
+  'operators[].source.file': 'The pinned file under data/ (`sources/<file>`).',
+  'operators[].source.line': 'Its 1-based line in that file.',
+  'operators[].source.catalogue_file': "The casino catalogue's file the line was read from, or null where the pinned file is not at hand.",
+  'operators[].source.index': "The element's index in that catalogue file's array, or null.",
+  'operators[].source.url': 'The catalogue file at the pinned commit.',
+  'operators[].source.pinned_at': 'When the source was pinned: the date of the observation.',
 };
 
 export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ...DUMP_FIELD_DESCRIPTIONS,
+  ...OPERATOR_FIELD_DESCRIPTIONS,
   GameRecord: GAME_RECORD,
   // The default list item: the record's descriptions of its own fields.
   ListItem: Object.fromEntries(Object.entries(GAME_RECORD).filter(([path]) => (LIST_ITEM_FIELDS as readonly string[]).includes(path.split(/[.[]/)[0]!))),
@@ -165,6 +184,8 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     max_win_min: 'Lowest max win (a multiple of the stake, inclusive), or null. Games with no known max win never match it.',
     released_after: 'Earliest release year (inclusive), or null. Games with no known year never match it.',
     released_before: 'Latest release year (inclusive), or null. Games with no known year never match it.',
+    operator: 'The operator filter (`operator=`, an operator key), or null.',
+    operator_build: 'The build filter (`operator_build=`: `top`, `lower`, `higher`), or null.',
     include: 'The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null.',
     fields: 'The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta).',
   },
@@ -173,6 +194,13 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     game_types: 'Matches per game type, counted the same way.',
     confidence: 'Matches per confidence level, counted the same way.',
     volatilities: 'Matches per volatility level, counted the same way (games of unknown volatility are in no entry).',
+    operators: "Matches per operator (every operator, key order, zeros included): games its catalogue listed when its source was pinned (at `operator_build` when given), counted the same way.",
+    'operators[].operator': 'Operator key.',
+    'operators[].display': "The operator's name.",
+    'operators[].count': 'Matching records this operator observed.',
+    operator_builds: 'Matches per build (`top`, `lower`, `higher`, zeros included): games observed at that build (by `operator` when given, else by any), counted the same way.',
+    'operator_builds[].operator_build': 'The build.',
+    'operator_builds[].count': 'Matching records observed at it.',
   },
   ConfidenceFacet: {
     confidence: 'Confidence level (`verified`, `corroborated`, `single_source`).',

@@ -31,6 +31,8 @@ export function listParameters(): Json[] {
     queryParam('max_win_min', 'Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.', { type: 'number', minimum: 0, maximum: MAX_WIN_PARAM_MAX }, 5000),
     queryParam('released_after', 'Only games released in this year or later. Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2020),
     queryParam('released_before', 'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2024),
+    queryParam('operator', "Only games this licensed casino's catalogue listed when its source was pinned (an operator key; an unknown key matches nothing). Not a live reading.", { type: 'string', maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, '711nl'),
+    queryParam('operator_build', 'Only games observed at this build: `top` (the stated RTP), `lower`, `higher`; by `operator` when given, else by any operator.', { type: 'string', enum: ['top', 'lower', 'higher'] }, 'lower'),
     queryParam(
       'include',
       `Adds parts of the full record to each item, separated by commas: ${LIST_INCLUDES.join(', ')}, or \`${INCLUDE_ALL}\` for every one (the full GameRecord, the items before 2.0.0). The default item is ${LIST_ITEM_FIELDS.map((f) => `\`${f}\``).join(', ')}. Unknown names are a 400 naming them; not with \`fields\`. No effect on \`format=csv\` (its rows always have the CSV columns).`,

@@ -29,7 +29,7 @@ export const mcpOperation: OperationSpec = (policy) => {
   return {
     summary: 'The registry as an MCP server, for AI assistants',
     description:
-      'Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. ' +
+      'Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `operator_build` (which build a licensed casino runs for a game, as its catalogue showed on the date its source was pinned), `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. ' +
       'Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.',
     tags: ['mcp'],
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification (MCP).' } } } },

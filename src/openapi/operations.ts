@@ -73,6 +73,16 @@ export const REGISTRY_OPERATIONS = {
         '404': jsonError(`The provider is not in the registry (the answer of every unknown path under ${SLOTS}).`, SLOT_NOT_FOUND),
       },
     }),
+  getOperator: (policy) =>
+    getOperation({
+      summary: 'Which builds a licensed casino runs',
+      description: "The operator's meta, a summary of the builds its catalogue showed (games observed, at the top build, at a lower build, above the stated RTP, the mean and largest gap below it in points, by provider) and its games with their builds. Each build is what that casino's catalogue showed on the date its source was pinned, not a live reading. Not rate limited. Cached 1 hour.",
+      tags: ['registry'],
+      responses: {
+        '200': jsonOk(policy, 'The operator record.', 'OperatorRecord'),
+        '404': jsonError(`The operator is not in the registry (the answer of every unknown path under ${SLOTS}).`, SLOT_NOT_FOUND),
+      },
+    }),
   getWidgetData: (policy) =>
     getOperation({
       summary: 'What the widget shows, as JSON',

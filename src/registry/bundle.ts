@@ -1,14 +1,17 @@
 // The registry bundle: the build's hand-off to the Node server (dist/server/registry-bundle.json).
 import { z } from 'zod';
-import { HistoryEntrySchema, ProviderFileSchema, RegistryFileSchema } from '../schemas/authoring.ts';
+import { HistoryEntrySchema, OperatorFileSchema, ProviderFileSchema, RegistryFileSchema } from '../schemas/authoring.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { toGameRecord } from './derive.ts';
+import { NO_OPERATORS } from './operators.ts';
 import type { Registry } from './load.ts';
 
 export const RegistryBundleSchema = z.strictObject({
   format: z.literal(1),
   meta: RegistryFileSchema,
   providers: z.array(ProviderFileSchema),
+  /** The operators of data/operators/, by key. */
+  operators: z.array(OperatorFileSchema),
   /** Public game records, sorted by slug. */
   records: z.array(GameRecordSchema),
   /** The history log in file order (oldest first). */
@@ -23,7 +26,8 @@ export function makeBundle(registry: Registry): RegistryBundle {
     format: 1,
     meta: registry.meta,
     providers: registry.providers,
-    records: registry.games.map((g) => toGameRecord(g, providers.get(g.provider)!)),
+    operators: registry.operators ?? [],
+    records: registry.games.map((g) => toGameRecord(g, providers.get(g.provider)!, registry.operatorIndex ?? NO_OPERATORS)),
     history: registry.history,
   };
 }

@@ -3,6 +3,7 @@ import type { GameFile, ProviderFile, SourceEntry } from '../schemas/authoring.t
 import type { Badge, Confidence, GameRecord, SourceKind } from '../schemas/game-record.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import { originOf } from './origin.ts';
+import { NO_OPERATORS, operatorBuilds, type OperatorIndex } from './operators.ts';
 
 /**
  * `provider_page` only where a provider page read here (a `provider` source) is the source URL; a
@@ -49,14 +50,17 @@ export function badgesFor(stated: number, variants: readonly number[], sources: 
   return badges;
 }
 
-/** `sha256:` + hex SHA-256 of the canonical JSON of the record without its `snapshot_id`. */
-export function snapshotId(record: Omit<GameRecord, 'snapshot_id'>): string {
-  const { snapshot_id: _ignored, ...facts } = record as GameRecord;
+/**
+ * `sha256:` + hex SHA-256 of the canonical JSON of the record without its `snapshot_id` and
+ * `operators` (derived from `sources`, which it covers, so adding an operator file moves no game's id).
+ */
+export function snapshotId(record: Omit<GameRecord, 'snapshot_id' | 'operators'> & { operators?: unknown }): string {
+  const { snapshot_id: _ignored, operators: _derived, ...facts } = record as GameRecord;
   return `sha256:${sha256Hex(canonicalJson(facts))}`;
 }
 
-/** Builds the public record (spec fields in spec order, then further fields) for one game. */
-export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord {
+/** Builds the public record (spec fields in spec order, then further fields) for one game; `operators` gives its operator builds. */
+export function toGameRecord(game: GameFile, provider: ProviderFile, operators: OperatorIndex = NO_OPERATORS): GameRecord {
   const rtps = game.rtp_variants.map((v) => v.rtp);
   const kind = sourceKind(game.source_url, provider.website, game.sources);
   const base = {
@@ -84,6 +88,7 @@ export function toGameRecord(game: GameFile, provider: ProviderFile): GameRecord
     evidence_url: game.evidence_url,
     notes: game.notes,
     sources: game.sources.map((s) => ({ kind: s.kind, origin: originOf(s), via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
+    operators: operatorBuilds(game, operators),
   } satisfies GameRecord;
   base.snapshot_id = snapshotId(base);
   return base;

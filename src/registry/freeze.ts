@@ -25,6 +25,7 @@ export function frozenStateOf(games: readonly GameFile[], providers: readonly Pr
       provider: game.provider,
       stated_rtp: game.stated_rtp,
       rtp_variants: game.rtp_variants.map((v) => v.rtp),
+      // operators are outside the snapshot (derive.ts), so the index is not needed here.
       snapshot_id: toGameRecord(game, provider).snapshot_id,
     };
   }

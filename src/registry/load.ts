@@ -2,6 +2,7 @@
 import path from 'node:path';
 import fg from 'fast-glob';
 import { provenanceProblems } from './provenance.ts';
+import { catalogueEntries, loadOperators, operatorIndex, type OperatorIndex } from './operators.ts';
 import {
   FrozenFileSchema,
   GameFileSchema,
@@ -13,6 +14,7 @@ import {
   type FrozenFile,
   type GameFile,
   type HistoryEntry,
+  type OperatorFile,
   type ProviderFile,
   type RegistryFile,
 } from '../schemas/authoring.ts';
@@ -26,6 +28,10 @@ export interface Registry {
   providers: ProviderFile[];
   games: GameFile[];
   history: HistoryEntry[];
+  /** The operators of data/operators/, by key; absent or empty where the folder has none. */
+  operators?: OperatorFile[];
+  /** The operators by source file and the catalogue entries of the lines games cite (src/registry/operators.ts). */
+  operatorIndex?: OperatorIndex;
   /** The state recorded by the last `data:freeze` (data/frozen.json); absent before the first freeze. */
   frozen?: FrozenFile;
 }
@@ -162,6 +168,16 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
     }
   }
   problems.push(...provenanceProblems(dir, games.map((game) => ({ file: gameFileOf.get(game)!, game }))));
+  const operators = await loadOperators(dir, problems);
+  const pinned = new Map<string, string[] | null>();
+  const lineOf = (file: string, line: number): string | undefined => {
+    if (!pinned.has(file)) {
+      const text = readText(dir, file);
+      pinned.set(file, typeof text === 'string' ? text.split('\n') : null);
+    }
+    return pinned.get(file)?.[line - 1];
+  };
+  const entries = catalogueEntries(games, operators, lineOf, problems);
 
   const historyText = readText(dir, HISTORY_FILE);
   if (historyText instanceof Error) problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });
@@ -195,7 +211,7 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
     return { ok: false, problems };
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : a.canonical_slug > b.canonical_slug ? 1 : 0));
-  const registry: Registry = { dir, meta, providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)), games, history };
+  const registry: Registry = { dir, meta, providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)), games, history, operators, operatorIndex: operatorIndex(operators, entries) };
   if (frozen !== undefined) registry.frozen = frozen;
   return { ok: true, registry };
 }

@@ -3,10 +3,10 @@
 // (`paths`): the one place a route's path is written. No Node imports: the site's browser scripts
 // build their URLs here too. The policies (methods, headers, cache, budget) are in routes.ts.
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp' | 'slot' | 'provider' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp' | 'slot' | 'provider' | 'operator' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
 
-/** The key a keyed family's paths carry: a game's slug or a provider's key (its name in OpenAPI path templates). */
-export type RouteKey = 'slug' | 'provider';
+/** The key a keyed family's paths carry: a game's slug, a provider's or an operator's key (its name in OpenAPI path templates). */
+export type RouteKey = 'slug' | 'provider' | 'operator';
 
 /** A URL family whose paths carry a key (a game's slug or a provider's key) and map to one file each. */
 export interface KeyedRoute {
@@ -54,6 +54,7 @@ function keyed(family: RouteFamily, key: RouteKey, prefix: string, suffix: Keyed
 /** The keyed families, most specific prefix first: what classify tries in order and the edge's nginx locations are made from. */
 export const KEYED_ROUTES: readonly KeyedRoute[] = [
   keyed('provider', 'provider', '/api/rtp/provider/', ''),
+  keyed('operator', 'operator', '/api/rtp/operator/', ''),
   keyed('widget_data', 'slug', '/api/widget/rtp/', ''),
   keyed('badge', 'slug', '/api/badge/rtp/', '.svg'),
   keyed('provider_feed', 'provider', '/api/feeds/provider/', '.atom'),
@@ -115,6 +116,7 @@ export const paths = {
   ...EXACT,
   slot: pathOf('slot'),
   provider: pathOf('provider'),
+  operator: pathOf('operator'),
   widgetData: pathOf('widget_data'),
   widget: pathOf('widget'),
   badge: pathOf('badge'),
@@ -169,6 +171,7 @@ export const OG_TEMPLATE = paths.ogImage('{slug}');
 export const files = {
   slot: fileOf('slot'),
   provider: fileOf('provider'),
+  operator: fileOf('operator'),
   widgetData: fileOf('widget_data'),
   widget: fileOf('widget'),
   badge: fileOf('badge'),

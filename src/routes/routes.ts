@@ -12,7 +12,7 @@ export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed'
 
 /** The operations of the OpenAPI document (src/openapi/ describes each). */
 export type OperationId =
-  | 'listGames' | 'identifyBuild' | 'getOembed' | 'getOgImage' | 'mcp' | 'listHistory' | 'getGame' | 'getProvider' | 'getWidgetData' | 'getWidget' | 'getBadge'
+  | 'listGames' | 'identifyBuild' | 'getOembed' | 'getOgImage' | 'mcp' | 'listHistory' | 'getGame' | 'getProvider' | 'getOperator' | 'getWidgetData' | 'getWidget' | 'getBadge'
   | 'getProviderFeed' | 'getGameFeed' | 'getOpenApi' | 'getRegistryDump' | 'getRegistryNdjson' | 'getRegistryCsv' | 'getDataPackage' | 'getReleaseChanges'
   | 'getRegistryFeed' | 'getLlmsTxt' | 'getRemoved';
 
@@ -112,6 +112,8 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
   slot: { ...at('slot', 'static', keyedTemplate('slot'), 'getGame'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   provider: { ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  // One licensed casino's builds: static like the provider route, and exempt like it.
+  operator: { ...at('operator', 'static', keyedTemplate('operator'), 'getOperator'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   widget_data: { ...at('widget_data', 'static', keyedTemplate('widget_data'), 'getWidgetData'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
   widget: { ...at('widget', 'static', keyedTemplate('widget'), 'getWidget'), contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },

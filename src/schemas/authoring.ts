@@ -5,7 +5,7 @@ import { z } from 'zod';
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Slugs that would collide with a route under /api/rtp/ or /widget/rtp/ (public-api.md, Endpoints). */
-export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index', 'dump', 'removed', 'identify'] as const;
+export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index', 'dump', 'removed', 'identify', 'operator', 'operators'] as const;
 
 export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno'] as const;
 export const GameTypeSchema = z.enum(GAME_TYPES);
@@ -114,6 +114,32 @@ export const ProviderFileSchema = z.strictObject({
   aliases: z.array(z.string().trim().min(1)).optional(),
 });
 export type ProviderFile = z.output<typeof ProviderFileSchema>;
+
+/** One pinned source file an operator's observations come from, with the date it was pinned (data/sources/sources.json). */
+export const OperatorSourceSchema = z.strictObject({
+  file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
+  pinned_at: TimestampSchema,
+});
+
+/**
+ * data/operators/<operator>.json: a licensed casino whose own catalogue a pinned source holds. Each
+ * field is what the source's README states; null where it does not say (never guessed).
+ */
+export const OperatorFileSchema = z.strictObject({
+  operator: SlugSchema,
+  display: z.string().trim().min(1, 'must not be empty'),
+  /** The market the operator is licensed for, ISO 3166-1 alpha-2; null where the source does not say. */
+  market: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as NL').nullable(),
+  /** The licence as the source states it ("Dutch-licensed"); null where it does not say. */
+  licence: z.string().trim().min(1).nullable(),
+  /** The licensing authority as the source names it; null where it names none. */
+  licensing_authority: z.string().trim().min(1).nullable(),
+  /** The operator's website as the source names it; null where it does not. */
+  website: HttpUrlSchema.nullable(),
+  /** The pinned files whose lines are this operator's observations. */
+  sources: z.array(OperatorSourceSchema).min(1, 'must name the pinned source of its observations'),
+});
+export type OperatorFile = z.output<typeof OperatorFileSchema>;
 
 /** data/registry.json: the snapshot's version and licence. */
 export const RegistryFileSchema = z.strictObject({

@@ -33,6 +33,37 @@ export const SOURCE_KINDS = ['provider_page', 'third_party'] as const;
 export const SourceKindSchema = z.enum(SOURCE_KINDS);
 export type SourceKind = z.output<typeof SourceKindSchema>;
 
+/** How an operator's build compares with the stated RTP: equal (`top`), below it (`lower`), above it (`higher`). */
+export const OPERATOR_BUILDS = ['top', 'lower', 'higher'] as const;
+export const OperatorBuildKindSchema = z.enum(OPERATOR_BUILDS);
+export type OperatorBuildKind = z.output<typeof OperatorBuildKindSchema>;
+
+/**
+ * The build one licensed casino's catalogue showed for the game on the date its source was pinned
+ * (an observation, not a live reading).
+ */
+export const OperatorBuildSchema = z.strictObject({
+  operator: z.string(),
+  display: z.string(),
+  market: z.string().nullable(),
+  rtp: z.number(),
+  build: OperatorBuildKindSchema,
+  /** For a `lower` or `higher` build: the record's variant at that RTP (its kind); else null. */
+  variant: z.strictObject({ rtp: z.number(), kind: VariantKindSchema }).nullable(),
+  /** For a `higher` build: the record's reason why the stated RTP stays; else null. */
+  reason: z.string().nullable(),
+  /** The pinned line the figure was read from: the file and line here, the catalogue file and array index it names, and when the source was pinned. */
+  source: z.strictObject({
+    file: z.string(),
+    line: z.int(),
+    catalogue_file: z.string().nullable(),
+    index: z.int().nullable(),
+    url: z.string(),
+    pinned_at: z.string(),
+  }),
+});
+export type OperatorBuild = z.output<typeof OperatorBuildSchema>;
+
 /** The spec's fields first, in the spec's order, then the documented further fields. */
 export const GameRecordSchema = z.strictObject({
   canonical_slug: z.string(),
@@ -63,5 +94,7 @@ export const GameRecordSchema = z.strictObject({
   notes: z.string(),
   /** Every source that states the figures, in precedence order; the first states `stated_rtp`. */
   sources: z.array(PublicSourceSchema),
+  /** What each licensed casino's catalogue showed for the game when its source was pinned; empty when none is known. */
+  operators: z.array(OperatorBuildSchema),
 });
 export type GameRecord = z.output<typeof GameRecordSchema>;

@@ -1,6 +1,7 @@
 // Public schema of GET /api/rtp/identify: which build of a game an observed RTP figure is.
 import { z } from 'zod';
 import { VariantKindSchema } from './authoring.ts';
+import { OperatorBuildKindSchema } from './game-record.ts';
 import { TEXT_PARAM_MAX } from './list.ts';
 
 /** An observed figure within this many percentage points of a known one is that figure. */
@@ -15,6 +16,17 @@ export const KnownFigureSchema = z.strictObject({
   /** Observed minus this figure, percentage points (rounded to 4 decimals). */
   difference: z.number(),
   sources: z.array(z.string()),
+});
+
+/** An operator whose catalogue showed the matched build, on the date its source was pinned. */
+export const IdentifyOperatorSchema = z.strictObject({
+  operator: z.string(),
+  display: z.string(),
+  market: z.string().nullable(),
+  rtp: z.number(),
+  build: OperatorBuildKindSchema,
+  pinned_at: z.string(),
+  url: z.string(),
 });
 
 export const IdentifyResponseSchema = z.strictObject({
@@ -40,5 +52,7 @@ export const IdentifyResponseSchema = z.strictObject({
   match: KnownFigureSchema.nullable(),
   /** The known figures nearest the observed one, nearest first (at most 3). */
   nearest: z.array(KnownFigureSchema),
+  /** The operators known to run the matched build (their catalogue showed it when its source was pinned); empty without a match or an observation. */
+  operators: z.array(IdentifyOperatorSchema),
 });
 export type IdentifyResponse = z.output<typeof IdentifyResponseSchema>;

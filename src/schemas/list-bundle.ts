@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
-import { BADGES, CONFIDENCE_LEVELS, type Badge, type Confidence } from './game-record.ts';
+import { BADGES, CONFIDENCE_LEVELS, OPERATOR_BUILDS, type Badge, type Confidence } from './game-record.ts';
 import type { ListSort } from './list.ts';
 import { SEARCH_FIELDS, SearchIndexHeadSchema } from './search-index.ts';
 
@@ -19,6 +19,14 @@ export const STATIC_SORTS: readonly StaticSort[] = ['name', 'provider', 'rtp_des
 /** The bit of a badge in the `badges` column (BADGES order). */
 export function badgeBit(badge: Badge): number {
   return 1 << BADGES.indexOf(badge);
+}
+
+/** Operators the list bundle can index: three build bits each in a 32-bit column. */
+export const MAX_LIST_OPERATORS = 10;
+
+/** The bit of operator `k` (its index in operatorKeys) observed at `build` (an index into OPERATOR_BUILDS) in the `operatorBuilds` column. */
+export function operatorBit(k: number, build: number): number {
+  return 2 ** (k * OPERATOR_BUILDS.length + build);
 }
 
 /** The index of a confidence level in the `confidence` column (CONFIDENCE_LEVELS order). */
@@ -92,6 +100,11 @@ export interface ListBundle {
   confidence: Uint8Array;
   /** Index into VOLATILITIES, or VOLATILITIES.length when unknown (`volatilityIndex`). */
   volatilityOf: Uint8Array;
+  /** Operator keys ascending, with their display names; bit `operatorBit(k, build)` of operatorBuilds indexes them. */
+  operatorKeys: string[];
+  operatorDisplay: string[];
+  /** Per record, the builds each operator was observed at (`operatorBit`). */
+  operatorBuilds: Uint32Array;
   /** stated_rtp. */
   rtp: Float64Array;
   /** max_win (a multiple of the stake), NaN when unknown. */
@@ -108,7 +121,7 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength', 'trieChar', 'trieEnd', 'trieTerm'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', 'itemOffsets', 'itemBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'operatorBuilds', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', 'itemOffsets', 'itemBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -122,6 +135,8 @@ export const ListBundleHeaderSchema = z.strictObject({
   recordsDigest: z.string(),
   providerKeys: z.array(z.string()),
   providerDisplay: z.array(z.string()),
+  operatorKeys: z.array(z.string()).max(MAX_LIST_OPERATORS),
+  operatorDisplay: z.array(z.string()),
   meta: RegistryFileSchema,
   // Each entry was validated against HistoryEntrySchema when the build wrote it (and dist-check
   // reads it again); at start only the array is checked: thousands of entries would cost the
@@ -155,6 +170,7 @@ function sectionBytes(b: ListBundle): Array<[SectionName, Uint8Array]> {
     ['badges', b.badges],
     ['confidence', b.confidence],
     ['volatilityOf', b.volatilityOf],
+    ['operatorBuilds', bytesOf(b.operatorBuilds)],
     ['rtp', bytesOf(b.rtp)],
     ['maxWin', bytesOf(b.maxWin)],
     ['year', bytesOf(b.year)],
@@ -174,7 +190,7 @@ export function encodeListBundle(b: ListBundle): Uint8Array[] {
   const sections = sectionBytes(b);
   // The header's length depends on the offsets it holds: lay the sections out after a generous
   // header estimate, then pad the header (with spaces) to exactly that size.
-  const estimate = Buffer.byteLength(JSON.stringify([b.meta, b.history, b.providerKeys, b.providerDisplay, b.source])) + 4096;
+  const estimate = Buffer.byteLength(JSON.stringify([b.meta, b.history, b.providerKeys, b.providerDisplay, b.operatorKeys, b.operatorDisplay, b.source])) + 4096;
   const start = align8(8 + estimate);
   const layout = {} as Record<SectionName, { offset: number; length: number }>;
   let at = start;
@@ -190,6 +206,8 @@ export function encodeListBundle(b: ListBundle): Uint8Array[] {
     recordsDigest: b.recordsDigest,
     providerKeys: b.providerKeys,
     providerDisplay: b.providerDisplay,
+    operatorKeys: b.operatorKeys,
+    operatorDisplay: b.operatorDisplay,
     meta: b.meta,
     history: b.history,
     source: b.source,
@@ -269,6 +287,9 @@ export function decodeListBundle(input: Uint8Array): ListBundle {
     badges: view('badges', Uint8Array, 1),
     confidence: view('confidence', Uint8Array, 1),
     volatilityOf: view('volatilityOf', Uint8Array, 1),
+    operatorKeys: h.operatorKeys,
+    operatorDisplay: h.operatorDisplay,
+    operatorBuilds: view('operatorBuilds', Uint32Array, 4),
     rtp: view('rtp', Float64Array, 8),
     maxWin: view('maxWin', Float64Array, 8),
     year: view('year', Uint16Array, 2),

@@ -1,7 +1,7 @@
 // Public schemas of GET /api/rtp/list: the normalised query echoed in meta, facets and the response.
 import { z } from 'zod';
 import { GameTypeSchema, VolatilitySchema } from './authoring.ts';
-import { BadgeSchema, ConfidenceSchema, GameRecordSchema } from './game-record.ts';
+import { BadgeSchema, ConfidenceSchema, GameRecordSchema, OperatorBuildKindSchema } from './game-record.ts';
 import { ListIncludeSchema, ListItemSchema, PartialGameRecordSchema, RecordFieldSchema } from './list-item.ts';
 
 /** Sort orders, the spec's six first; `relevance` is an extra that needs `q` (docs/api-list.md). */
@@ -45,6 +45,10 @@ export const ListQuerySchema = z.strictObject({
   max_win_min: z.number().min(0).max(MAX_WIN_PARAM_MAX).nullable(),
   released_after: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
   released_before: z.int().min(YEAR_PARAM_MIN).max(YEAR_PARAM_MAX).nullable(),
+  /** Only games this operator's catalogue lists (an operator key); null when not filtered. */
+  operator: z.string().min(1).max(TEXT_PARAM_MAX).nullable(),
+  /** Only games observed at this build (by `operator`, or by any operator); null when not filtered. */
+  operator_build: OperatorBuildKindSchema.nullable(),
   /** The parts added to each item, each once, in the record's order (`all` spelled out); null: none. */
   include: z.array(ListIncludeSchema).min(1).nullable(),
   /** The only fields of each item, each once, in the record's order; null: the item's own. */
@@ -69,6 +73,8 @@ export const LIST_QUERY_DEFAULTS: ListQuery = {
   max_win_min: null,
   released_after: null,
   released_before: null,
+  operator: null,
+  operator_build: null,
   include: null,
   fields: null,
 };
@@ -87,6 +93,8 @@ export const ProviderFacetSchema = z.strictObject({ provider: z.string(), displa
 export const GameTypeFacetSchema = z.strictObject({ game_type: GameTypeSchema, count: z.int().min(0) });
 export const ConfidenceFacetSchema = z.strictObject({ confidence: ConfidenceSchema, count: z.int().min(0) });
 export const VolatilityFacetSchema = z.strictObject({ volatility: VolatilitySchema, count: z.int().min(0) });
+export const OperatorFacetSchema = z.strictObject({ operator: z.string(), display: z.string(), count: z.int().min(0) });
+export const OperatorBuildFacetSchema = z.strictObject({ operator_build: OperatorBuildKindSchema, count: z.int().min(0) });
 
 /** Each facet counts the records matching every filter except its own (docs/api-list.md). */
 export const ListFacetsSchema = z.strictObject({
@@ -94,6 +102,10 @@ export const ListFacetsSchema = z.strictObject({
   game_types: z.array(GameTypeFacetSchema),
   confidence: z.array(ConfidenceFacetSchema),
   volatilities: z.array(VolatilityFacetSchema),
+  /** Games each operator's catalogue lists (with operator_build: at that build), every operator listed. */
+  operators: z.array(OperatorFacetSchema),
+  /** Games observed at each build (by `operator` when given), every build listed. */
+  operator_builds: z.array(OperatorBuildFacetSchema),
 });
 export type ListFacets = z.output<typeof ListFacetsSchema>;
 

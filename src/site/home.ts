@@ -3,7 +3,7 @@
 // checks the first page equals GET /api/rtp/list's answer byte for byte.
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
-import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
+import { CONFIDENCE_LEVELS, OPERATOR_BUILDS } from '../schemas/game-record.ts';
 import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListResponse } from '../schemas/list.ts';
 import { listItemOf } from '../schemas/list-item.ts';
 import { compareStrings } from '../schemas/text.ts';
@@ -54,6 +54,9 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
       volatilities: VOLATILITIES.filter((v) => levels.has(v))
         .map((volatility) => ({ volatility, count: levels.get(volatility)! }))
         .sort(byCount((f) => f.volatility)),
+      // Every operator and every build, zeros included (docs/api-list.md).
+      operators: [...bundle.operators].sort((a, b) => compareStrings(a.operator, b.operator)).map((o) => ({ operator: o.operator, display: o.display, count: bundle.records.filter((r) => r.operators.some((x) => x.operator === o.operator)).length })),
+      operator_builds: OPERATOR_BUILDS.map((b) => ({ operator_build: b, count: bundle.records.filter((r) => r.operators.some((x) => x.build === b)).length })),
     },
     items: [...bundle.records].sort(byName).slice(0, limit).map(listItemOf),
   });

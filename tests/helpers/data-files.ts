@@ -1,11 +1,13 @@
 // Reads a registry's data files directly (no src/ code), for tests that compute expected answers independently.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 
 export interface DataFiles {
   meta: { data_version: string; frozen_at: string };
   providers: Array<{ provider: string; display: string }>;
+  /** operators/*.json's keys and names (none where the folder is missing). */
+  operators: Array<{ operator: string; display: string }>;
   /** The fields the list route sorts and filters on, per game. */
   games: GameRecord[];
 }
@@ -34,6 +36,10 @@ export function readDataFiles(dir: string): DataFiles {
   const display = new Map(providers.map((p) => [p.provider, p.display]));
   // What search finds a provider's games by besides its key and name: its group and every label the sources write.
   const also = new Map(providers.map((p) => [p.provider, [p.group ?? '', ...(p.aliases ?? [])].join(' ')]));
+  const operatorFiles = existsSync(path.join(dir, 'operators')) ? readdirSync(path.join(dir, 'operators')).filter((f) => f.endsWith('.json')) : [];
+  const operators = operatorFiles.map((f) => JSON.parse(readFileSync(path.join(dir, 'operators', f), 'utf8')) as { operator: string; display: string; sources: Array<{ file: string }> });
+  // Each operator line's build, against the stated RTP (docs/data-model.md, "Public game record").
+  const operatorOf = new Map(operators.flatMap((o) => o.sources.map((s) => [s.file, o.operator] as const)));
   const games: GameRecord[] = [];
   for (const provider of readdirSync(path.join(dir, 'games'))) {
     for (const file of readdirSync(path.join(dir, 'games', provider))) {
@@ -60,8 +66,11 @@ export function readDataFiles(dir: string): DataFiles {
         game_type: g.game_type,
         confidence,
         also: also.get(g.provider) ?? '',
+        operators: sources
+          .filter((s) => s.kind === 'operator' && operatorOf.has(s.file))
+          .map((s) => ({ operator: operatorOf.get(s.file)!, build: s.stated_rtp === g.stated_rtp ? 'top' : s.stated_rtp < g.stated_rtp ? 'lower' : 'higher' })),
       } as unknown as GameRecord);
     }
   }
-  return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), games };
+  return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), operators: operators.map((o) => ({ operator: o.operator, display: o.display })), games };
 }

@@ -18,6 +18,8 @@ export const VALID_PARAM_VALUES: Readonly<Record<string, string>> = {
   max_win_min: '100',
   released_after: '2015',
   released_before: '2024',
+  operator: '711nl',
+  operator_build: 'top',
   include: 'sources',
   fields: 'canonical_slug',
   updated_since: '2026-01-01',

@@ -18,6 +18,8 @@ export interface RefQuery {
   max_win_min?: number | null;
   released_after?: number | null;
   released_before?: number | null;
+  operator?: string | null;
+  operator_build?: string | null;
 }
 
 export interface RefFacets {
@@ -25,6 +27,8 @@ export interface RefFacets {
   game_types: Array<{ game_type: string; count: number }>;
   confidence: Array<{ confidence: string; count: number }>;
   volatilities: Array<{ volatility: string; count: number }>;
+  operators: Array<{ operator: string; display: string; count: number }>;
+  operator_builds: Array<{ operator_build: string; count: number }>;
 }
 
 /** Letters that compatibility decomposition keeps whole, spelled out (docs/api-list.md). */
@@ -165,7 +169,12 @@ export const REF_COMPARATORS: Record<string, (a: GameRecord, b: GameRecord) => n
   },
 };
 
-function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | 'volatility' | null): boolean {
+/** Whether the record was observed by `operator` (any when null) at `build` (any when null). */
+function observed(r: GameRecord, operator: string | null | undefined, build: string | null | undefined): boolean {
+  return (r.operators ?? []).some((o) => (operator == null || o.operator === operator) && (build == null || o.build === build));
+}
+
+function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'confidence' | 'volatility' | 'operator' | 'operator_build' | null): boolean {
   if (q.q != null && !refMatchesQ(r, q.q)) return false;
   if (skip !== 'provider' && q.provider != null && r.provider !== q.provider) return false;
   if (skip !== 'game_type' && q.game_type != null && r.game_type !== q.game_type) return false;
@@ -179,6 +188,7 @@ function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'co
   if (q.max_win_min != null && (r.max_win === null || r.max_win < q.max_win_min)) return false;
   if (q.released_after != null && (r.release_year === null || r.release_year < q.released_after)) return false;
   if (q.released_before != null && (r.release_year === null || r.release_year > q.released_before)) return false;
+  if ((q.operator != null || q.operator_build != null) && !observed(r, skip === 'operator' ? null : q.operator, skip === 'operator_build' ? null : q.operator_build)) return false;
   return true;
 }
 
@@ -189,7 +199,7 @@ export function refFilterSort(records: readonly GameRecord[], q: RefQuery): Game
 }
 
 /** Facets: each counted over the records passing every other filter; zero counts only for the selected value. */
-export function refFacets(records: readonly GameRecord[], providers: ReadonlyArray<{ provider: string; display: string }>, q: RefQuery): RefFacets {
+export function refFacets(records: readonly GameRecord[], providers: ReadonlyArray<{ provider: string; display: string }>, q: RefQuery, operators: ReadonlyArray<{ operator: string; display: string }> = []): RefFacets {
   const providerFacet = providers
     .map((p) => ({ provider: p.provider, display: p.display, count: records.filter((r) => r.provider === p.provider && passes(r, q, 'provider')).length }))
     .filter((f) => f.count > 0 || f.provider === q.provider)
@@ -208,5 +218,10 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((v) => ({ volatility: v, count: records.filter((r) => r.volatility === v && passes(r, q, 'volatility')).length }))
     .filter((f) => f.count > 0 || (q.volatility ?? []).includes(f.volatility))
     .sort((a, b) => b.count - a.count || str(a.volatility, b.volatility));
-  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet, volatilities: levelFacet };
+  // Every operator (key order) and every build (top, lower, higher), zeros included.
+  const operatorFacet = [...operators]
+    .sort((a, b) => str(a.operator, b.operator))
+    .map((o) => ({ operator: o.operator, display: o.display, count: records.filter((r) => observed(r, o.operator, q.operator_build) && passes(r, q, 'operator')).length }));
+  const buildFacet = ['top', 'lower', 'higher'].map((b) => ({ operator_build: b, count: records.filter((r) => observed(r, q.operator, b) && passes(r, q, 'operator_build')).length }));
+  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet, volatilities: levelFacet, operators: operatorFacet, operator_builds: buildFacet };
 }

@@ -6,6 +6,8 @@ import { DEFAULT_SITE, pageUrl } from '../../src/routes/urls.ts';
 export interface SampleKeys {
   slug: string;
   provider: string;
+  /** An operator's key, where the registry has operators (none: no operator sample). */
+  operator?: string;
   /** A data version with a release diff (dump/changes/{version}.json). */
   version: string;
   /** A build asset's URL path (/_astro/…). */
@@ -14,7 +16,7 @@ export interface SampleKeys {
 
 /** URLs of each family for a registry holding `keys`. */
 export function familySamples(keys: SampleKeys): Record<RouteFamily, string[]> {
-  const { slug, provider, version, asset } = keys;
+  const { slug, provider, operator, version, asset } = keys;
   return {
     list: [`${paths.list}?limit=3&sort=rtp_desc`],
     history: [`${paths.history}?limit=2`],
@@ -24,6 +26,7 @@ export function familySamples(keys: SampleKeys): Record<RouteFamily, string[]> {
     mcp: [paths.mcp],
     slot: [paths.slot(slug)],
     provider: [paths.provider(provider)],
+    operator: operator === undefined ? [] : [paths.operator(operator)],
     widget_data: [paths.widgetData(slug)],
     widget: [paths.widget(slug)],
     badge: [paths.badge(slug)],

@@ -81,7 +81,10 @@ describe('typed client', () => {
     expect(count).toBe(bundle.records.filter((r) => r.provider === 'playngo').length);
   });
 
-  it('record: the single-slot record', async () => {
+  it('record and operator: the single-slot record, the operator record (404 as a RegistryError)', async () => {
+    const op = await client.operator('711nl');
+    expect(op.summary.games_observed).toBe(op.games.length);
+    await expect(client.operator('no-such-casino')).rejects.toMatchObject({ status: 404 });
     const r = await client.record('book-of-dead');
     expect(r.canonical_slug).toBe('book-of-dead');
     expect(r.stated_rtp).toBe(record('book-of-dead').stated_rtp);

@@ -102,6 +102,7 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
     { target: `${oembed.pathname}${oembed.search}`.replace('format=json', 'format=xml'), status: 501 },
     ok('/api/rtp/book-of-dead'), no('/api/rtp/no-such-game'), moved(`/api/rtp/${old}`),
     ok('/api/rtp/provider/playngo'), no('/api/rtp/provider/no-such-provider'),
+    ok('/api/rtp/operator/711nl'), no('/api/rtp/operator/no-such-casino'),
     ok('/api/widget/rtp/book-of-dead'), no('/api/widget/rtp/no-such-game'), moved(`/api/widget/rtp/${old}`),
     ok('/widget/rtp/book-of-dead?theme=dark'), no('/widget/rtp/no-such-game'), moved(`/widget/rtp/${old}?theme=dark`),
     ok('/api/badge/rtp/book-of-dead.svg'), no('/api/badge/rtp/no-such-game.svg'), moved(`/api/badge/rtp/${old}.svg`),

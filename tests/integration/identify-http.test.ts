@@ -6,7 +6,7 @@ import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
 import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 
-interface Rec { canonical_slug: string; stated_rtp: number; variants: Array<{ rtp: number; kind: string }> }
+interface Rec { canonical_slug: string; stated_rtp: number; variants: Array<{ rtp: number; kind: string }>; operators: Array<{ operator: string; rtp: number; build: string }> }
 let server: Server;
 let records: Rec[];
 beforeAll(async () => {
@@ -38,5 +38,22 @@ describe('GET /api/rtp/identify', () => {
     const over = await fetch(`${server.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=96`);
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('names the operators known to run the identified build, and none for another build', async () => {
+    const own = await startServer({ env: { RATE_LIMIT: '100' } });
+    try {
+      const game = records.find((r) => r.operators.some((o) => o.build === 'lower') && r.variants.some((v) => !r.operators.some((o) => o.rtp === v.rtp)))!;
+      const lower = game.operators.find((o) => o.build === 'lower')!;
+      const at = IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=${lower.rtp}`)).json());
+      expect(at.verdict).toBe('variant');
+      expect(at.operators).toEqual([expect.objectContaining({ operator: lower.operator, rtp: lower.rtp, build: 'lower', pinned_at: '2026-11-28T00:00:00Z' })]);
+      const other = game.variants.find((v) => !game.operators.some((o) => o.rtp === v.rtp))!;
+      expect(IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=${other.rtp}`)).json()).operators).toEqual([]);
+      const unknown = IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=50`)).json());
+      expect(unknown).toMatchObject({ verdict: 'unknown', operators: [] });
+    } finally {
+      expect(await own.stop()).toBe(0);
+    }
   });
 });

@@ -47,7 +47,7 @@ describe('GET /api/rtp/list?slugs=', () => {
   it('answers 400 naming slugs when it is combined with a filter', async () => {
     const res = await fetch(`${server.url}/api/rtp/list?slugs=${slugs[0]}&provider=playngo`);
     expect(res.status).toBe(400);
-    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since' }]);
+    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, updated_since' }]);
   });
 });
 
@@ -71,6 +71,6 @@ describe('GET /api/rtp/list?updated_since=', () => {
     expect(filtered).toBeGreaterThan(0);
     const bad = await fetch(`${server.url}/api/rtp/list?updated_since=2026-11-22&q=book`);
     expect(bad.status).toBe(400);
-    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([{ param: 'updated_since', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, slugs' }]);
+    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([{ param: 'updated_since', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, slugs' }]);
   });
 });

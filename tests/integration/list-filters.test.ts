@@ -15,7 +15,7 @@ import { testDataDir } from '../helpers/server.ts';
 const data = readDataFiles(testDataDir());
 const server = useListServer();
 
-describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_before (with confidence)', () => {
+describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build (with confidence)', () => {
   it('match the independent model in 300 random combinations with the other parameters', async () => {
     const rnd = rng(2026);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
@@ -32,6 +32,8 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
       max_win_min: ['0', '1000', '5000', '10000', '50000'],
       released_after: ['2010', '2018', '2021', '2024'],
       released_before: ['2015', '2020', '2023', '2026'],
+      operator: ['711nl', 'no-such-casino'],
+      operator_build: ['top', 'lower', 'higher'],
     };
     let compared = 0;
     for (let k = 0; k < 300; k++) {
@@ -50,7 +52,7 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
       const expected = refFilterSort(matching, ref);
       expect(page.meta.filtered, params.toString()).toBe(expected.length);
       expect(page.items.map((r) => r.canonical_slug), params.toString()).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
-      expect(page.facets, params.toString()).toEqual(refFacets(matching, data.providers, ref));
+      expect(page.facets, params.toString()).toEqual(refFacets(matching, data.providers, ref, data.operators));
       compared++;
     }
     expect(compared).toBeGreaterThan(200);

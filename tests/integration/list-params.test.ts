@@ -56,7 +56,7 @@ describe('list parameters and combinations', () => {
               const slugs = page.items.map((r) => r.canonical_slug);
               if (sort === 'relevance') expect([...slugs].sort()).toEqual(expected.map((r) => r.canonical_slug).sort());
               else expect(slugs).toEqual(expected.map((r) => r.canonical_slug));
-              expect(page.facets).toEqual(refFacets(matching, data.providers, ref));
+              expect(page.facets).toEqual(refFacets(matching, data.providers, ref, data.operators));
               checked++;
             }
           }

@@ -20,7 +20,7 @@ type Result = { structuredContent?: Record<string, unknown>; isError?: boolean }
 
 async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'registry_info', 'search_games']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'operator_build', 'registry_info', 'search_games']);
   const found = (await client.callTool({ name: 'search_games', arguments: { q: 'book of dead', sort: 'relevance', limit: 2 } })) as Result;
   const games = (found.structuredContent as { games: Array<{ slug: string; source_url: string }>; data_version: string; license: string });
   expect(games.games[0]!.slug).toBe('book-of-dead');

@@ -212,7 +212,7 @@ describe('/llms.txt', () => {
     for (const link of links) {
       expect(link.startsWith(`${SITE}/`), link).toBe(true);
       const pathname = new URL(link).pathname;
-      expect(['list', 'slot', 'provider', 'history', 'openapi', 'dump', 'page', 'widget'], pathname).toContain(classify(pathname));
+      expect(['list', 'slot', 'provider', 'operator', 'history', 'openapi', 'dump', 'page', 'widget'], pathname).toContain(classify(pathname));
     }
   });
 });

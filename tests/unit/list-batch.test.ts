@@ -63,7 +63,7 @@ describe('batch lookup', () => {
       expect(r.status, q).toBe(400);
       return ErrorBodySchema.parse(JSON.parse(r.body.toString('utf8'))).errors;
     };
-    expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, include, fields, updated_since' }]);
+    expect(bad(`slugs=${slugs[0]}&q=book`)).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, updated_since' }]);
     // Every parameter the message names is refused beside slugs, each with a value it accepts alone.
     const named = namedParams(MSG_SLUGS_COMBINED);
     expect(named).toContain('updated_since');

@@ -106,9 +106,9 @@ describe('evaluated pages', () => {
   it('keeps one facets entry for the pages of the same filters, and evaluates a page again when its facets have left', () => {
     const { runs, engine: counted } = countedEngine();
     // A page of q=book&limit=2 weighs about 684 bytes (with its keys and overhead), its facets (with
-    // the confidence and volatility counts) about 900: two pages and one facets entry fit in 2,400;
-    // two pages with a facets entry each would not.
-    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_400 });
+    // the confidence, volatility and operator build counts) about 1,040: two pages and one facets
+    // entry fit in 2,600; two pages with a facets entry each would not.
+    const handler = createListHandler(counted, { cacheBytes: 0, pageCacheBytes: 2_600 });
     runs.length = 0; // the format probes
     const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];
     const direct = pages.map((query) => listBody(engine, parse(query), engine.run(parse(query))));

@@ -19,10 +19,10 @@ function queryOf(search: string) {
 }
 
 const PINNED = {
-  '': 'd48af89fd04b6571',
-  'q=book&sort=relevance&limit=7': 'df90202fb1f99a95',
-  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': 'c48adf6474c80c1a',
-  'game_type=keno&q=xyz': 'f7014d5ea25c8ec2',
+  '': '4b45108c2a5d09cd',
+  'q=book&sort=relevance&limit=7': '0a3166b9289112b3',
+  'provider=beta&has_variants=1&sort=rtp_desc&offset=3': '0446db9ccaf598e9',
+  'game_type=keno&q=xyz': 'ca249fd03052aed0',
 };
 
 describe('list handler', () => {

@@ -38,6 +38,9 @@ describe('identify (pure)', () => {
       { kind: 'provider', url: 'https://acme.example/demo', checked_at: null, stated_rtp: 96.21, rtp_variants: [94.13, 96.21, 96.71] },
       { kind: 'aggregator', url: 'https://agg.example/demo', checked_at: null, stated_rtp: 96.21, rtp_variants: [96.21] },
     ],
+    operators: [
+      { operator: 'casino-a', display: 'Casino A', market: 'NL', rtp: 94.13, build: 'lower', variant: { rtp: 94.13, kind: 'operator_ladder' }, reason: null, source: { file: 'sources/a.jsonl', line: 3, catalogue_file: 'a.json', index: 2, url: 'https://a.example/a.json', pinned_at: '2026-11-28T00:00:00Z' } },
+    ],
   } as unknown as GameRecord;
   const run = (rtp: number) => identify(record, { slug: 'demo', name: null, rtp }, META, 'slug', []);
 
@@ -49,6 +52,12 @@ describe('identify (pure)', () => {
   it('names a known variant with its kind and the sources that state it', () => {
     expect(run(94.13)).toMatchObject({ verdict: 'variant', match: { rtp: 94.13, kind: 'operator_ladder', difference: 0, sources: ['https://acme.example/demo'] } });
     expect(run(96.71).match!.kind).toBe('bonus_buy');
+  });
+
+  it('names the operators known to run the matched build, none for another build or no match', () => {
+    expect(run(94.13).operators).toEqual([{ operator: 'casino-a', display: 'Casino A', market: 'NL', rtp: 94.13, build: 'lower', pinned_at: '2026-11-28T00:00:00Z', url: 'https://a.example/a.json' }]);
+    expect(run(96.21).operators).toEqual([]);
+    expect(run(90).operators).toEqual([]);
   });
 
   it('calls anything else unknown, and lists the nearest figures, nearest first, with the difference', () => {

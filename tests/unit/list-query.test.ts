@@ -4,7 +4,7 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null, include: null, fields: null };
+const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null, operator: null, operator_build: null, include: null, fields: null };
 const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
 
 function errorsOf(query: string) {
@@ -23,7 +23,7 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'include', 'fields']);
+    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'operator', 'operator_build', 'include', 'fields']);
   });
 
   it('reads every parameter', () => {
@@ -34,6 +34,14 @@ describe('parseListQuery', () => {
       ...DEFAULTS, rtp_min: 96, rtp_max: 97.5, volatility: ['low', 'high', 'very-high'], max_win_min: 5000.25, released_after: 2015, released_before: 2015,
     });
     expect(queryOf('rtp_min=0&rtp_max=100&max_win_min=0')).toMatchObject({ rtp_min: 0, rtp_max: 100, max_win_min: 0 });
+    expect(queryOf('operator=711nl&operator_build=lower')).toEqual({ ...DEFAULTS, operator: '711nl', operator_build: 'lower' });
+  });
+
+  it('rejects a malformed operator key and an unknown build, naming each', () => {
+    expect(errorsOf('operator=711.NL&operator_build=best')).toEqual([
+      { param: 'operator', message: 'must be an operator key: lowercase letters and digits joined by single hyphens (711nl)' },
+      { param: 'operator_build', message: 'must be one of: top, lower, higher' },
+    ]);
   });
 
   const RTP = 'must be a percentage from 0 to 100 with at most two decimals (96.5)';

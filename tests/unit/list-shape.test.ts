@@ -29,7 +29,7 @@ describe('list item shapes', () => {
   it('splits the record into the default item and the parts include= names, the spec fields all in the item', () => {
     expect([...LIST_ITEM_FIELDS, ...LIST_INCLUDES].sort()).toEqual([...RECORD_FIELDS].sort());
     expect(LIST_ITEM_FIELDS.slice(0, 17)).toEqual(RECORD_FIELDS.slice(0, 17)); // the spec's fields, in its order
-    expect(LIST_INCLUDES).toEqual(['variants', 'source_kind', 'studio', 'evidence_url', 'notes', 'sources']);
+    expect(LIST_INCLUDES).toEqual(['variants', 'source_kind', 'studio', 'evidence_url', 'notes', 'sources', 'operators']);
   });
 
   it('normalises include= and fields= to each name once in record order, all spelled out', () => {
@@ -45,7 +45,7 @@ describe('list item shapes', () => {
     expect(e).toMatchObject({ param: 'fields' });
     expect(e!.message).toMatch(/^unknown names: colour, sauce; must be one or more of: canonical_slug,/);
     const [h] = errorsOf('include=<script>,notes,Nope');
-    expect(h!.message).toMatch(/^unknown names: 2 others; must be one or more of: variants, source_kind, studio, evidence_url, notes, sources, all/);
+    expect(h!.message).toMatch(/^unknown names: 2 others; must be one or more of: variants, source_kind, studio, evidence_url, notes, sources, operators, all/);
     expect(h!.message).not.toContain('<script>');
     expect(errorsOf(`fields=${'a'.repeat(NAMES_PARAM_MAX + 1)}`)[0]!.message).toBe(`must be at most ${NAMES_PARAM_MAX} characters`);
     expect(errorsOf('fields=notes&fields=notes')[0]!.param).toBe('fields');

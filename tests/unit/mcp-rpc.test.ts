@@ -29,7 +29,7 @@ describe('checkMessage', () => {
     ['a long method', { jsonrpc: '2.0', id: 1, method: 'm'.repeat(129) }, -32600, 'Invalid Request: "method" must be a string of 1 to 128 characters'],
     ['scalar params', { jsonrpc: '2.0', id: 1, method: 'ping', params: 3 }, -32600, 'Invalid Request: "params" must be an object'],
     ['an unknown method', { jsonrpc: '2.0', id: 1, method: 'resources/list' }, -32601, 'Method not found: this server answers initialize, ping, tools/list, tools/call'],
-    ['an unknown tool', call(1, 'drop_tables'), -32602, 'Invalid params: params.name is not a tool of this server (search_games, get_game, identify_build, list_providers, registry_info)'],
+    ['an unknown tool', call(1, 'drop_tables'), -32602, 'Invalid params: params.name is not a tool of this server (search_games, get_game, identify_build, operator_build, list_providers, registry_info)'],
     ['a bad argument', call(1, 'search_games', { limit: 51 }), -32602, 'Invalid params: params.arguments.limit: Too big: expected number to be <=50'],
     ['a name of the wrong type', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, -32602, 'Invalid params: params.name: Invalid input: expected string, received number'],
   ])('%s: %i', (_what, message, code, text) => {

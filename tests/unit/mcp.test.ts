@@ -26,9 +26,9 @@ type Result = { structuredContent?: Record<string, unknown>; isError?: boolean; 
 const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
 
 describe('MCP tools', () => {
-  it('lists the five read-only tools', async () => {
+  it('lists the six read-only tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'registry_info', 'search_games']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'operator_build', 'registry_info', 'search_games']);
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
   });
 
@@ -81,6 +81,23 @@ describe('MCP tools', () => {
     const byName = await call('identify_build', { name: 'Book of Dead', rtp: game.stated_rtp });
     expect(byName.structuredContent).toMatchObject({ verdict: 'default', game: { canonical_slug: 'book-of-dead', chosen_by: 'name', page_url: `${SITE}/rtp/book-of-dead` } });
     expect((await call('identify_build', { rtp: 96 })).isError).toBe(true);
+  });
+
+  it('operator_build answers which build a casino ran for a game, by slug or name, and says when it has no observation', async () => {
+    for (const build of ['top', 'lower', 'higher'] as const) {
+      const game = bundle.records.find((x) => x.operators.some((o) => o.operator === '711nl' && o.build === build))!;
+      const r = await call('operator_build', { operator: '711nl', slug: game.canonical_slug });
+      expect(r.structuredContent, build).toMatchObject({ operator: '711nl', builds: game.operators, game: { slug: game.canonical_slug }, source_url: `${SITE}/api/rtp/operator/711nl`, license: 'CC-BY-4.0' });
+      expect(String(r.structuredContent!.note)).toMatch(/not a live reading/);
+    }
+    const byName = await call('operator_build', { operator: '711nl', name: 'Thunderstruck II' });
+    expect(byName.structuredContent).toMatchObject({ game: { slug: 'thunderstruck-ii' }, builds: [{ operator: '711nl', build: 'top' }] });
+    const none = bundle.records.find((x) => x.operators.length === 0)!;
+    const empty = await call('operator_build', { operator: '711nl', slug: none.canonical_slug });
+    expect(empty.structuredContent).toMatchObject({ builds: [] });
+    expect(String(empty.structuredContent!.note)).toMatch(/^No observation/);
+    expect((await call('operator_build', { operator: '711nl' })).isError).toBe(true);
+    expect((await call('operator_build', { operator: '711nl', slug: 'no-such-game' })).isError).toBe(true);
   });
 
   it('list_providers and registry_info describe the registry with its licence', async () => {

@@ -18,6 +18,7 @@ export type BatchResponse = Schemas['BatchResponse'];
 export type SyncResponse = Schemas['SyncResponse'];
 export type SyncRecord = Schemas['SyncRecord'];
 export type IdentifyResponse = Schemas['IdentifyResponse'];
+export type OperatorRecord = Schemas['OperatorRecord'];
 export type ErrorBody = Schemas['ErrorBody'];
 
 type ListParams = NonNullable<operations['listGames']['parameters']['query']>;
@@ -149,12 +150,17 @@ export function createRegistryClient(options: RegistryClientOptions) {
     return unwrap(await raw.GET('/api/rtp/{slug}', { params: { path: { slug } } }));
   }
 
+  /** Which builds a licensed casino's catalogue showed, game by game (GET /api/rtp/operator/{operator}). */
+  async function operator(key: string): Promise<OperatorRecord> {
+    return unwrap(await raw.GET('/api/rtp/operator/{operator}', { params: { path: { operator: key } } }));
+  }
+
   /** Which build an observed RTP is (GET /api/rtp/identify). */
   async function identify(query: IdentifyQuery): Promise<IdentifyResponse> {
     return unwrap(await raw.GET('/api/rtp/identify', { params: { query: { ...query, rtp: String(query.rtp) } } }));
   }
 
-  return { raw, list, pages, items, batch, batchAll, delta, deltaItems, record, identify };
+  return { raw, list, pages, items, batch, batchAll, delta, deltaItems, record, operator, identify };
 }
 
 export type RegistryClient = ReturnType<typeof createRegistryClient>;

@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * The registry as an MCP server, for AI assistants
-         * @description Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.
+         * @description Model Context Protocol over streamable HTTP, stateless and read-only: JSON-RPC 2.0 requests (`initialize`, `tools/list`, `tools/call`) answered as JSON. Tools: `search_games` (the list semantics), `get_game`, `identify_build`, `operator_build` (which build a licensed casino runs for a game, as its catalogue showed on the date its source was pinned), `list_providers`, `registry_info`; every result carries `data_version`, the licence and, per game, `source_url`. Bodies up to 64 KiB. Rate limited like the list route; never cached. The same server runs over stdio with `npm run mcp`.
          */
         post: operations["mcp"];
         delete?: never;
@@ -156,6 +156,26 @@ export interface paths {
          * @description Provider meta, counts per game type, stated-RTP statistics and its games. Not rate limited. Cached 1 hour.
          */
         get: operations["getProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rtp/operator/{operator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which builds a licensed casino runs
+         * @description The operator's meta, a summary of the builds its catalogue showed (games observed, at the top build, at a lower build, above the stated RTP, the mean and largest gap below it in points, by provider) and its games with their builds. Each build is what that casino's catalogue showed on the date its source was pinned, not a live reading. Not rate limited. Cached 1 hour.
+         */
+        get: operations["getOperator"];
         put?: never;
         post?: never;
         delete?: never;
@@ -534,6 +554,49 @@ export interface components {
                 /** @description Every figure this source states, ascending. */
                 rtp_variants: number[];
             }[];
+            /** @description What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`. */
+            operators: {
+                /** @description The operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null. */
+                market: string | null;
+                /** @description The RTP of the build the casino's catalogue showed, as a percentage. */
+                rtp: number;
+                /**
+                 * @description `top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null. */
+                variant: {
+                    /** @description RTP of the variant, as a percentage. */
+                    rtp: number;
+                    /**
+                     * @description The variant's kind (as in `variants[].kind`).
+                     * @enum {string}
+                     */
+                    kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                } | null;
+                /** @description For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record's variant kind at that figure); otherwise null. */
+                reason: string | null;
+                /** @description The pinned line the figure was read from. */
+                source: {
+                    /** @description The pinned file under data/ (`sources/<file>`). */
+                    file: string;
+                    /** @description Its 1-based line in that file. */
+                    line: number;
+                    /** @description The casino catalogue's file the line was read from, or null where the pinned file is not at hand. */
+                    catalogue_file: string | null;
+                    /** @description The element's index in that catalogue file's array, or null. */
+                    index: number | null;
+                    /** @description The catalogue file at the pinned commit. */
+                    url: string;
+                    /** @description When the source was pinned: the date of the observation. */
+                    pinned_at: string;
+                };
+            }[];
         };
         ListItem: {
             /** @description Unique slug of the game; the `{slug}` of the single-slot and widget routes. */
@@ -665,6 +728,49 @@ export interface components {
                 /** @description Every figure this source states, ascending. */
                 rtp_variants: number[];
             }[];
+            /** @description What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`. */
+            operators?: {
+                /** @description The operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null. */
+                market: string | null;
+                /** @description The RTP of the build the casino's catalogue showed, as a percentage. */
+                rtp: number;
+                /**
+                 * @description `top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null. */
+                variant: {
+                    /** @description RTP of the variant, as a percentage. */
+                    rtp: number;
+                    /**
+                     * @description The variant's kind (as in `variants[].kind`).
+                     * @enum {string}
+                     */
+                    kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                } | null;
+                /** @description For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record's variant kind at that figure); otherwise null. */
+                reason: string | null;
+                /** @description The pinned line the figure was read from. */
+                source: {
+                    /** @description The pinned file under data/ (`sources/<file>`). */
+                    file: string;
+                    /** @description Its 1-based line in that file. */
+                    line: number;
+                    /** @description The casino catalogue's file the line was read from, or null where the pinned file is not at hand. */
+                    catalogue_file: string | null;
+                    /** @description The element's index in that catalogue file's array, or null. */
+                    index: number | null;
+                    /** @description The catalogue file at the pinned commit. */
+                    url: string;
+                    /** @description When the source was pinned: the date of the observation. */
+                    pinned_at: string;
+                };
+            }[];
         };
         ListQuery: {
             /** @description Free text as applied (trimmed, spaces collapsed), or null. */
@@ -700,10 +806,14 @@ export interface components {
             released_after: number | null;
             /** @description Latest release year (inclusive), or null. Games with no known year never match it. */
             released_before: number | null;
+            /** @description The operator filter (`operator=`, an operator key), or null. */
+            operator: string | null;
+            /** @description The build filter (`operator_build=`: `top`, `lower`, `higher`), or null. */
+            operator_build: ("top" | "lower" | "higher") | null;
             /** @description The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null. */
-            include: ("variants" | "source_kind" | "studio" | "evidence_url" | "notes" | "sources")[] | null;
+            include: ("variants" | "source_kind" | "studio" | "evidence_url" | "notes" | "sources" | "operators")[] | null;
             /** @description The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta). */
-            fields: ("canonical_slug" | "canonical_name" | "provider" | "provider_display" | "stated_rtp" | "rtp_variants" | "rtp_min" | "rtp_max" | "variants_count" | "volatility" | "max_win" | "release_year" | "game_type" | "last_verified" | "snapshot_id" | "source_url" | "badges" | "variants" | "source_kind" | "confidence" | "studio" | "evidence_url" | "notes" | "sources")[] | null;
+            fields: ("canonical_slug" | "canonical_name" | "provider" | "provider_display" | "stated_rtp" | "rtp_variants" | "rtp_min" | "rtp_max" | "variants_count" | "volatility" | "max_win" | "release_year" | "game_type" | "last_verified" | "snapshot_id" | "source_url" | "badges" | "variants" | "source_kind" | "confidence" | "studio" | "evidence_url" | "notes" | "sources" | "operators")[] | null;
         };
         ListMeta: {
             /** @description Dataset version (dotted three-part). */
@@ -763,6 +873,25 @@ export interface components {
             confidence: components["schemas"]["ConfidenceFacet"][];
             /** @description Matches per volatility level, counted the same way (games of unknown volatility are in no entry). */
             volatilities: components["schemas"]["VolatilityFacet"][];
+            /** @description Matches per operator (every operator, key order, zeros included): games its catalogue listed when its source was pinned (at `operator_build` when given), counted the same way. */
+            operators: {
+                /** @description Operator key. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description Matching records this operator observed. */
+                count: number;
+            }[];
+            /** @description Matches per build (`top`, `lower`, `higher`, zeros included): games observed at that build (by `operator` when given, else by any), counted the same way. */
+            operator_builds: {
+                /**
+                 * @description The build.
+                 * @enum {string}
+                 */
+                operator_build: "top" | "lower" | "higher";
+                /** @description Matching records observed at it. */
+                count: number;
+            }[];
         };
         ListResponse: {
             /** @description The dataset and this query. */
@@ -906,6 +1035,49 @@ export interface components {
                 /** @description Every figure this source states, ascending. */
                 rtp_variants: number[];
             }[];
+            /** @description What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`. */
+            operators: {
+                /** @description The operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null. */
+                market: string | null;
+                /** @description The RTP of the build the casino's catalogue showed, as a percentage. */
+                rtp: number;
+                /**
+                 * @description `top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null. */
+                variant: {
+                    /** @description RTP of the variant, as a percentage. */
+                    rtp: number;
+                    /**
+                     * @description The variant's kind (as in `variants[].kind`).
+                     * @enum {string}
+                     */
+                    kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                } | null;
+                /** @description For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record's variant kind at that figure); otherwise null. */
+                reason: string | null;
+                /** @description The pinned line the figure was read from. */
+                source: {
+                    /** @description The pinned file under data/ (`sources/<file>`). */
+                    file: string;
+                    /** @description Its 1-based line in that file. */
+                    line: number;
+                    /** @description The casino catalogue's file the line was read from, or null where the pinned file is not at hand. */
+                    catalogue_file: string | null;
+                    /** @description The element's index in that catalogue file's array, or null. */
+                    index: number | null;
+                    /** @description The catalogue file at the pinned commit. */
+                    url: string;
+                    /** @description When the source was pinned: the date of the observation. */
+                    pinned_at: string;
+                };
+            }[];
             /** @description The provider with figures over all of its games. */
             provider_meta: components["schemas"]["ProviderMeta"];
             /** @description 100 minus the stated RTP, in percentage points (2 decimals). */
@@ -1024,6 +1196,121 @@ export interface components {
                 name: string;
                 /** @description Stated RTP, as a percentage. */
                 stated_rtp: number;
+            }[];
+            /** @description Licence of the data. */
+            license: components["schemas"]["License"];
+        };
+        OperatorRecord: {
+            /** @description The operator, as its pinned source states it (null where it does not say). */
+            meta: {
+                /** @description Operator key; the `{operator}` of this route and of the list filter `operator=`. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market it is licensed for (ISO 3166-1 alpha-2), or null. */
+                market: string | null;
+                /** @description The licence as the source states it, or null. */
+                licence: string | null;
+                /** @description The licensing authority as the source names it, or null where it names none. */
+                licensing_authority: string | null;
+                /** @description The website the source names, or null. */
+                website: string | null;
+                /** @description The pinned files its observations come from. */
+                sources: {
+                    /** @description The pinned file under data/ (`sources/<file>`). */
+                    file: string;
+                    /** @description When it was pinned: the date of its observations. */
+                    pinned_at: string;
+                }[];
+            };
+            /**
+             * @description What every build here is: an observation of the date its source was pinned, not a live reading.
+             * @constant
+             */
+            note: "Each build is what this casino's own catalogue showed on the date its source was pinned, not a live reading.";
+            /** @description Dataset version. */
+            data_version: string;
+            /** @description ISO 8601 timestamp of the dataset freeze. */
+            frozen_at: string;
+            /** @description Counts over its games (a game the catalogue lists at two builds counts under each) and the gap of its lower builds. */
+            summary: {
+                /** @description Games the operator's catalogue lists. */
+                games_observed: number;
+                /** @description Games it showed at the stated RTP (the top build). */
+                at_top: number;
+                /** @description Games it showed at a lower build. */
+                at_lower: number;
+                /** @description Games it showed above the stated RTP. */
+                at_higher: number;
+                /** @description Builds observed (a game listed twice counts twice). */
+                observations: number;
+                /** @description Mean of stated RTP minus build RTP over its lower builds, in percentage points (2 decimals); null without a lower build. */
+                gap_mean: number | null;
+                /** @description The largest such gap, in percentage points; null without a lower build. */
+                gap_max: number | null;
+                /** @description The same counts per provider, by key. */
+                by_provider: {
+                    /** @description Provider key. */
+                    provider: string;
+                    /** @description Provider's display name. */
+                    display: string;
+                    /** @description Games the operator's catalogue lists. */
+                    games_observed: number;
+                    /** @description Games it showed at the stated RTP (the top build). */
+                    at_top: number;
+                    /** @description Games it showed at a lower build. */
+                    at_lower: number;
+                    /** @description Games it showed above the stated RTP. */
+                    at_higher: number;
+                }[];
+            };
+            /** @description The games its catalogue lists, by slug, each with every build observed. */
+            games: {
+                /** @description Canonical slug. */
+                slug: string;
+                /** @description Game name. */
+                name: string;
+                /** @description Provider key. */
+                provider: string;
+                /** @description Stated RTP, as a percentage. */
+                stated_rtp: number;
+                /** @description Every build its catalogue showed for the game. */
+                builds: {
+                    /** @description The RTP of the build the casino's catalogue showed, as a percentage. */
+                    rtp: number;
+                    /**
+                     * @description `top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).
+                     * @enum {string}
+                     */
+                    build: "top" | "lower" | "higher";
+                    /** @description For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null. */
+                    variant: {
+                        /** @description RTP of the variant, as a percentage. */
+                        rtp: number;
+                        /**
+                         * @description The variant's kind (as in a game record's `variants[].kind`).
+                         * @enum {string}
+                         */
+                        kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                    } | null;
+                    /** @description For a `higher` build: the record's reason why the stated RTP stays below it; otherwise null. */
+                    reason: string | null;
+                    /** @description The pinned line the figure was read from. */
+                    source: {
+                        /** @description The pinned file under data/ (`sources/<file>`). */
+                        file: string;
+                        /** @description Its 1-based line in that file. */
+                        line: number;
+                        /** @description The casino catalogue's file the line was read from, or null where the pinned file is not at hand. */
+                        catalogue_file: string | null;
+                        /** @description The element's index in that catalogue file's array, or null. */
+                        index: number | null;
+                        /** @description The catalogue file at the pinned commit. */
+                        url: string;
+                        /** @description When the source was pinned: the date of the observation. */
+                        pinned_at: string;
+                    };
+                }[];
             }[];
             /** @description Licence of the data. */
             license: components["schemas"]["License"];
@@ -1209,6 +1496,49 @@ export interface components {
                 /** @description Every figure this source states, ascending. */
                 rtp_variants: number[];
             }[];
+            /** @description What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`. */
+            operators: {
+                /** @description The operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null. */
+                market: string | null;
+                /** @description The RTP of the build the casino's catalogue showed, as a percentage. */
+                rtp: number;
+                /**
+                 * @description `top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null. */
+                variant: {
+                    /** @description RTP of the variant, as a percentage. */
+                    rtp: number;
+                    /**
+                     * @description The variant's kind (as in `variants[].kind`).
+                     * @enum {string}
+                     */
+                    kind: "standard" | "operator_ladder" | "operator" | "bonus_buy" | "ante_bet" | "player_config" | "feature" | "jurisdiction" | "unknown";
+                } | null;
+                /** @description For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record's variant kind at that figure); otherwise null. */
+                reason: string | null;
+                /** @description The pinned line the figure was read from. */
+                source: {
+                    /** @description The pinned file under data/ (`sources/<file>`). */
+                    file: string;
+                    /** @description Its 1-based line in that file. */
+                    line: number;
+                    /** @description The casino catalogue's file the line was read from, or null where the pinned file is not at hand. */
+                    catalogue_file: string | null;
+                    /** @description The element's index in that catalogue file's array, or null. */
+                    index: number | null;
+                    /** @description The catalogue file at the pinned commit. */
+                    url: string;
+                    /** @description When the source was pinned: the date of the observation. */
+                    pinned_at: string;
+                };
+            }[];
             /**
              * Format: date-time
              * @description When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).
@@ -1312,6 +1642,26 @@ export interface components {
             match: components["schemas"]["KnownFigure"] | null;
             /** @description The known figures nearest the observed one, nearest first (at most 3). */
             nearest: components["schemas"]["KnownFigure"][];
+            /** @description The licensed casinos whose own catalogue showed the matched build, on the date its source was pinned (not a live reading); empty without a match or an observation. */
+            operators: {
+                /** @description Operator key; the `{operator}` of the operator route. */
+                operator: string;
+                /** @description The operator's name. */
+                display: string;
+                /** @description The market it is licensed for (ISO 3166-1 alpha-2), or null. */
+                market: string | null;
+                /** @description The figure its catalogue showed. */
+                rtp: number;
+                /**
+                 * @description `top` (the stated RTP), `lower` or `higher` than it.
+                 * @enum {string}
+                 */
+                build: "top" | "lower" | "higher";
+                /** @description When its source was pinned: the date of the observation. */
+                pinned_at: string;
+                /** @description The catalogue file the figure was read from, at the pinned commit. */
+                url: string;
+            }[];
         };
         DumpMeta: {
             /** @description Data version of the registry the dump was built from. */
@@ -1752,6 +2102,11 @@ export interface components {
          */
         provider: string;
         /**
+         * @description Operator key (a licensed casino).
+         * @example 711nl
+         */
+        operator: string;
+        /**
          * @description A frozen data version (as in meta.data_version).
          * @example 1.1.0
          */
@@ -1854,12 +2209,22 @@ export interface operations {
                  */
                 released_before?: number;
                 /**
-                 * @description Adds parts of the full record to each item, separated by commas: variants, source_kind, studio, evidence_url, notes, sources, or `all` for every one (the full GameRecord, the items before 2.0.0). The default item is `canonical_slug`, `canonical_name`, `provider`, `provider_display`, `stated_rtp`, `rtp_variants`, `rtp_min`, `rtp_max`, `variants_count`, `volatility`, `max_win`, `release_year`, `game_type`, `last_verified`, `snapshot_id`, `source_url`, `badges`, `confidence`. Unknown names are a 400 naming them; not with `fields`. No effect on `format=csv` (its rows always have the CSV columns).
+                 * @description Only games this licensed casino's catalogue listed when its source was pinned (an operator key; an unknown key matches nothing). Not a live reading.
+                 * @example 711nl
+                 */
+                operator?: string;
+                /**
+                 * @description Only games observed at this build: `top` (the stated RTP), `lower`, `higher`; by `operator` when given, else by any operator.
+                 * @example lower
+                 */
+                operator_build?: "top" | "lower" | "higher";
+                /**
+                 * @description Adds parts of the full record to each item, separated by commas: variants, source_kind, studio, evidence_url, notes, sources, operators, or `all` for every one (the full GameRecord, the items before 2.0.0). The default item is `canonical_slug`, `canonical_name`, `provider`, `provider_display`, `stated_rtp`, `rtp_variants`, `rtp_min`, `rtp_max`, `variants_count`, `volatility`, `max_win`, `release_year`, `game_type`, `last_verified`, `snapshot_id`, `source_url`, `badges`, `confidence`. Unknown names are a 400 naming them; not with `fields`. No effect on `format=csv` (its rows always have the CSV columns).
                  * @example sources,variants
                  */
                 include?: string;
                 /**
-                 * @description Only these fields in each item (in the record's order), separated by commas: any of canonical_slug, canonical_name, provider, provider_display, stated_rtp, rtp_variants, rtp_min, rtp_max, variants_count, volatility, max_win, release_year, game_type, last_verified, snapshot_id, source_url, badges, variants, source_kind, confidence, studio, evidence_url, notes, sources. Unknown names are a 400 naming them. With `format=csv`, the CSV columns to return instead (the columns of `/api/rtp/dump/registry.csv`).
+                 * @description Only these fields in each item (in the record's order), separated by commas: any of canonical_slug, canonical_name, provider, provider_display, stated_rtp, rtp_variants, rtp_min, rtp_max, variants_count, volatility, max_win, release_year, game_type, last_verified, snapshot_id, source_url, badges, variants, source_kind, confidence, studio, evidence_url, notes, sources, operators. Unknown names are a 400 naming them. With `format=csv`, the CSV columns to return instead (the columns of `/api/rtp/dump/registry.csv`).
                  * @example canonical_slug,stated_rtp
                  */
                 fields?: string;
@@ -2485,6 +2850,60 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The provider is not in the registry (the answer of every unknown path under /api/rtp/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Operator key (a licensed casino).
+                 * @example 711nl
+                 */
+                operator: components["parameters"]["operator"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator record. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorRecord"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator is not in the registry (the answer of every unknown path under /api/rtp/). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { GAME_TYPES } from '../../schemas/authoring.ts';
 import type { ProviderFile } from '../../schemas/authoring.ts';
-import type { GameRecord } from '../../schemas/game-record.ts';
+import { OPERATOR_BUILDS, type GameRecord } from '../../schemas/game-record.ts';
 import { listItemOf } from '../../schemas/list-item.ts';
-import { badgeBit, confidenceIndex, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
+import { badgeBit, confidenceIndex, MAX_LIST_OPERATORS, operatorBit, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
 import type { RegistryBundle } from '../../registry/bundle.ts';
@@ -93,6 +93,12 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const confidence = new Uint8Array(n);
   const volatilityOf = new Uint8Array(n);
   const maxWin = new Float64Array(n);
+  // Operators: the bundle's, by key (each a column of three build bits).
+  const operatorKeys = bundle.operators.map((o) => o.operator).sort(compareStrings);
+  if (operatorKeys.length > MAX_LIST_OPERATORS) throw new Error(`the list bundle indexes at most ${MAX_LIST_OPERATORS} operators; data/operators/ holds ${operatorKeys.length}`);
+  const operatorIndex = new Map(operatorKeys.map((k, i) => [k, i]));
+  const operatorDisplay = operatorKeys.map((k) => bundle.operators.find((o) => o.operator === k)!.display);
+  const operatorBuilds = new Uint32Array(n);
   const yearOf = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const r = records[i]!;
@@ -104,6 +110,10 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     volatilityOf[i] = volatilityIndex(r.volatility);
     maxWin[i] = r.max_win ?? Number.NaN;
     yearOf[i] = r.release_year ?? 0;
+    for (const o of r.operators) {
+      const k = operatorIndex.get(o.operator);
+      if (k !== undefined) operatorBuilds[i] = operatorBuilds[i]! | operatorBit(k, OPERATOR_BUILDS.indexOf(o.build));
+    }
   }
 
   const nameKey = records.map((r) => fold(r.canonical_name));
@@ -149,6 +159,9 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
     badges,
     confidence,
     volatilityOf,
+    operatorKeys,
+    operatorDisplay,
+    operatorBuilds,
     rtp,
     maxWin,
     year: yearOf,
