@@ -1,7 +1,8 @@
 // Astro build: static pages plus on-demand list/history endpoints (node adapter, middleware mode);
 // the rtp-registry integration validates data/ and writes the per-game API, widget and page files.
-import { defineConfig } from 'astro/config';
+
 import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
 import rtpRegistry from './src/emit/integration.ts';
 
 export default defineConfig({

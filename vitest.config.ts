@@ -14,7 +14,15 @@ const processes = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/unit-setup.ts'], setupFiles: ['tests/helpers/no-io.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/helpers/unit-setup.ts'],
+          setupFiles: ['tests/helpers/no-io.ts'],
+        },
+      },
       { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], ...processes } },
       { test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], ...processes } },
     ],

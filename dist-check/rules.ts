@@ -1,16 +1,17 @@
 // Pure rules of dist-check: each compares what a built dist holds with what the data says it must hold.
+
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { z } from 'zod';
+import type { DumpFile } from '../src/emit/dumps.ts';
 import type { EmitFamily, OutputFile } from '../src/emit/emit.ts';
 import { HEADER_RULES, HEADERS_FILE, parseHeadersFile, staticHeaders } from '../src/emit/headers.ts';
-import { ProviderRecordSchema } from '../src/schemas/provider.ts';
-import { OperatorRecordSchema } from '../src/schemas/operator.ts';
-import { SlotRecordSchema } from '../src/schemas/slot.ts';
-import { WidgetDataSchema } from '../src/schemas/widget.ts';
-import path from 'node:path';
-import type { DumpFile } from '../src/emit/dumps.ts';
 import { dumpFiles } from '../src/routes/paths.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../src/schemas/dump.ts';
+import { OperatorRecordSchema } from '../src/schemas/operator.ts';
+import { ProviderRecordSchema } from '../src/schemas/provider.ts';
+import { SlotRecordSchema } from '../src/schemas/slot.ts';
+import { WidgetDataSchema } from '../src/schemas/widget.ts';
 
 /** One problem in a dist: the file (relative to the out dir) and what is wrong with it. */
 export interface DistProblem {
@@ -55,7 +56,8 @@ export function checkFile(expected: OutputFile, actual: string | undefined, pref
     }
     const result = SCHEMAS[expected.family].safeParse(parsed);
     if (!result.success) {
-      for (const i of result.error.issues) out.push({ file, problem: `does not match its schema at ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}` });
+      for (const i of result.error.issues)
+        out.push({ file, problem: `does not match its schema at ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}` });
     }
   } else {
     const size = gzipSize(actual);
@@ -88,7 +90,9 @@ export function checkDump(expected: DumpFile, actual: Buffer | undefined, prefix
       return [{ file, problem: `is not valid JSON (${(err as Error).message})` }];
     }
     const result = schema.safeParse(parsed);
-    if (!result.success) for (const i of result.error.issues) out.push({ file, problem: `does not match its schema at ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}` });
+    if (!result.success)
+      for (const i of result.error.issues)
+        out.push({ file, problem: `does not match its schema at ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}` });
   }
   if (!actual.equals(expected.bytes)) out.push({ file, problem: 'is stale: its content differs from what the data produces now' });
   return out;
@@ -123,11 +127,31 @@ export function checkHeadersFile(text: string | undefined, prefix = 'client/'): 
 }
 
 /** Counts of the emitted files per family (families whose folder is missing are left out) against the data's counts. */
-export function checkCounts(counts: ReadonlyMap<EmitFamily, number>, games: number, providers: number, dirs: Record<EmitFamily, string>, prefix = 'client/', operators = 0): DistProblem[] {
-  const want: Record<EmitFamily, number> = { slot: games, widget_data: games, widget: games, badge: games, game_feed: games, provider: providers, provider_feed: providers, operator: operators };
+export function checkCounts(
+  counts: ReadonlyMap<EmitFamily, number>,
+  games: number,
+  providers: number,
+  dirs: Record<EmitFamily, string>,
+  prefix = 'client/',
+  operators = 0,
+): DistProblem[] {
+  const want: Record<EmitFamily, number> = {
+    slot: games,
+    widget_data: games,
+    widget: games,
+    badge: games,
+    game_feed: games,
+    provider: providers,
+    provider_feed: providers,
+    operator: operators,
+  };
   const out: DistProblem[] = [];
   for (const [family, count] of counts) {
-    if (count !== want[family]) out.push({ file: `${prefix}${dirs[family]}/`, problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : family === 'operator' ? 'operators' : 'games'}` });
+    if (count !== want[family])
+      out.push({
+        file: `${prefix}${dirs[family]}/`,
+        problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : family === 'operator' ? 'operators' : 'games'}`,
+      });
   }
   return out;
 }

@@ -1,26 +1,27 @@
 // Reads a built dist and checks it against the registry it must have been built from (rules in ./rules.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FAMILY_DIRS, prepareBuild, renderAll, serialise, buildInfo, type EmitFamily } from '../src/emit/emit.ts';
+import { renderDumps } from '../src/emit/dumps.ts';
+import { buildInfo, type EmitFamily, FAMILY_DIRS, prepareBuild, renderAll, serialise } from '../src/emit/emit.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from '../src/emit/headers.ts';
+import { listBundleProblem } from '../src/emit/list/list-bundle.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from '../src/emit/nginx.ts';
 import { REDIRECTS_FILE, renderRedirectsFile } from '../src/emit/redirects.ts';
-import { servedFiles } from '../src/routes/served-files.ts';
-import { BuildInfoError, readBuildInfo } from '../src/routes/build-info.ts';
-import { siteUrl } from '../src/routes/urls.ts';
 import { RegistryBundleSchema } from '../src/registry/bundle.ts';
 import { loadRegistry } from '../src/registry/load.ts';
-import { listBundleProblem } from '../src/emit/list/list-bundle.ts';
-import { checkCounts, checkDump, checkFile, checkHeadersFile, strayFiles, type DistProblem } from './rules.ts';
-import { renderDumps } from '../src/emit/dumps.ts';
+import { BuildInfoError, readBuildInfo } from '../src/routes/build-info.ts';
 import { dumpFiles } from '../src/routes/paths.ts';
+import { servedFiles } from '../src/routes/served-files.ts';
+import { siteUrl } from '../src/routes/urls.ts';
+import { checkCounts, checkDump, checkFile, checkHeadersFile, type DistProblem, strayFiles } from './rules.ts';
 
 /** The folder of the dumps (inside api/rtp/, beside the provider folder). */
 const DUMP_DIR = path.posix.dirname(dumpFiles.json);
 /** Folders that may sit inside a family's folder. */
 const NESTED_DIRS: ReadonlySet<string> = new Set([FAMILY_DIRS.provider, FAMILY_DIRS.operator, DUMP_DIR]);
-import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
+
 import { formatProblems } from '../src/registry/problems.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, SERVER_ENTRY_FILE } from '../src/schemas/dist.ts';
 
 export interface CheckOptions {
   /** The build output folder (holds client/ and server/). */
@@ -104,7 +105,8 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   let site = info?.site;
   if (env.RTP_SITE !== undefined && env.RTP_SITE.trim() !== '') {
     const wanted = siteUrl(env);
-    if (site !== undefined && site !== wanted) problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: `was built for site ${site}, but RTP_SITE is ${wanted}` });
+    if (site !== undefined && site !== wanted)
+      problems.push({ file: `server/${BUILD_INFO_FILE}`, problem: `was built for site ${site}, but RTP_SITE is ${wanted}` });
     site ??= wanted;
   }
   site ??= siteUrl(env);
@@ -157,10 +159,12 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
   // _redirects: the merged slugs of the data, as the server answers them.
   const redirectsText = readText(path.join(clientDir, REDIRECTS_FILE));
   if (redirectsText === undefined) problems.push({ file: `client/${REDIRECTS_FILE}`, problem: 'is missing' });
-  else if (redirectsText !== renderRedirectsFile(prep.merged)) problems.push({ file: `client/${REDIRECTS_FILE}`, problem: 'differs from the merged slugs of the data' });
+  else if (redirectsText !== renderRedirectsFile(prep.merged))
+    problems.push({ file: `client/${REDIRECTS_FILE}`, problem: 'differs from the merged slugs of the data' });
   const nginxText = readText(path.join(opts.outDir, EDGE_DIR, NGINX_CONF_FILE));
   if (nginxText === undefined) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'is missing' });
-  else if (nginxText !== renderNginxConf(served, site, prep.merged)) problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'differs from what the route table gives the files of this build' });
+  else if (nginxText !== renderNginxConf(served, site, prep.merged))
+    problems.push({ file: `${EDGE_DIR}/${NGINX_CONF_FILE}`, problem: 'differs from what the route table gives the files of this build' });
 
   // The dumps: each byte-identical to what the data produces now, its JSON valid; nothing else in their folders.
   const dumps = renderDumps(prep.bundle, site);
@@ -184,7 +188,8 @@ export async function checkDist(opts: CheckOptions): Promise<CheckResult> {
     } catch {
       parsed = undefined;
     }
-    if (parsed === undefined || !RegistryBundleSchema.safeParse(parsed).success) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'does not parse as a registry bundle' });
+    if (parsed === undefined || !RegistryBundleSchema.safeParse(parsed).success)
+      problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'does not parse as a registry bundle' });
     else if (bundleText !== serialise(prep.bundle)) problems.push({ file: `server/${BUNDLE_FILE}`, problem: 'is stale: it differs from the data' });
   }
 

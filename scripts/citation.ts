@@ -2,9 +2,9 @@
 // Usage: npm run citation [-- --check]   (--check: exit 1 when CITATION.cff is out of date)
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../src/lib/write.ts';
 import { loadRegistryOrThrow } from '../src/registry/load.ts';
 import { citationCff } from '../src/site/dataset.ts';
-import { writeFileAtomic } from '../src/lib/write.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The citation file, beside README.md. */

@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { openApiJson } from '../src/openapi/document.ts';
 import { writeFileAtomic } from '../src/lib/write.ts';
+import { openApiJson } from '../src/openapi/document.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const CLIENT_DIR = path.join(ROOT, 'clients/typescript');
@@ -23,7 +23,11 @@ function npm(args: string[]): void {
   }
 }
 
-const mtime = (file: string) => stat(file).then((s) => s.mtimeMs, () => null);
+const mtime = (file: string) =>
+  stat(file).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
 
 const document = openApiJson();
 if ((await readFile(DOCUMENT, 'utf8').catch(() => '')) !== document) {

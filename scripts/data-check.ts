@@ -10,7 +10,9 @@ const result = await loadRegistry(dir);
 if (!result.ok) {
   const files = new Set(result.problems.map((p) => p.file.replace(/:\d+$/, '')));
   console.error(formatProblems(result.problems));
-  console.error(`data:check: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files.size} file${files.size === 1 ? '' : 's'} under ${shown}`);
+  console.error(
+    `data:check: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files.size} file${files.size === 1 ? '' : 's'} under ${shown}`,
+  );
   process.exit(1);
 }
 

@@ -8,12 +8,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestSources } from '../src/ingest/ingest.ts';
-import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
-import { makeBundle } from '../src/registry/bundle.ts';
-import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
-import { percent } from '../src/lib/percent.ts';
-import { operatorRows } from './lib/operator-report.ts';
 import { PLACEHOLDER_MIN, PLACEHOLDER_SHARE } from '../src/ingest/placeholders.ts';
+import { percent } from '../src/lib/percent.ts';
+import { makeBundle } from '../src/registry/bundle.ts';
+import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
+import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
+import { operatorRows } from './lib/operator-report.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string', default: 'docs/DATA.md' } } });
 const dir = path.resolve(values.data ?? dataDir());
@@ -24,7 +24,11 @@ const ingest = await ingestSources(dir, registry.games);
 
 const n = (x: number) => x.toLocaleString('en-US');
 const table = (header: string[], rows: Array<Array<string | number>>) =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => (typeof c === 'number' ? n(c) : c.replace(/\|/g, '\\|'))).join(' | ')} |`)].join('\n');
+  [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map((c) => (typeof c === 'number' ? n(c) : c.replace(/\|/g, '\\|'))).join(' | ')} |`),
+  ].join('\n');
 // Figures as stated: two decimals at least, a third one kept (95.299%), never rounded.
 const pct = (x: number) => percent(x);
 
@@ -51,13 +55,31 @@ for (const g of registry.games) {
   stating.set(g.sources[0]!.file, (stating.get(g.sources[0]!.file) ?? 0) + 1);
   for (const f of new Set(g.sources.map((x) => x.file))) listing.set(f, (listing.get(f) ?? 0) + 1);
 }
-const sourceRows = ingest.perSource.map((s) => [`\`sources/${s.file}\``, s.format, s.facts + s.unmapped, s.unmapped, listing.get(`sources/${s.file}`) ?? 0, stating.get(`sources/${s.file}`) ?? 0]);
+const sourceRows = ingest.perSource.map((s) => [
+  `\`sources/${s.file}\``,
+  s.format,
+  s.facts + s.unmapped,
+  s.unmapped,
+  listing.get(`sources/${s.file}`) ?? 0,
+  stating.get(`sources/${s.file}`) ?? 0,
+]);
 
 const disagreements = records
   .filter((r) => r.badges.includes('sources_disagree'))
-  .map((r) => [`[${r.canonical_name}](../data/games/${r.provider}/${r.canonical_slug}.json)`, display.get(r.provider) ?? r.provider, pct(r.stated_rtp), r.sources.map((s) => `${s.kind} ${pct(s.stated_rtp)}`).join('; ')]);
+  .map((r) => [
+    `[${r.canonical_name}](../data/games/${r.provider}/${r.canonical_slug}.json)`,
+    display.get(r.provider) ?? r.provider,
+    pct(r.stated_rtp),
+    r.sources.map((s) => `${s.kind} ${pct(s.stated_rtp)}`).join('; '),
+  ]);
 const fileOf = (f: string) => `\`${f.replace(/^sources\//, '')}\``;
-const labelRows = ingest.labels.map((l) => [`\`${l.label}\``, l.to.includes(' ') ? l.to : `\`${l.to}\``, Object.entries(l.lines).map(([f, c]) => `${fileOf(f)} ${c}`).join(', ')]);
+const labelRows = ingest.labels.map((l) => [
+  `\`${l.label}\``,
+  l.to.includes(' ') ? l.to : `\`${l.to}\``,
+  Object.entries(l.lines)
+    .map(([f, c]) => `${fileOf(f)} ${c}`)
+    .join(', '),
+]);
 const mergedRows = ingest.merged.map((m) => [
   `\`${m.slug}\``,
   display.get(m.provider) ?? m.provider,
@@ -65,17 +87,37 @@ const mergedRows = ingest.merged.map((m) => [
   display.get(m.into_provider) ?? m.into_provider,
   m.reason,
 ]);
-const heldRows = ingest.excluded.map((x) => [x.name, display.get(x.provider) ?? x.provider, x.slug === null ? '—' : `\`${x.slug}\``, x.reason, x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; ')]);
+const heldRows = ingest.excluded.map((x) => [
+  x.name,
+  display.get(x.provider) ?? x.provider,
+  x.slug === null ? '—' : `\`${x.slug}\``,
+  x.reason,
+  x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; '),
+]);
 
 const ops = operatorRows(registry.games);
 const opCount = (st: string) => ops.filter((o) => o.standing === st).length;
 const opLink = (g: (typeof ops)[number]['game']) => `[${g.canonical_name}](../data/games/${g.provider}/${g.canonical_slug}.json)`;
 const opTable = (st: string) => {
-  const rows = ops.filter((o) => o.standing === st).map((o) => [opLink(o.game), display.get(o.game.provider) ?? o.game.provider, pct(o.figure), pct(o.game.stated_rtp), o.game.sources.filter((x) => x.kind !== 'operator').map((x) => `${x.kind} ${pct(x.stated_rtp)}`).join('; '), o.line]);
+  const rows = ops
+    .filter((o) => o.standing === st)
+    .map((o) => [
+      opLink(o.game),
+      display.get(o.game.provider) ?? o.game.provider,
+      pct(o.figure),
+      pct(o.game.stated_rtp),
+      o.game.sources
+        .filter((x) => x.kind !== 'operator')
+        .map((x) => `${x.kind} ${pct(x.stated_rtp)}`)
+        .join('; '),
+      o.line,
+    ]);
   return rows.length === 0 ? 'None.' : table(['game', 'provider', 'the casino runs', 'published', 'other sources', 'line'], rows);
 };
 
-const placeholderRows = [...ingest.placeholders.values()].sort((a, b) => b.games - a.games).map((p) => [display.get(p.provider) ?? p.provider, pct(p.figure), p.games, p.of, p.origin]);
+const placeholderRows = [...ingest.placeholders.values()]
+  .sort((a, b) => b.games - a.games)
+  .map((p) => [display.get(p.provider) ?? p.provider, pct(p.figure), p.games, p.of, p.origin]);
 
 const kinds = new Map<string, number>();
 for (const r of records) for (const v of r.variants) kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
@@ -91,7 +133,10 @@ pinned sources in \`data/sources/\`; how they are combined: [data-model.md](data
 ${n(ingest.merged.length)} published slug(s) were merged into the record of the same game, and ${n(ingest.unmapped.length)} source line(s)
 could not be mapped (all listed below).
 
-${table(['confidence', 'games'], CONFIDENCE_LEVELS.map((c) => [`\`${c}\``, records.filter((r) => r.confidence === c).length]))}
+${table(
+  ['confidence', 'games'],
+  CONFIDENCE_LEVELS.map((c) => [`\`${c}\``, records.filter((r) => r.confidence === c).length]),
+)}
 
 ## Games per provider
 
@@ -110,11 +155,20 @@ ${table(['file', 'format', 'lines', 'not mapped', 'games', 'states the RTP'], so
 
 ## Badges, game types, variant kinds
 
-${table(['badge', 'games'], BADGES.map((b) => [`\`${b}\``, records.filter((r) => r.badges.includes(b)).length]))}
+${table(
+  ['badge', 'games'],
+  BADGES.map((b) => [`\`${b}\``, records.filter((r) => r.badges.includes(b)).length]),
+)}
 
-${table(['game type', 'games'], [...types.entries()].sort().map(([t, c]) => [`\`${t}\``, c]))}
+${table(
+  ['game type', 'games'],
+  [...types.entries()].sort().map(([t, c]) => [`\`${t}\``, c]),
+)}
 
-${table(['variant kind', 'variants'], [...kinds.entries()].sort().map(([k, c]) => [`\`${k}\``, c]))}
+${table(
+  ['variant kind', 'variants'],
+  [...kinds.entries()].sort().map(([k, c]) => [`\`${k}\``, c]),
+)}
 
 ## What a licensed casino runs
 
@@ -180,8 +234,17 @@ ${mergedRows.length === 0 ? 'None.' : table(['slug that left', 'studio', 'merged
 
 ## Lines not mapped
 
-${ingest.unmapped.length === 0 ? 'None: every line of every source file became a fact.' : table(['line', 'name', 'why'], ingest.unmapped.map((u) => [`${u.file}:${u.line}`, u.name ?? '—', u.reason]))}
+${
+  ingest.unmapped.length === 0
+    ? 'None: every line of every source file became a fact.'
+    : table(
+        ['line', 'name', 'why'],
+        ingest.unmapped.map((u) => [`${u.file}:${u.line}`, u.name ?? '—', u.reason]),
+      )
+}
 `;
 
 await writeFile(path.resolve(values.out!), text);
-console.log(`data:report: wrote ${values.out} (${records.length} games, ${providerRows.length} providers, ${disagreements.length} disagreement(s), ${ingest.excluded.length} held back)`);
+console.log(
+  `data:report: wrote ${values.out} (${records.length} games, ${providerRows.length} providers, ${disagreements.length} disagreement(s), ${ingest.excluded.length} held back)`,
+);

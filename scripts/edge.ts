@@ -7,12 +7,12 @@
 // An instance that exits is started again after EDGE_RESTART_MS (default 250), doubling for each exit in a row.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EDGE_DIR, NGINX_CONF_FILE } from '../src/emit/nginx.ts';
-import { REDIRECTS_FILE } from '../src/emit/redirects.ts';
 import { startEdge } from '../src/edge/edge.ts';
 import { RESTART_BACKOFF } from '../src/edge/supervise.ts';
-import { provisionTools, requireTool } from './lib/system-tools.ts';
+import { EDGE_DIR, NGINX_CONF_FILE } from '../src/emit/nginx.ts';
+import { REDIRECTS_FILE } from '../src/emit/redirects.ts';
 import { buildFirst } from './lib/build-first.ts';
+import { provisionTools, requireTool } from './lib/system-tools.ts';
 import { serveFlags } from './node.mjs';
 
 const USAGE = 'usage: npm run edge [-- --instances N]   (N from 1 to 32, default 2)';
@@ -34,11 +34,16 @@ try {
 }
 const host = process.env.HOST || '127.0.0.1';
 const portText = process.env.PORT || '4321';
-const port = /^[0-9]{1,5}$/.test(portText) && Number(portText) <= 65535 ? Number(portText) : fail(`PORT=${JSON.stringify(portText)}: must be an integer from 0 to 65535`);
+const port =
+  /^[0-9]{1,5}$/.test(portText) && Number(portText) <= 65535 ? Number(portText) : fail(`PORT=${JSON.stringify(portText)}: must be an integer from 0 to 65535`);
 const pollText = process.env.RELEASE_POLL_MS || '1000';
-const releasePollMs = /^[0-9]{1,7}$/.test(pollText) ? Number(pollText) : fail(`RELEASE_POLL_MS=${JSON.stringify(pollText)}: must be an integer from 0 to 9999999`);
+const releasePollMs = /^[0-9]{1,7}$/.test(pollText)
+  ? Number(pollText)
+  : fail(`RELEASE_POLL_MS=${JSON.stringify(pollText)}: must be an integer from 0 to 9999999`);
 const restartText = process.env.EDGE_RESTART_MS || String(RESTART_BACKOFF.firstMs);
-const restartDelayMs = /^[1-9][0-9]{0,6}$/.test(restartText) ? Number(restartText) : fail(`EDGE_RESTART_MS=${JSON.stringify(restartText)}: must be an integer from 1 to 9999999`);
+const restartDelayMs = /^[1-9][0-9]{0,6}$/.test(restartText)
+  ? Number(restartText)
+  : fail(`EDGE_RESTART_MS=${JSON.stringify(restartText)}: must be an integer from 1 to 9999999`);
 
 if (!provisionTools(['nginx', 'redis-server'], '`npm run edge`', 'edge')) process.exit(1);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
@@ -85,5 +90,7 @@ void running.nginxExited.then(() => {
 if (stopAsked !== null) stopNow(stopAsked);
 else {
   const { state } = running;
-  console.log(`edge ready on ${running.url} (nginx pid ${state.nginx.pid}; ${state.instances.length} instance(s) on ports ${state.instances.map((i) => i.port).join(', ')}; redis-server on port ${state.redis.port})`);
+  console.log(
+    `edge ready on ${running.url} (nginx pid ${state.nginx.pid}; ${state.instances.length} instance(s) on ports ${state.instances.map((i) => i.port).join(', ')}; redis-server on port ${state.redis.port})`,
+  );
 }

@@ -3,14 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { readMerged } from '../src/ingest/merged.ts';
+import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 import { appendHistory, frozenJson, planFreeze } from '../src/registry/freeze.ts';
 import { dataDir, FROZEN_FILE, HISTORY_FILE, loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
-import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
 import { formatProblems } from '../src/registry/problems.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
 import { citationCff } from '../src/site/dataset.ts';
 import { CITATION_FILE, CITED_DATA } from './citation.ts';
-import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
-import { readMerged } from '../src/ingest/merged.ts';
 
 const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|minor|major) [--at <ISO 8601 timestamp>]';
 
@@ -25,7 +25,9 @@ try {
 const dir = dataDir();
 const loaded = await loadRegistry(dir);
 if (!loaded.ok) {
-  console.error(`${formatProblems(loaded.problems)}\ndata:freeze: refused: ${loaded.problems.length} problem(s) in the data (run npm run data:check); nothing written`);
+  console.error(
+    `${formatProblems(loaded.problems)}\ndata:freeze: refused: ${loaded.problems.length} problem(s) in the data (run npm run data:check); nothing written`,
+  );
   process.exit(1);
 }
 

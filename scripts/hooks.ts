@@ -7,7 +7,17 @@
 import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { deliverAll, deliverySettings } from '../src/hooks/deliver.ts';
-import { addSubscriber, formatSubscriberList, SubscriberInputError, hooksDir, readSubscribers, removeSubscriber, watching, withSubscribersLock, writeSubscribers } from '../src/hooks/subscribers.ts';
+import {
+  addSubscriber,
+  formatSubscriberList,
+  hooksDir,
+  readSubscribers,
+  removeSubscriber,
+  SubscriberInputError,
+  watching,
+  withSubscribersLock,
+  writeSubscribers,
+} from '../src/hooks/subscribers.ts';
 
 const USAGE = [
   'usage: npm run hooks -- add <url> [--provider <provider>[,<provider>…]] [--games <slug>[,<slug>…]] [--allow-private]',
@@ -19,12 +29,21 @@ const USAGE = [
 
 class UsageError extends Error {}
 
-const csv = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+const csv = (values: string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 
 async function add(dir: string, argv: string[]): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { provider: { type: 'string', multiple: true }, games: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { provider: { type: 'string', multiple: true }, games: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -33,7 +52,16 @@ async function add(dir: string, argv: string[]): Promise<void> {
   let added;
   try {
     added = await withSubscribersLock(dir, async () => {
-      const result = addSubscriber(await readSubscribers(dir), { url: parsed.positionals[0]!, providers: csv(parsed.values.provider), games: csv(parsed.values.games), allowPrivate: parsed.values['allow-private'] === true }, new Date());
+      const result = addSubscriber(
+        await readSubscribers(dir),
+        {
+          url: parsed.positionals[0]!,
+          providers: csv(parsed.values.provider),
+          games: csv(parsed.values.games),
+          allowPrivate: parsed.values['allow-private'] === true,
+        },
+        new Date(),
+      );
       await writeSubscribers(dir, result.data);
       return result;
     });

@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RegistryFileSchema } from '../src/schemas/authoring.ts';
-import { loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
+import { type CsvRow, convertRows, parseCsv } from '../src/ingest/seed-import.ts';
 import { toDataJson, writeFileAtomic } from '../src/lib/write.ts';
-import { convertRows, parseCsv, type CsvRow } from '../src/ingest/seed-import.ts';
+import { loadRegistry, REGISTRY_FILE } from '../src/registry/load.ts';
 import { formatProblems } from '../src/registry/problems.ts';
+import { RegistryFileSchema } from '../src/schemas/authoring.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

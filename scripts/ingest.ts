@@ -11,13 +11,13 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
-import { ingestSources } from '../src/ingest/ingest.ts';
 import { heldBackFile } from '../src/ingest/held-back.ts';
+import { ingestSources } from '../src/ingest/ingest.ts';
 import { mergedFile } from '../src/ingest/merged.ts';
 import { gameFileOf, providerFiles } from '../src/ingest/records.ts';
-import { dataDir } from '../src/registry/load.ts';
 import { toDataJson } from '../src/lib/write.ts';
-import { GameFileSchema, ProviderFileSchema, type ProviderFile } from '../src/schemas/authoring.ts';
+import { dataDir } from '../src/registry/load.ts';
+import { GameFileSchema, type ProviderFile, ProviderFileSchema } from '../src/schemas/authoring.ts';
 import { HELD_BACK_FILE } from '../src/schemas/held-back.ts';
 import { MERGED_FILE } from '../src/schemas/merged.ts';
 
@@ -26,7 +26,9 @@ const dir = path.resolve(values.data ?? dataDir());
 
 // Published games, read as they are (older files may predate today's schema).
 const publishedGames = await Promise.all(
-  (await fg('games/*/*.json', { cwd: dir })).map(async (rel) => JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string }),
+  (await fg('games/*/*.json', { cwd: dir })).map(
+    async (rel) => JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { canonical_slug: string; canonical_name: string; provider: string },
+  ),
 );
 
 const result = await ingestSources(dir, publishedGames);
@@ -36,7 +38,8 @@ const files = new Map<string, string>();
 for (const game of result.games) {
   const parsed = GameFileSchema.safeParse(gameFileOf(game, pinnedAt, result.titles, (p) => result.table.row(p)?.display ?? p));
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${game.winner.file}:${game.winner.line}: ${game.provider}/${game.slug}: ${issue.path.join('.')}: ${issue.message}`);
+    for (const issue of parsed.error.issues)
+      problems.push(`${game.winner.file}:${game.winner.line}: ${game.provider}/${game.slug}: ${issue.path.join('.')}: ${issue.message}`);
     continue;
   }
   files.set(`games/${game.provider}/${game.slug}.json`, toDataJson(parsed.data));
@@ -45,7 +48,8 @@ const kept = new Set(result.games.map((g) => g.slug));
 const heldBack = new Set(result.excluded.flatMap((x) => (x.slug === null ? [] : [x.slug])));
 const merged = new Set(result.merged.map((m) => m.slug));
 for (const { canonical_slug: slug } of publishedGames) {
-  if (!kept.has(slug) && !heldBack.has(slug) && !merged.has(slug)) problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
+  if (!kept.has(slug) && !heldBack.has(slug) && !merged.has(slug))
+    problems.push(`published game ${slug} is in no source any more (a removal needs a data_version bump and a look at why)`);
 }
 files.set(HELD_BACK_FILE, heldBackFile(result.excluded));
 files.set(MERGED_FILE, mergedFile(result.merged));
@@ -84,4 +88,6 @@ await rm(staging, { recursive: true, force: true });
 const providers = new Set(result.games.map((g) => g.provider));
 console.log(`data:ingest: ${result.games.length} games from ${providers.size} providers written to ${path.join(dir, 'games')}`);
 for (const s of result.perSource) console.log(`  sources/${s.file} (${s.format}): ${s.facts} line(s) read, ${s.unmapped} not mapped`);
-console.log(`  left out: ${result.excluded.length} game(s) (${heldBack.size} of them published before); merged into another record: ${merged.size} slug(s); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`);
+console.log(
+  `  left out: ${result.excluded.length} game(s) (${heldBack.size} of them published before); merged into another record: ${merged.size} slug(s); not mapped: ${result.unmapped.length} line(s); sources disagree on ${result.games.filter((g) => g.disagree).length} game(s) (npm run data:report lists them)`,
+);

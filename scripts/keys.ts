@@ -34,7 +34,8 @@ async function issue(file: string, argv: readonly string[]): Promise<void> {
   const o = options(argv, ['owner', 'use', 'daily']);
   const missing = ['owner', 'use', 'daily'].filter((n) => o[n] === undefined || o[n]!.trim() === '');
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
-  if (!/^[1-9][0-9]{0,9}$/.test(o.daily!) || Number(o.daily) > 1_000_000_000) throw new UsageError(`--daily must be a whole number of requests per day from 1 to 1000000000 (got ${JSON.stringify(o.daily)})`);
+  if (!/^[1-9][0-9]{0,9}$/.test(o.daily!) || Number(o.daily) > 1_000_000_000)
+    throw new UsageError(`--daily must be a whole number of requests per day from 1 to 1000000000 (got ${JSON.stringify(o.daily)})`);
   if (o.owner!.trim().length > 200) throw new UsageError('--owner is longer than 200 characters');
   if (o.use!.trim().length > 500) throw new UsageError('--use is longer than 500 characters');
   const { key, record } = await withKeysLock(file, async () => {
@@ -42,7 +43,9 @@ async function issue(file: string, argv: readonly string[]): Promise<void> {
     await writeKeysFile(file, issued.data);
     return issued;
   });
-  process.stderr.write(`Issued key ${maskKey(record.id)} (id ${record.id}) to ${record.owner}; stored as a SHA-256 hash in ${file}.\nThe key is printed below once; it cannot be shown again:\n`);
+  process.stderr.write(
+    `Issued key ${maskKey(record.id)} (id ${record.id}) to ${record.owner}; stored as a SHA-256 hash in ${file}.\nThe key is printed below once; it cannot be shown again:\n`,
+  );
   process.stdout.write(`${key}\n`);
 }
 

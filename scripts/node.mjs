@@ -47,12 +47,18 @@ function provideNode(major) {
   const bin = path.join(dir, 'node_modules', '.bin', 'node');
   const cached = existsSync(bin) ? versionOf(bin) : null;
   if (cached !== null && majorOf(cached) >= major) return bin;
-  console.error(`rtp-registry: this is Node ${process.versions.node}; the project needs Node ${major}. Installing node@${major} from the npm registry into ${dir} (once)…`);
+  console.error(
+    `rtp-registry: this is Node ${process.versions.node}; the project needs Node ${major}. Installing node@${major} from the npm registry into ${dir} (once)…`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node@${major}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node@${major}`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const installed = r.status === 0 && existsSync(bin) ? versionOf(bin) : null;
   if (installed === null || majorOf(installed) < major) {
-    console.error(`rtp-registry: could not install node@${major}. Install Node ${major} yourself (nvm install ${major}; see docs/setup.md) and run the command again.`);
+    console.error(
+      `rtp-registry: could not install node@${major}. Install Node ${major} yourself (nvm install ${major}; see docs/setup.md) and run the command again.`,
+    );
     process.exit(1);
   }
   console.error(`rtp-registry: using Node ${installed} from ${dir}`);
@@ -87,7 +93,11 @@ function main(argv) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const node = provideNode(requiredMajor(pkg.engines?.node));
   // Child processes (npm run build from `npm start`, vitest's workers, the bench's servers) find the same Node first on PATH.
-  const env = { ...ENV_DEFAULTS, ...process.env, PATH: [path.dirname(node), path.join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(path.delimiter) };
+  const env = {
+    ...ENV_DEFAULTS,
+    ...process.env,
+    PATH: [path.dirname(node), path.join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(path.delimiter),
+  };
   const [command, ...args] = argv[0] === 'node' ? [node, ...argv.slice(1)] : argv;
   const child = spawn(command, args, { stdio: 'inherit', env });
   child.on('error', (err) => {

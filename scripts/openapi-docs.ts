@@ -4,13 +4,13 @@
 // Usage: node scripts/openapi-docs.ts [--check]   (--check: exit 1 when either is out of date)
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { openApiDocument } from '../src/openapi/document.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
-import { openApiDocument } from '../src/openapi/document.ts';
+import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
+import { withDataFigures } from './lib/data-figures.ts';
 import { routeExamples } from './lib/openapi-examples.ts';
 import { renderApiMarkdown, withRouteList } from './lib/openapi-markdown.ts';
-import { withDataFigures } from './lib/data-figures.ts';
-import { HELD_BACK_FILE, HeldBackFileSchema } from '../src/schemas/held-back.ts';
 
 export const API_DOC = path.resolve('docs/api.md');
 export const README = path.resolve('README.md');
@@ -34,7 +34,10 @@ export async function expectedReadme(dir: string = dataDir()): Promise<string> {
 
 if (import.meta.main) {
   let stale = false;
-  for (const [file, text] of [[API_DOC, await expectedApiDoc()], [README, await expectedReadme()]] as const) {
+  for (const [file, text] of [
+    [API_DOC, await expectedApiDoc()],
+    [README, await expectedReadme()],
+  ] as const) {
     const name = path.relative(process.cwd(), file);
     if (process.argv.includes('--check')) {
       if ((await readFile(file, 'utf8').catch(() => '')) === text) {

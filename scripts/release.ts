@@ -3,12 +3,12 @@
 // switches `current` atomically, then queues the change notifications (docs/notifications.md).
 // `npm run release -- --rollback` switches back (docs/production.md).
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
-import { readdirSync } from 'node:fs';
 import { dataDir } from '../src/registry/load.ts';
-import { ReleaseError, runRelease, runRollback, type ReleasePoint } from '../src/release/release.ts';
+import { ReleaseError, type ReleasePoint, runRelease, runRollback } from '../src/release/release.ts';
 import { DEFAULT_KEEP, releasesDir } from '../src/release/store.ts';
 import { notifyRelease } from './lib/release-hooks.ts';
 
@@ -26,7 +26,12 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   let values: { rollback?: boolean; keep?: string; help?: boolean };
   try {
-    ({ values } = parseArgv({ args: argv, options: { rollback: { type: 'boolean' }, keep: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgv({
+      args: argv,
+      options: { rollback: { type: 'boolean' }, keep: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     throw new Error(`${(err as Error).message}. ${USAGE}`);
   }
@@ -35,7 +40,8 @@ function parseArgs(argv: string[]): Args {
     process.exit(0);
   }
   const raw = values.keep;
-  if (raw !== undefined && !/^[1-9][0-9]*$/.test(raw)) throw new Error(`--keep needs a whole number of releases of at least 1 (got ${JSON.stringify(raw)}). ${USAGE}`);
+  if (raw !== undefined && !/^[1-9][0-9]*$/.test(raw))
+    throw new Error(`--keep needs a whole number of releases of at least 1 (got ${JSON.stringify(raw)}). ${USAGE}`);
   return { rollback: values.rollback === true, keep: raw === undefined ? DEFAULT_KEEP : Number(raw) };
 }
 
@@ -78,7 +84,9 @@ async function main(): Promise<number> {
   const log = (line: string) => console.log(`release: ${line}`);
   if (args.rollback) {
     const r = await runRollback({ dir, log });
-    console.log(`release: now serving ${r.to} (was ${r.from ?? 'none'}); a server following ${path.join(dir, 'current')} switches within its poll interval, or at once on SIGHUP`);
+    console.log(
+      `release: now serving ${r.to} (was ${r.from ?? 'none'}); a server following ${path.join(dir, 'current')} switches within its poll interval, or at once on SIGHUP`,
+    );
     return 0;
   }
   const data = dataDir();
@@ -110,7 +118,10 @@ main().then(
   },
   (err: unknown) => {
     const dir = releasesDir();
-    if (err instanceof ReleaseError) console.error(`release failed at step "${err.step}": ${err.message}\nrelease: nothing was switched; ${path.join(dir, 'current')} still serves the previous release.`);
+    if (err instanceof ReleaseError)
+      console.error(
+        `release failed at step "${err.step}": ${err.message}\nrelease: nothing was switched; ${path.join(dir, 'current')} still serves the previous release.`,
+      );
     else console.error(`release failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;
   },

@@ -16,12 +16,15 @@ function fail(message: string, code = 1): never {
 
 let values: { count?: string | undefined; out?: string | undefined; seed?: string | undefined; force?: boolean | undefined };
 try {
-  ({ values } = parseArgs({ options: { count: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string', default: '1' }, force: { type: 'boolean', default: false } } }));
+  ({ values } = parseArgs({
+    options: { count: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string', default: '1' }, force: { type: 'boolean', default: false } },
+  }));
 } catch (err) {
   fail((err as Error).message, 2);
 }
 if (values.count === undefined || values.out === undefined) fail('--count and --out are required', 2);
-if (!/^\d+$/.test(values.count) || Number(values.count) < 1 || Number(values.count) > MAX_COUNT) fail(`--count "${values.count}": must be a whole number from 1 to ${MAX_COUNT}`, 2);
+if (!/^\d+$/.test(values.count) || Number(values.count) < 1 || Number(values.count) > MAX_COUNT)
+  fail(`--count "${values.count}": must be a whole number from 1 to ${MAX_COUNT}`, 2);
 if (!/^\d+$/.test(values.seed ?? '') || Number(values.seed) > 0xffffffff) fail(`--seed "${values.seed}": must be a whole number from 0 to 4294967295`, 2);
 
 const out = path.resolve(values.out);

@@ -21,7 +21,13 @@ interface Counts {
 
 /** Reads Vitest's JSON report (numPassedTests…; skipped = pending + todo). */
 function readReport(file: string, into: Counts): void {
-  let report: { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number; numTodoTests?: number; testResults?: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }> };
+  let report: {
+    numPassedTests?: number;
+    numFailedTests?: number;
+    numPendingTests?: number;
+    numTodoTests?: number;
+    testResults?: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }>;
+  };
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
@@ -31,7 +37,8 @@ function readReport(file: string, into: Counts): void {
   into.failed += report.numFailedTests ?? 0;
   into.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   for (const file of report.testResults ?? []) {
-    for (const a of file.assertionResults) if (a.status === 'pending' || a.status === 'skipped' || a.status === 'todo') into.skippedNames.push(`${path.relative(ROOT, file.name)}: ${a.fullName}`);
+    for (const a of file.assertionResults)
+      if (a.status === 'pending' || a.status === 'skipped' || a.status === 'todo') into.skippedNames.push(`${path.relative(ROOT, file.name)}: ${a.fullName}`);
   }
 }
 

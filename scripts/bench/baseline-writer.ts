@@ -41,12 +41,14 @@ export function writeLike(manifest: Manifest, outDir: string, part = 0, parts = 
 export async function writeLikeParallel(manifestFile: string, outDir: string, threads = BUILD_WRITER_THREADS): Promise<number> {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
   const self = fileURLToPath(import.meta.url);
-  const others = Array.from({ length: threads - 1 }, (_, k) =>
-    new Promise<number>((resolve, reject) => {
-      const worker = new Worker(self, { workerData: { manifestFile, outDir, part: k + 1, parts: threads } });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    }),
+  const others = Array.from(
+    { length: threads - 1 },
+    (_, k) =>
+      new Promise<number>((resolve, reject) => {
+        const worker = new Worker(self, { workerData: { manifestFile, outDir, part: k + 1, parts: threads } });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
   );
   const mine = writeLike(manifest, outDir, 0, threads);
   return mine + (await Promise.all(others)).reduce((a, b) => a + b, 0);

@@ -1,7 +1,8 @@
 // The throughput ceiling: a bare node:http server answering fixed paths with recorded responses (same bytes, same headers).
 // Usage: node scripts/bench/ceiling.ts <fixtures.json> <port>   (fixtures: {path: {status, headers, body_base64}}); listens on 127.0.0.1.
-import { createServer } from 'node:http';
+
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 
 const [fixturesFile, portArg] = process.argv.slice(2);
 if (!fixturesFile || !portArg) {

@@ -1,9 +1,9 @@
 // Benchmark data: synthetic registries from `npm run data:synth`, cached by count, seed and generator hash.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import fg from 'fast-glob';
 import os from 'node:os';
 import path from 'node:path';
+import fg from 'fast-glob';
 import { spawnBounded } from './procs.ts';
 
 export const SYNTH_SCRIPT = 'scripts/synth.ts';

@@ -6,8 +6,7 @@
 // instance, nginx and redis-server, and Redis commands per request (INFO commandstats). Loopback
 // only; 10 connections; EDGE_BENCH_SECONDS (default 5) per scenario after a second of warm-up.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@redis/client';
@@ -19,14 +18,18 @@ import { serveFlags } from '../node.mjs';
 import { BENCH_RATE_LIMIT } from './list.ts';
 import { runLoad } from './load.ts';
 import { cpuMicros } from './procs.ts';
-import { queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
+import { queryMix, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATION_S = Number(process.env.EDGE_BENCH_SECONDS || 5);
 const outDir = path.resolve(process.env.RTP_OUT_DIR || 'dist');
 
 /** The processes whose parent is `pid` (nginx's workers), by procps' pgrep. */
-const children = (pid: number): number[] => execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8', timeout: 5000 }).split('\n').filter(Boolean).map(Number);
+const children = (pid: number): number[] =>
+  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8', timeout: 5000 })
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
 
 const cpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + (cpuMicros(pid) ?? 0), 0);
 
@@ -83,14 +86,20 @@ try {
     const run = await runLoad({ baseUrl: base, connections: 10, durationS: DURATION_S, next });
     const after = { instance: cpu(instances.map((x) => x.pid)), nginx: cpu(workers), redis: cpu([redisPart.pid]), commands: await commands() };
     const per = (a: number, b: number) => ((a - b) / run.requests).toFixed(1);
-    console.log(`| ${name} | ${Math.round(run.reqPerSec)} | ${per(after.instance, before.instance)} | ${per(after.nginx, before.nginx)} | ${per(after.redis, before.redis)} | ${delta(after.commands, before.commands, run.requests)} | ${run.non2xx + run.errors + run.timeouts === 0 ? 0 : `${run.non2xx + run.errors + run.timeouts}: ${JSON.stringify({ statuses: run.statusCodes, errors: run.errors, timeouts: run.timeouts })}`} |`);
+    console.log(
+      `| ${name} | ${Math.round(run.reqPerSec)} | ${per(after.instance, before.instance)} | ${per(after.nginx, before.nginx)} | ${per(after.redis, before.redis)} | ${delta(after.commands, before.commands, run.requests)} | ${run.non2xx + run.errors + run.timeouts === 0 ? 0 : `${run.non2xx + run.errors + run.timeouts}: ${JSON.stringify({ statuses: run.statusCodes, errors: run.errors, timeouts: run.timeouts })}`} |`,
+    );
   }
   // Redis memory per client: the limiter's key of each of CLIENTS IPv4 clients, set by its own script.
   const CLIENTS = 100_000;
   const memory = async () => Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))![1]);
   const empty = await memory();
   for (let k = 0; k < CLIENTS; k += 1000) {
-    await Promise.all(Array.from({ length: 1000 }, (_, j) => redis.sendCommand(['EVAL', WINDOW_SCRIPT, '1', `${DEFAULT_REDIS_PREFIX}10.${(k + j) >> 16}.${((k + j) >> 8) & 255}.${(k + j) & 255}`, '86400000'])));
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, j) =>
+        redis.sendCommand(['EVAL', WINDOW_SCRIPT, '1', `${DEFAULT_REDIS_PREFIX}10.${(k + j) >> 16}.${((k + j) >> 8) & 255}.${(k + j) & 255}`, '86400000']),
+      ),
+    );
   }
   console.log(`\nRedis memory per client key (${CLIENTS.toLocaleString('en')} IPv4 clients, one window each): ${((await memory()) - empty) / CLIENTS} bytes`);
 } finally {
@@ -98,7 +107,9 @@ try {
   await edge.stop();
   log.end();
   // nginx's and the instance's own lines (errors, warnings), for a run that had failures.
-  const lines = readFileSync(path.join(dir, 'output.log'), 'utf8').split('\n').filter((l) => /\[(error|warn|crit)\]|WARNING|error/i.test(l));
+  const lines = readFileSync(path.join(dir, 'output.log'), 'utf8')
+    .split('\n')
+    .filter((l) => /\[(error|warn|crit)\]|WARNING|error/i.test(l));
   for (const line of lines.slice(-20)) console.error(line);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serveFlags } from '../node.mjs';
 import { BUNDLE_REL } from './build.ts';
-import { fetchRaw, pathSource, runLoad, type LoadRun, type Target } from './load.ts';
+import { fetchRaw, type LoadRun, pathSource, runLoad, type Target } from './load.ts';
 import { DEFAULT_PAGE_PATH, listPayload } from './payload.ts';
-import { cpuMicros, freePort, rssMiB, startAndWait, type Running } from './procs.ts';
-import { distinctStream, mostFrequentWord, queryMix, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
+import { cpuMicros, freePort, type Running, rssMiB, startAndWait } from './procs.ts';
+import { distinctStream, mostFrequentWord, queryMix, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
 import type { BenchResult, ScenarioRow } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
@@ -16,7 +16,17 @@ import { pairedRatios, summarize } from './stats.ts';
 export const BENCH_RATE_LIMIT = '1000000000';
 
 /** How the ratios name a scenario (else by its title). */
-const RATIO_NAMES: Record<string, string> = { a: 'mix', a0: 'mix, caches off', u: 'uncached', u0: 'uncached, caches off', b: 'repeated query', c: 'static slug JSON', d: 'ceiling', "d'": 'ceiling', e: 'its ceiling' };
+const RATIO_NAMES: Record<string, string> = {
+  a: 'mix',
+  a0: 'mix, caches off',
+  u: 'uncached',
+  u0: 'uncached, caches off',
+  b: 'repeated query',
+  c: 'static slug JSON',
+  d: 'ceiling',
+  "d'": 'ceiling',
+  e: 'its ceiling',
+};
 
 export interface ServerContext {
   benchRoot: string;
@@ -51,7 +61,13 @@ export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs
   const port = await freePort();
   // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
   const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
-  return startAndWait('server', { args: [...serveFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' }, port, status, '/api/rtp/list?limit=1');
+  return startAndWait(
+    'server',
+    { args: [...serveFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' },
+    port,
+    status,
+    '/api/rtp/list?limit=1',
+  );
 }
 
 export interface Scenario {
@@ -86,7 +102,13 @@ export function scenario(id: string, title: string, server: ScenarioRow['server'
 export async function measure(ctx: ServerContext, scenarios: Scenario[], load: LoadSettings): Promise<void> {
   const sources = new Map(scenarios.map((s) => [s, pathSource(s.target)]));
   const run = (s: Scenario, durationS: number) =>
-    runLoad({ baseUrl: s.base, connections: load.connections, durationS, next: sources.get(s)!, ...(s.target.kind === 'fixed' ? { fixedPath: s.target.path } : {}) });
+    runLoad({
+      baseUrl: s.base,
+      connections: load.connections,
+      durationS,
+      next: sources.get(s)!,
+      ...(s.target.kind === 'fixed' ? { fixedPath: s.target.path } : {}),
+    });
   for (const s of scenarios) await run(s, load.warmupS);
   for (let round = 1; round <= load.rounds; round++) {
     for (const s of scenarios) {
@@ -95,7 +117,9 @@ export async function measure(ctx: ServerContext, scenarios: Scenario[], load: L
       const after = cpuMicros(s.pid);
       s.runs.push(r);
       if (before !== undefined && after !== undefined && r.requests > 0) s.cpu.push((after - before) / r.requests);
-      ctx.log(`load round ${round}/${load.rounds} ${s.id}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, CPU ${s.cpu.at(-1)?.toFixed(1) ?? '?'} µs/req, non-2xx ${r.non2xx}, errors ${r.errors + r.timeouts}`);
+      ctx.log(
+        `load round ${round}/${load.rounds} ${s.id}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, CPU ${s.cpu.at(-1)?.toFixed(1) ?? '?'} µs/req, non-2xx ${r.non2xx}, errors ${r.errors + r.timeouts}`,
+      );
     }
   }
 }
@@ -119,7 +143,13 @@ export function row(s: Scenario): ScenarioRow {
 }
 
 /** The list phase over the output folder `outDir` of a `games`-game registry. */
-export async function listPhase(ctx: ServerContext, outDir: string, games: number, work: string, load: LoadSettings): Promise<NonNullable<BenchResult['list']>> {
+export async function listPhase(
+  ctx: ServerContext,
+  outDir: string,
+  games: number,
+  work: string,
+  load: LoadSettings,
+): Promise<NonNullable<BenchResult['list']>> {
   const bundle = JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> };
   const vocab = vocabularyOf(bundle.records);
   const mix = queryMix(vocab, load.mixCount, load.seed).map((q) => `/api/rtp/list?${toSearch(q)}`);
@@ -149,7 +179,10 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const mixBytes = mix.reduce((sum, p) => sum + bodyBytes.get(p)!, 0) / mix.length;
     const firstPage = await fetchRaw(server.base + DEFAULT_PAGE_PATH);
     if (firstPage.status !== 200) throw new Error(`server answered ${firstPage.status} to ${DEFAULT_PAGE_PATH}`);
-    const payload = listPayload(firstPage.body, mix.map((p) => Buffer.from(fixtures[p]!.body_base64, 'base64')));
+    const payload = listPayload(
+      firstPage.body,
+      mix.map((p) => Buffer.from(fixtures[p]!.body_base64, 'base64')),
+    );
     const bytesOf = (p: string) => bodyBytes.get(p)!.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     writeFileSync(fixturesFile, JSON.stringify(fixtures));
@@ -161,15 +194,71 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     let sent = 0;
     let coldSent = 0;
     const scenarios: Scenario[] = [
-      scenario('a', 'mix of distinct queries', 'server', server, { kind: 'cycle', paths: mix }, `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`),
+      scenario(
+        'a',
+        'mix of distinct queries',
+        'server',
+        server,
+        { kind: 'cycle', paths: mix },
+        `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`,
+      ),
       scenario('b', 'one repeated query', 'server', server, { kind: 'fixed', path: repeated }, `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`),
-      scenario('c', 'static slug JSON', 'server', server, { kind: 'cycle', paths: slugs }, `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`),
-      scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` }, `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`),
-      scenario('a0', 'mix, list caches off', 'server', cold, { kind: 'cycle', paths: mix }, 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).'),
-      scenario('u0', 'uncached, list caches off', 'server', cold, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` }, 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.'),
-      scenario('d', 'ceiling: same bytes as (b)', 'ceiling', ceiling, { kind: 'fixed', path: repeated }, "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body."),
-      scenario("d'", 'ceiling: same bytes as (c)', 'ceiling', ceiling, { kind: 'cycle', paths: slugs }, "the same bare server answering (c)'s four paths with their recorded responses."),
-      scenario('e', 'ceiling: same bytes as (a)', 'ceiling', ceiling, { kind: 'cycle', paths: mix }, `the same bare server answering the ${mix.length} queries of (a) with their recorded responses (${Math.round(mixBytes).toLocaleString('en-US')} bytes on average), cycled in the same order.`),
+      scenario(
+        'c',
+        'static slug JSON',
+        'server',
+        server,
+        { kind: 'cycle', paths: slugs },
+        `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`,
+      ),
+      scenario(
+        'u',
+        'uncached distinct queries',
+        'server',
+        server,
+        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` },
+        `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`,
+      ),
+      scenario(
+        'a0',
+        'mix, list caches off',
+        'server',
+        cold,
+        { kind: 'cycle', paths: mix },
+        'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).',
+      ),
+      scenario(
+        'u0',
+        'uncached, list caches off',
+        'server',
+        cold,
+        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` },
+        'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.',
+      ),
+      scenario(
+        'd',
+        'ceiling: same bytes as (b)',
+        'ceiling',
+        ceiling,
+        { kind: 'fixed', path: repeated },
+        "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.",
+      ),
+      scenario(
+        "d'",
+        'ceiling: same bytes as (c)',
+        'ceiling',
+        ceiling,
+        { kind: 'cycle', paths: slugs },
+        "the same bare server answering (c)'s four paths with their recorded responses.",
+      ),
+      scenario(
+        'e',
+        'ceiling: same bytes as (a)',
+        'ceiling',
+        ceiling,
+        { kind: 'cycle', paths: mix },
+        `the same bare server answering the ${mix.length} queries of (a) with their recorded responses (${Math.round(mixBytes).toLocaleString('en-US')} bytes on average), cycled in the same order.`,
+      ),
     ];
     await measure(ctx, scenarios, load);
 
@@ -179,12 +268,35 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     const byId = new Map(scenarios.map((x) => [x.id, x]));
     const name = (id: string) => `${RATIO_NAMES[id] ?? byId.get(id)!.title} (${id})`;
     const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
-    for (const [a, b] of [['a', 'a0'], ['u', 'u0'], ['a', 'e'], ['a', 'd'], ['b', 'd'], ['c', "d'"], ['u', 'd']] as const) {
-      ratios.push({ id: `${a}/${b}`, label: `${name(a)} / ${name(b)}`, ratio: pairedRatios(byId.get(a)!.runs.map((r) => r.reqPerSec), byId.get(b)!.runs.map((r) => r.reqPerSec)) });
+    for (const [a, b] of [
+      ['a', 'a0'],
+      ['u', 'u0'],
+      ['a', 'e'],
+      ['a', 'd'],
+      ['b', 'd'],
+      ['c', "d'"],
+      ['u', 'd'],
+    ] as const) {
+      ratios.push({
+        id: `${a}/${b}`,
+        label: `${name(a)} / ${name(b)}`,
+        ratio: pairedRatios(
+          byId.get(a)!.runs.map((r) => r.reqPerSec),
+          byId.get(b)!.runs.map((r) => r.reqPerSec),
+        ),
+      });
     }
-    for (const [a, b] of [['a', 'a0'], ['u', 'u0'], ['e', 'a'], ['d', 'b'], ["d'", 'c'], ['d', 'u']] as const) {
+    for (const [a, b] of [
+      ['a', 'a0'],
+      ['u', 'u0'],
+      ['e', 'a'],
+      ['d', 'b'],
+      ["d'", 'c'],
+      ['d', 'u'],
+    ] as const) {
       const [x, y] = [byId.get(a)!.cpu, byId.get(b)!.cpu];
-      if (x.length === y.length && x.length > 0) ratios.push({ id: `cpu ${a}/${b}`, label: `server CPU per request: ${name(a)} / ${name(b)}`, ratio: pairedRatios(x, y) });
+      if (x.length === y.length && x.length > 0)
+        ratios.push({ id: `cpu ${a}/${b}`, label: `server CPU per request: ${name(a)} / ${name(b)}`, ratio: pairedRatios(x, y) });
     }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(

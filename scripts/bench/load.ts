@@ -83,7 +83,9 @@ export async function runLoad(opts: { baseUrl: string; connections: number; dura
         ];
   const lat: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests }, (err, res) => (err ? reject(err) : resolve(res)));
+    const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
     instance.on('response', (_client, _status, _bytes, ms) => lat.push(ms));
   });
   const n = lat.length;

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUNDLE_REL } from './build.ts';
 import type { DataSet } from './data.ts';
-import { measure, row, scenario, startServer, type LoadSettings, type ServerContext } from './list.ts';
+import { type LoadSettings, measure, row, type ServerContext, scenario, startServer } from './list.ts';
 import { rssMiB, withLoadGeneratorPinned } from './procs.ts';
-import { distinctStream, toSearch, vocabularyOf, type VocabularyRecord } from './query-mix.ts';
+import { distinctStream, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
 import type { BenchResult, MemoryRow } from './results.ts';
 import { summarize } from './stats.ts';
 
@@ -19,7 +19,14 @@ async function uncachedOn(ctx: ServerContext, outDir: string, load: LoadSettings
     const server = await startServer(ctx, outDir, 10 * 60_000);
     try {
       let sent = 0;
-      const u = scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` }, '');
+      const u = scenario(
+        'u',
+        'uncached distinct queries',
+        'server',
+        server,
+        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` },
+        '',
+      );
       await measure(ctx, [u], load);
       const r = row(u);
       return { reqPerSec: r.reqPerSec, cpuUsPerRequest: r.cpuUsPerRequest ?? summarize([0]), p99Ms: r.p99Ms, rssAfterMiB: rssMiB(server.proc.child.pid!) ?? 0 };
@@ -29,7 +36,13 @@ async function uncachedOn(ctx: ServerContext, outDir: string, load: LoadSettings
   });
 }
 
-export async function memoryPhase(ctx: ServerContext, sets: readonly DataSet[], built: ReadonlyMap<string, string>, starts: number, load: LoadSettings): Promise<NonNullable<BenchResult['memory']>> {
+export async function memoryPhase(
+  ctx: ServerContext,
+  sets: readonly DataSet[],
+  built: ReadonlyMap<string, string>,
+  starts: number,
+  load: LoadSettings,
+): Promise<NonNullable<BenchResult['memory']>> {
   const rows: MemoryRow[] = [];
   for (const ds of sets) {
     const outDir = built.get(ds.label);
@@ -56,7 +69,15 @@ export async function memoryPhase(ctx: ServerContext, sets: readonly DataSet[], 
       error = (err as Error).message.slice(0, 300);
     }
     if (ready.length === 0) continue;
-    rows.push({ label: ds.label, games: ds.games, readyMs: summarize(ready), rssMiB: summarize(rss.length > 0 ? rss : [0]), ...(coldReadyMs === undefined ? {} : { coldReadyMs }), ...(uncached === undefined ? {} : { uncached }), ...(error === undefined ? {} : { error }) });
+    rows.push({
+      label: ds.label,
+      games: ds.games,
+      readyMs: summarize(ready),
+      rssMiB: summarize(rss.length > 0 ? rss : [0]),
+      ...(coldReadyMs === undefined ? {} : { coldReadyMs }),
+      ...(uncached === undefined ? {} : { uncached }),
+      ...(error === undefined ? {} : { error }),
+    });
   }
   return {
     rows,

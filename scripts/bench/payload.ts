@@ -29,7 +29,10 @@ export function itemBytesOf(body: Buffer): { perItem: number; items: number } | 
 /** The payload figures from the default page's body and the mix's bodies. */
 export function listPayload(defaultPage: Buffer, mixBodies: readonly Buffer[]): ListPayload {
   const page = itemBytesOf(defaultPage);
-  const perItem = mixBodies.map(itemBytesOf).filter((x) => x !== null).map((x) => x.perItem);
+  const perItem = mixBodies
+    .map(itemBytesOf)
+    .filter((x) => x !== null)
+    .map((x) => x.perItem);
   return {
     defaultPage: { answerBytes: defaultPage.length, itemBytes: Math.round(page?.perItem ?? 0), items: page?.items ?? 0 },
     mixAnswerBytes: summarize(mixBodies.map((b) => b.length)),

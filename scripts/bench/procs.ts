@@ -1,5 +1,5 @@
 // Bounded child processes for the benchmark: spawn with a deadline, kill the whole group on exit, read RSS from /proc.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -49,7 +49,11 @@ export interface Spawned {
  * Spawns a child in its own process group, registered for kill-on-exit, with a hard deadline
  * (`timeoutMs`) after which the group is killed.
  */
-export function spawnBounded(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; stdout?: 'pipe' | 'ignore' }): Spawned {
+export function spawnBounded(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; stdout?: 'pipe' | 'ignore' },
+): Spawned {
   hookExit();
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', opts.stdout ?? 'pipe', 'pipe'], detached: true });
   live.add(child);
@@ -138,7 +142,10 @@ export async function withLoadGeneratorPinned<T>(work: (pinned: boolean) => Prom
   if (CORES.loadGenerator !== null) {
     try {
       // "pid N's current affinity list: 0,1": restored as it was, whatever it was.
-      before = execFileSync('taskset', ['-cp', String(process.pid)], { timeout: 5000, encoding: 'utf8' }).split(': ').pop()!.trim();
+      before = execFileSync('taskset', ['-cp', String(process.pid)], { timeout: 5000, encoding: 'utf8' })
+        .split(': ')
+        .pop()!
+        .trim();
       set(CORES.loadGenerator);
       pinned = true;
     } catch {
@@ -160,7 +167,13 @@ export interface Running {
 }
 
 /** Spawns a server on `port` and polls `probePath` until it answers 200 (`probe` does one GET, returning the status). */
-export async function startAndWait(what: string, cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number; stdout?: 'pipe' | 'ignore' }, port: number, probe: (url: string) => Promise<number>, probePath: string): Promise<Running> {
+export async function startAndWait(
+  what: string,
+  cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number; stdout?: 'pipe' | 'ignore' },
+  port: number,
+  probe: (url: string) => Promise<number>,
+  probePath: string,
+): Promise<Running> {
   const base = `http://127.0.0.1:${port}`;
   const t = performance.now();
   const pin = CORES.servers === null ? [] : ['-c', CORES.servers];
@@ -172,7 +185,10 @@ export async function startAndWait(what: string, cmd: { args: string[]; cwd: str
   const deadline = Date.now() + 120_000;
   let ok = false;
   while (!ok && !exited && Date.now() < deadline) {
-    ok = await probe(base + probePath).then((code) => code === 200, () => false);
+    ok = await probe(base + probePath).then(
+      (code) => code === 200,
+      () => false,
+    );
     if (!ok) await sleep(5);
   }
   const readyMs = performance.now() - t;

@@ -1,7 +1,8 @@
 // Deterministic list-route query sets for the benchmark: a realistic mix and a combinatorial stream of distinct queries.
 // Emits URL query strings for GET /api/rtp/list (the caller prefixes the path).
-import { mulberry32 } from '../lib/synth.ts';
+
 import { tokenize } from '../../src/schemas/text.ts';
+import { mulberry32 } from '../lib/synth.ts';
 
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -69,7 +70,6 @@ export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canon
   return best;
 }
 
-
 /** Fixed parameter order, so equal queries give equal strings. */
 export function toSearch(query: ListQuery): string {
   const parts: string[] = [];
@@ -89,7 +89,9 @@ export function toSearch(query: ListQuery): string {
  */
 export function normalisedKey(query: ListQuery): string {
   const q = query.q === undefined ? '' : tokenize(query.q).join(' ');
-  return [q, query.provider ?? '', query.game_type ?? '', query.has_variants ? '1' : '', query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0].join('\u0000');
+  return [q, query.provider ?? '', query.game_type ?? '', query.has_variants ? '1' : '', query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0].join(
+    '\u0000',
+  );
 }
 
 /** Page sizes of the mix and their weights: mostly the default, sometimes small pages, rarely the maximum. */

@@ -32,7 +32,9 @@ const ceilingText = (r: BenchResult, id: string, cpuId: string) => {
 /** One line per run: what a before/after comparison reads (links relative to bench/). */
 function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
   const rows = runs.map(({ file, result: r }) => {
-    const largest = r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
+    const largest = r.build?.rows
+      .filter((b) => b.error === undefined)
+      .reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
     const uncached = r.list?.scenarios.find((s) => s.id === 'u');
     const payload = r.list?.payload;
     return [
@@ -46,10 +48,27 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
       ceilingText(r, 'b/d', 'cpu d/b'),
       ceilingText(r, "c/d'", "cpu d'/c"),
-      payload === undefined ? '—' : `${num(r.list!.games)} games: page of 50 ${num(payload.defaultPage.answerBytes)} B, ${num(payload.defaultPage.itemBytes)} B/item; mix ${band(payload.mixItemBytes)} B/item, ${band(payload.mixAnswerBytes)} B/answer`,
+      payload === undefined
+        ? '—'
+        : `${num(r.list!.games)} games: page of 50 ${num(payload.defaultPage.answerBytes)} B, ${num(payload.defaultPage.itemBytes)} B/item; mix ${band(payload.mixItemBytes)} B/item, ${band(payload.mixAnswerBytes)} B/answer`,
     ];
   });
-  return table(['run', 'code measured', 'mode', 'build / baseline', 'mix / ceiling (e, else d)', 'mix / caches off', 'uncached / ceiling', 'uncached', 'repeated / ceiling', 'slug / ceiling', 'list bytes'], rows);
+  return table(
+    [
+      'run',
+      'code measured',
+      'mode',
+      'build / baseline',
+      'mix / ceiling (e, else d)',
+      'mix / caches off',
+      'uncached / ceiling',
+      'uncached',
+      'repeated / ceiling',
+      'slug / ceiling',
+      'list bytes',
+    ],
+    rows,
+  );
 }
 
 /** The list runs' two sizes in the standing table: 50,000 synthetic games, and the shipped registry. */
@@ -69,7 +88,12 @@ const STANDING: ReadonlyArray<{ name: string; get: (r: BenchResult) => number | 
   { name: 'uncached (u), by CPU against the ceiling (d)', get: cpuRatio('cpu d/u'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
   { name: 'repeated query (b), by CPU against the ceiling (d)', get: cpuRatio('cpu d/b'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
   { name: "static slug JSON (c), by CPU against its ceiling (d')", get: cpuRatio("cpu d'/c"), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
-  { name: 'uncached (u), server CPU µs per request', get: (r) => r.list?.scenarios.find((x) => x.id === 'u')?.cpuUsPerRequest?.median, fmt: (x) => num(x, 1), higherIsBetter: false },
+  {
+    name: 'uncached (u), server CPU µs per request',
+    get: (r) => r.list?.scenarios.find((x) => x.id === 'u')?.cpuUsPerRequest?.median,
+    fmt: (x) => num(x, 1),
+    higherIsBetter: false,
+  },
 ];
 
 /** Where the project stands: per figure and size, the latest run's median against the band of the BAND_RUNS runs before it. */
@@ -80,7 +104,11 @@ export function standingSection(runs: ReadonlyArray<{ file: string; result: Benc
     ...sizes.flatMap(({ runs: those }) => {
       const latest = those.at(-1);
       const v = latest === undefined ? undefined : f.get(latest.result);
-      const before = those.slice(0, -1).map((x) => f.get(x.result)).filter((x) => x !== undefined).slice(-BAND_RUNS);
+      const before = those
+        .slice(0, -1)
+        .map((x) => f.get(x.result))
+        .filter((x) => x !== undefined)
+        .slice(-BAND_RUNS);
       if (v === undefined) return ['—', '—'];
       if (before.length === 0) return [f.fmt(v), '—'];
       const [lo, hi] = [Math.min(...before), Math.max(...before)];
@@ -91,7 +119,9 @@ export function standingSection(runs: ReadonlyArray<{ file: string; result: Benc
   const latest = sizes.map(({ size, runs: those }) => {
     const x = those.at(-1);
     const what = size === '50k' ? 'at 50,000 synthetic games' : `on the shipped registry${x ? ` (${num(x.result.list!.games)} games)` : ''}`;
-    return x === undefined ? `- ${what}: no run yet (\`npm run bench -- --only list${size === 'shipped' ? ' --list-registry real' : ''}\`).` : `- ${what}: [${x.result.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${x.file}), code ${x.result.env.code}.`;
+    return x === undefined
+      ? `- ${what}: no run yet (\`npm run bench -- --only list${size === 'shipped' ? ' --list-registry real' : ''}\`).`
+      : `- ${what}: [${x.result.env.date.slice(0, 16).replace('T', ' ')}](bench/results/${x.file}), code ${x.result.env.code}.`;
   });
   const head = ['figure', '50k: latest', `50k: band of the ${BAND_RUNS} runs before`, 'shipped: latest', 'shipped: band'];
   return `## Where it stands\n\n${table(head, rows)}\n\nThe latest list run of each size, each median against the range of the medians of the ${BAND_RUNS} runs of that size before it (within it, better or worse). A ratio by CPU is the bare server's CPU per request over the route's: 1.00x is the bare server's cost, higher is better. Latest runs:\n\n${latest.join('\n')}`;
@@ -99,22 +129,35 @@ export function standingSection(runs: ReadonlyArray<{ file: string; result: Benc
 
 function header(r: BenchResult): string {
   const e = r.env;
-  return table(['', ''], [
-    ['machine', `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB (${e.platform})`],
-    ['Node', e.node],
-    ['date', e.date],
-    ['commit', e.code === e.commit ? e.commit : `${e.code} measured with the bench of ${e.commit}`],
-    ['run time', `${num(r.elapsedS)} s (${r.mode})`],
-    ...Object.entries(r.settings),
-    ['data', r.data.map((d) => `${d.label}: ${num(d.games)} games (${d.origin})`).join('; ')],
-  ]);
+  return table(
+    ['', ''],
+    [
+      ['machine', `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB (${e.platform})`],
+      ['Node', e.node],
+      ['date', e.date],
+      ['commit', e.code === e.commit ? e.commit : `${e.code} measured with the bench of ${e.commit}`],
+      ['run time', `${num(r.elapsedS)} s (${r.mode})`],
+      ...Object.entries(r.settings),
+      ['data', r.data.map((d) => `${d.label}: ${num(d.games)} games (${d.origin})`).join('; ')],
+    ],
+  );
 }
 
 const notes = (list: readonly string[]) => (list.length === 0 ? '' : `\n\n${list.map((n) => `- ${n}`).join('\n')}`);
 
 function buildSection(r: BenchResult): string {
   const b = r.build!;
-  const rows = b.rows.map((x) => [x.label, num(x.games), num(x.files), `${num(x.bytes / 2 ** 20)} MiB`, band(x.buildS, 2), band(x.baselineS, 2), `${band(x.ratio, 2)}x`, x.peakRssMiB ? band(x.peakRssMiB) : '—', x.error ?? '']);
+  const rows = b.rows.map((x) => [
+    x.label,
+    num(x.games),
+    num(x.files),
+    `${num(x.bytes / 2 ** 20)} MiB`,
+    band(x.buildS, 2),
+    band(x.baselineS, 2),
+    `${band(x.ratio, 2)}x`,
+    x.peakRssMiB ? band(x.peakRssMiB) : '—',
+    x.error ?? '',
+  ]);
   return `## Build: full build against a plain file-writing baseline\n\n${table(['registry', 'games', 'files', 'size', 'build s', 'baseline s', 'ratio', 'peak RSS MiB', 'error'], rows)}${notes(b.notes)}`;
 }
 
@@ -133,7 +176,18 @@ function memorySection(r: BenchResult): string {
     u(x, (v) => num(v.rssAfterMiB)),
     x.error ?? '',
   ]);
-  const head = ['registry', 'games', 'start to first list answer, ms', 'same, no compile cache, ms', 'RSS after start, MiB', 'uncached req/s', 'server CPU µs/req', 'p99 ms', 'RSS after, MiB', 'error'];
+  const head = [
+    'registry',
+    'games',
+    'start to first list answer, ms',
+    'same, no compile cache, ms',
+    'RSS after start, MiB',
+    'uncached req/s',
+    'server CPU µs/req',
+    'p99 ms',
+    'RSS after, MiB',
+    'error',
+  ];
   return `## Server start, memory and the uncached stream per registry\n\n${table(head, rows)}${notes(m.notes)}${points(r) > 1 ? `\n\n${scaleSection(r)}` : ''}`;
 }
 
@@ -185,7 +239,16 @@ ${table(head, rows)}
 
 function listSection(r: BenchResult): string {
   const l = r.list!;
-  const rows = l.scenarios.map((s) => [s.id, s.title, band(s.reqPerSec), s.cpuUsPerRequest ? band(s.cpuUsPerRequest, 1) : '—', band(s.p50Ms, 2), band(s.p99Ms, 2), num(s.requests), s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none']);
+  const rows = l.scenarios.map((s) => [
+    s.id,
+    s.title,
+    band(s.reqPerSec),
+    s.cpuUsPerRequest ? band(s.cpuUsPerRequest, 1) : '—',
+    band(s.p50Ms, 2),
+    band(s.p99Ms, 2),
+    num(s.requests),
+    s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none',
+  ]);
   const ratios = l.ratios.map((x) => [x.label, `${band(x.ratio, 2)}x`]);
   const what = l.scenarios.map((s) => `- (${s.id}) ${s.what}`).join('\n');
   const rss = l.serverRssAfterMiB === undefined ? '' : `\n\nServer RSS after all scenarios: ${num(l.serverRssAfterMiB)} MiB.`;
@@ -193,10 +256,13 @@ function listSection(r: BenchResult): string {
   const payload =
     p === undefined
       ? ''
-      : `\n\nPayload (bytes; the mix's over its ${num(p.mixAnswerBytes.n)} answers, median (min–max)):\n\n${table(['', 'per answer', 'per item'], [
-          ['default page, `limit=50`', num(p.defaultPage.answerBytes), `${num(p.defaultPage.itemBytes)} (${num(p.defaultPage.items)} items)`],
-          ['mix (a)', band(p.mixAnswerBytes), band(p.mixItemBytes)],
-        ])}`;
+      : `\n\nPayload (bytes; the mix's over its ${num(p.mixAnswerBytes.n)} answers, median (min–max)):\n\n${table(
+          ['', 'per answer', 'per item'],
+          [
+            ['default page, `limit=50`', num(p.defaultPage.answerBytes), `${num(p.defaultPage.itemBytes)} (${num(p.defaultPage.items)} items)`],
+            ['mix (a)', band(p.mixAnswerBytes), band(p.mixItemBytes)],
+          ],
+        )}`;
   return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}${payload}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
 }
 
@@ -231,9 +297,13 @@ export function renderRunLog(runs: ReadonlyArray<{ file: string; result: BenchRe
 /** A few lines for the console after a run. */
 export function renderSummary(r: BenchResult): string {
   const lines = [`bench ${r.mode} run, ${num(r.elapsedS)} s, code ${r.env.code}`];
-  for (const b of r.build?.rows ?? []) lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
+  for (const b of r.build?.rows ?? [])
+    lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
-  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`);
+  for (const s of r.list?.scenarios ?? [])
+    lines.push(
+      `  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`,
+    );
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');

@@ -48,7 +48,16 @@ const Scenario = z.strictObject({
   errors: z.int(),
 });
 
-const SearchRow = z.strictObject({ label: z.string(), games: z.int(), queries: z.int(), indexMs: z.number(), searchP50Ms: z.number(), searchP99Ms: z.number(), listP50Ms: z.number(), listP99Ms: z.number() });
+const SearchRow = z.strictObject({
+  label: z.string(),
+  games: z.int(),
+  queries: z.int(),
+  indexMs: z.number(),
+  searchP50Ms: z.number(),
+  searchP99Ms: z.number(),
+  listP50Ms: z.number(),
+  listP99Ms: z.number(),
+});
 
 export const BenchResultSchema = z.strictObject({
   format: z.literal(1),
@@ -101,7 +110,11 @@ export function gitCommit(cwd: string): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', timeout: 10_000 }).trim();
     // The bench's own outputs (the previous run's report and results) do not make the code dirty.
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md', ':!bench/results'], { cwd, encoding: 'utf8', timeout: 30_000 });
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md', ':!bench/results'], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     return status.trim().length > 0 ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';
@@ -142,16 +155,19 @@ export function writeResult(dir: string, r: BenchResult): Promise<string> {
 /** Every result file in `dir`, validated, oldest first; throws naming the file that is not JSON or does not match the schema. */
 export function readResults(dir: string): Array<{ file: string; result: BenchResult }> {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((name) => {
-    const file = path.join(dir, name);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (err) {
-      throw new Error(`${file}: not JSON (${(err as Error).message}): delete it, or run the bench again`);
-    }
-    const parsed = BenchResultSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
-    return { file: name, result: parsed.data };
-  });
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const file = path.join(dir, name);
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        throw new Error(`${file}: not JSON (${(err as Error).message}): delete it, or run the bench again`);
+      }
+      const parsed = BenchResultSchema.safeParse(json);
+      if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+      return { file: name, result: parsed.data };
+    });
 }

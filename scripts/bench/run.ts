@@ -7,18 +7,19 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import { alive } from '../../src/lib/write.ts';
-import { buildOnce, buildPhase, type BuildContext } from './build.ts';
-import { realRegistry, synthRegistry, type DataSet } from './data.ts';
-import { listPhase, serverEntry, type LoadSettings } from './list.ts';
+import { type BuildContext, buildOnce, buildPhase } from './build.ts';
+import { type DataSet, realRegistry, synthRegistry } from './data.ts';
+import { type LoadSettings, listPhase, serverEntry } from './list.ts';
 import { memoryPhase } from './memory.ts';
 import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
 import { renderBenchmarks, renderRunLog, renderSummary } from './render.ts';
-import { environment, readResults, resultsDir, writeResult, type BenchResult } from './results.ts';
+import { type BenchResult, environment, readResults, resultsDir, writeResult } from './results.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASES = ['build', 'memory', 'list'] as const;
 type Phase = (typeof PHASES)[number];
-const USAGE = 'use --render, --quick, --only <build,memory,list>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep';
+const USAGE =
+  'use --render, --quick, --only <build,memory,list>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep';
 /** Most synthetic games the list phase accepts (the largest size of the build phase). */
 const MAX_LIST_GAMES = 250_000;
 
@@ -44,9 +45,32 @@ export interface Config {
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseArgs(argv: readonly string[]): Config {
-  let values: { render?: boolean; quick?: boolean; only?: string; root?: string; out?: string; keep?: boolean; 'list-registry'?: string; 'list-games'?: string };
+  let values: {
+    render?: boolean;
+    quick?: boolean;
+    only?: string;
+    root?: string;
+    out?: string;
+    keep?: boolean;
+    'list-registry'?: string;
+    'list-games'?: string;
+  };
   try {
-    ({ values } = parseArgv({ args: [...argv], options: { render: { type: 'boolean' }, quick: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, 'list-registry': { type: 'string' }, 'list-games': { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgv({
+      args: [...argv],
+      options: {
+        render: { type: 'boolean' },
+        quick: { type: 'boolean' },
+        only: { type: 'string' },
+        root: { type: 'string' },
+        out: { type: 'string' },
+        keep: { type: 'boolean' },
+        'list-registry': { type: 'string' },
+        'list-games': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     throw new Error(`${(err as Error).message} (${USAGE})`);
   }
@@ -59,12 +83,14 @@ export function parseArgs(argv: readonly string[]): Config {
   const listRegistry = values['list-registry'] ?? 'synthetic';
   if (listRegistry !== 'synthetic' && listRegistry !== 'real') throw new Error(`--list-registry: "${listRegistry.slice(0, 40)}" is neither synthetic nor real`);
   const listGames = values['list-games'] === undefined ? (quick ? 200 : 50_000) : Number(values['list-games']);
-  if (!Number.isInteger(listGames) || listGames < 1 || listGames > MAX_LIST_GAMES) throw new Error(`--list-games: "${String(values['list-games']).slice(0, 40)}" is not a whole number from 1 to ${MAX_LIST_GAMES}`);
+  if (!Number.isInteger(listGames) || listGames < 1 || listGames > MAX_LIST_GAMES)
+    throw new Error(`--list-games: "${String(values['list-games']).slice(0, 40)}" is not a whole number from 1 to ${MAX_LIST_GAMES}`);
   const mode = quick ? 'quick' : only.size > 0 ? 'partial' : 'full';
   const sizes = quick ? [200] : [5000, 50_000, 250_000];
   // With other phases the list phase uses their registries: its size must be one of theirs.
   const onlyList = only.size === 1 && only.has('list');
-  if (values['list-games'] !== undefined && !onlyList && !sizes.includes(listGames)) throw new Error(`--list-games: with phases other than list, one of ${sizes.join(', ')}`);
+  if (values['list-games'] !== undefined && !onlyList && !sizes.includes(listGames))
+    throw new Error(`--list-games: with phases other than list, one of ${sizes.join(', ')}`);
   return {
     render: values.render === true,
     mode,
@@ -106,7 +132,10 @@ function writeReports(): void {
 
 async function main(): Promise<number> {
   const cfg = parseArgs(process.argv.slice(2));
-  if (cfg.render) return (writeReports(), 0);
+  if (cfg.render) {
+    writeReports();
+    return 0;
+  }
   removeStaleWork();
   const t0 = performance.now();
   const load0 = os.loadavg()[0]!;
@@ -133,9 +162,20 @@ async function main(): Promise<number> {
     }
   }
   if ((cfg.real && !onlyList) || listOnReal) sets.push(realRegistry(ROOT));
-  const ctx: BuildContext = { benchRoot: ROOT, codeRoot: cfg.codeRoot, work, runs: cfg.buildRuns, timeoutMs: cfg.mode === 'quick' ? 120_000 : 600_000, log, problems, built: new Map() };
+  const ctx: BuildContext = {
+    benchRoot: ROOT,
+    codeRoot: cfg.codeRoot,
+    work,
+    runs: cfg.buildRuns,
+    timeoutMs: cfg.mode === 'quick' ? 120_000 : 600_000,
+    log,
+    problems,
+    built: new Map(),
+  };
   const server = { benchRoot: ROOT, codeRoot: cfg.codeRoot, entry: await serverEntry(cfg.codeRoot, work), log, problems };
-  log(`server under test: ${path.relative(work, server.entry).startsWith('..') ? server.entry : `${path.relative(work, server.entry)} (bundled from ${cfg.codeRoot})`}`);
+  log(
+    `server under test: ${path.relative(work, server.entry).startsWith('..') ? server.entry : `${path.relative(work, server.entry)} (bundled from ${cfg.codeRoot})`}`,
+  );
   const result: BenchResult = {
     format: 1,
     env,
@@ -186,7 +226,10 @@ async function main(): Promise<number> {
     log(`deleting ${work}`);
     rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   }
-  const failed = problems.length > 0 || (result.list?.scenarios.some((s) => s.non2xx + s.errors > 0) ?? false) || (result.build?.rows.some((b) => b.error !== undefined) ?? false);
+  const failed =
+    problems.length > 0 ||
+    (result.list?.scenarios.some((s) => s.non2xx + s.errors > 0) ?? false) ||
+    (result.build?.rows.some((b) => b.error !== undefined) ?? false);
   return failed ? 1 : 0;
 }
 

@@ -2,18 +2,19 @@
 // build and serve the API (used by docs/api.md and by the contract tests).
 //
 //   examples use the base URL DEFAULT_SITE (http://127.0.0.1:4321), the local server's address
+
+import { renderBadge } from '../../src/emit/badge.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
+import { feedIndex, gameFeed } from '../../src/emit/feeds.ts';
+import { renderWidget } from '../../src/emit/widget.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../../src/registry/shape.ts';
 import { shapeOperator } from '../../src/registry/shape-operator.ts';
+import { dumpFiles, paths } from '../../src/routes/paths.ts';
 import { DEFAULT_SITE } from '../../src/routes/urls.ts';
-import { renderWidget } from '../../src/emit/widget.ts';
 import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
 import { servicesFor } from './services.ts';
-import { renderDumps } from '../../src/emit/dumps.ts';
-import { renderBadge } from '../../src/emit/badge.ts';
-import { feedIndex, gameFeed } from '../../src/emit/feeds.ts';
-import { dumpFiles, paths } from '../../src/routes/paths.ts';
 
 /** Arrays of a bulk download's example cut to their first `n` items (the counts beside them stay whole). */
 function shorten(value: unknown, n = 2): unknown {
@@ -23,7 +24,12 @@ function shorten(value: unknown, n = 2): unknown {
 }
 
 /** The first `lines` lines of a text download. */
-const head = (text: string, lines: number) => `${text.split('\n').slice(0, lines).map((l) => l.replace(/\r$/, '')).join('\n')}\n…`;
+const head = (text: string, lines: number) =>
+  `${text
+    .split('\n')
+    .slice(0, lines)
+    .map((l) => l.replace(/\r$/, ''))
+    .join('\n')}\n…`;
 
 /** One example exchange: the request path (with query), status, media type and body. */
 export interface Example {
@@ -59,40 +65,196 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   // The day before the last freeze: the games it changed.
   const syncQuery = `updated_since=${lastFreeze === undefined ? '2000-01-01' : new Date(Date.parse(lastFreeze) - 86_400_000).toISOString().slice(0, 10)}&limit=1`;
   const identifyQuery = `slug=${slug}&rtp=${record.rtp_min}`;
-  const batchQuery = `slugs=${[slug, ...bundle.records.filter((r) => r.canonical_slug !== slug).slice(0, 1).map((r) => r.canonical_slug), 'no-such-game'].join(',')}`;
+  const batchQuery = `slugs=${[
+    slug,
+    ...bundle.records
+      .filter((r) => r.canonical_slug !== slug)
+      .slice(0, 1)
+      .map((r) => r.canonical_slug),
+    'no-such-game',
+  ].join(',')}`;
   const widget = shapeWidgetData(ctx, record);
   const dumps = renderDumps(bundle, DEFAULT_SITE);
   const dump = (file: string) => dumps.find((d) => d.file === file)!.bytes.toString('utf8');
   const lastVersion = bundle.history.at(-1)?.data_version;
   return [
-    { request: `/api/rtp/list?${listQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(listQuery).body), path: '/api/rtp/list', schema: 'ListResponse' },
-    { request: `/api/rtp/list?${batchQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(batchQuery).body), path: '/api/rtp/list', schema: 'BatchResponse' },
-    { request: `/api/rtp/list?${syncQuery}`, status: 200, contentType: 'application/json', body: parse(services.list(syncQuery).body), path: '/api/rtp/list', schema: 'SyncResponse' },
-    { request: '/api/rtp/list?limit=abc&sort=best', status: 400, contentType: 'application/json', body: parse(services.list('limit=abc&sort=best').body), path: '/api/rtp/list', schema: 'ErrorBody' },
-    { request: `/api/rtp/history?${historyQuery}`, status: 200, contentType: 'application/json', body: parse(services.history(historyQuery).body), path: '/api/rtp/history', schema: 'HistoryResponse' },
-    { request: `/api/rtp/identify?${identifyQuery}`, status: 200, contentType: 'application/json', body: parse(services.identify(identifyQuery).body), path: '/api/rtp/identify', schema: 'IdentifyResponse' },
-    { request: `/api/oembed?${oembedQuery}`, status: 200, contentType: 'application/json', body: parse(services.oembed(oembedQuery).body), path: '/api/oembed', schema: 'OembedResponse' },
-    { request: '/api/oembed?url=https%3A%2F%2Fexample.org%2Fgame&format=json', status: 404, contentType: 'application/json', body: parse(services.oembed('url=https%3A%2F%2Fexample.org%2Fgame&format=json').body), path: '/api/oembed', schema: 'ErrorBody' },
-    { request: `/api/oembed?${oembedQuery}&format=xml`, status: 501, contentType: 'application/json', body: parse(services.oembed(`${oembedQuery}&format=xml`).body), path: '/api/oembed', schema: 'ErrorBody' },
+    {
+      request: `/api/rtp/list?${listQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.list(listQuery).body),
+      path: '/api/rtp/list',
+      schema: 'ListResponse',
+    },
+    {
+      request: `/api/rtp/list?${batchQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.list(batchQuery).body),
+      path: '/api/rtp/list',
+      schema: 'BatchResponse',
+    },
+    {
+      request: `/api/rtp/list?${syncQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.list(syncQuery).body),
+      path: '/api/rtp/list',
+      schema: 'SyncResponse',
+    },
+    {
+      request: '/api/rtp/list?limit=abc&sort=best',
+      status: 400,
+      contentType: 'application/json',
+      body: parse(services.list('limit=abc&sort=best').body),
+      path: '/api/rtp/list',
+      schema: 'ErrorBody',
+    },
+    {
+      request: `/api/rtp/history?${historyQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.history(historyQuery).body),
+      path: '/api/rtp/history',
+      schema: 'HistoryResponse',
+    },
+    {
+      request: `/api/rtp/identify?${identifyQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.identify(identifyQuery).body),
+      path: '/api/rtp/identify',
+      schema: 'IdentifyResponse',
+    },
+    {
+      request: `/api/oembed?${oembedQuery}`,
+      status: 200,
+      contentType: 'application/json',
+      body: parse(services.oembed(oembedQuery).body),
+      path: '/api/oembed',
+      schema: 'OembedResponse',
+    },
+    {
+      request: '/api/oembed?url=https%3A%2F%2Fexample.org%2Fgame&format=json',
+      status: 404,
+      contentType: 'application/json',
+      body: parse(services.oembed('url=https%3A%2F%2Fexample.org%2Fgame&format=json').body),
+      path: '/api/oembed',
+      schema: 'ErrorBody',
+    },
+    {
+      request: `/api/oembed?${oembedQuery}&format=xml`,
+      status: 501,
+      contentType: 'application/json',
+      body: parse(services.oembed(`${oembedQuery}&format=xml`).body),
+      path: '/api/oembed',
+      schema: 'ErrorBody',
+    },
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
     { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
-    { request: `/api/rtp/provider/${record.provider}`, status: 200, contentType: 'application/json', body: shapeProvider(ctx, record.provider), path: '/api/rtp/provider/{provider}', schema: 'ProviderRecord' },
-    ...bundle.operators.slice(0, 1).map((o) => ({ request: paths.operator(o.operator), status: 200, contentType: 'application/json' as const, body: shorten(shapeOperator(ctx, o, bundle.records)), path: '/api/rtp/operator/{operator}', schema: 'OperatorRecord' })),
-    { request: paths.operator('no-such-casino'), status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/operator/{operator}', schema: 'ErrorBody' },
+    {
+      request: `/api/rtp/provider/${record.provider}`,
+      status: 200,
+      contentType: 'application/json',
+      body: shapeProvider(ctx, record.provider),
+      path: '/api/rtp/provider/{provider}',
+      schema: 'ProviderRecord',
+    },
+    ...bundle.operators.slice(0, 1).map((o) => ({
+      request: paths.operator(o.operator),
+      status: 200,
+      contentType: 'application/json' as const,
+      body: shorten(shapeOperator(ctx, o, bundle.records)),
+      path: '/api/rtp/operator/{operator}',
+      schema: 'OperatorRecord',
+    })),
+    {
+      request: paths.operator('no-such-casino'),
+      status: 404,
+      contentType: 'application/json',
+      body: SLOT_NOT_FOUND,
+      path: '/api/rtp/operator/{operator}',
+      schema: 'ErrorBody',
+    },
     { request: `/api/widget/rtp/${slug}`, status: 200, contentType: 'application/json', body: widget, path: '/api/widget/rtp/{slug}', schema: 'WidgetData' },
-    { request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`, status: 200, contentType: 'text/html', body: renderWidget(widget), path: '/widget/rtp/{slug}', schema: null },
+    {
+      request: `/widget/rtp/${slug}?theme=dark&border=none&radius=0`,
+      status: 200,
+      contentType: 'text/html',
+      body: renderWidget(widget),
+      path: '/widget/rtp/{slug}',
+      schema: null,
+    },
     { request: paths.badge(slug), status: 200, contentType: 'image/svg+xml', body: renderBadge(record), path: '/api/badge/rtp/{slug}.svg', schema: null },
-    { request: paths.ogImage(slug), status: 200, contentType: 'image/png', body: `(a PNG image of 1200 × 630 pixels: ${record.canonical_name}, ${record.provider_display}, the stated RTP and its ladder)`, path: '/api/og/rtp/{slug}.png', schema: null },
-    { request: paths.dump.json, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.json))), path: paths.dump.json, schema: 'RegistryDump' },
-    { request: paths.dump.ndjson, status: 200, contentType: 'application/x-ndjson', body: head(dump(dumpFiles.ndjson), 1), path: paths.dump.ndjson, schema: null },
-    { request: paths.dump.csv, status: 200, contentType: 'text/csv', body: head(dump(dumpFiles.csv).replace(/^\uFEFF/, ''), 3), path: paths.dump.csv, schema: null },
-    { request: paths.dump.dataPackage, status: 200, contentType: 'application/json', body: shorten(JSON.parse(dump(dumpFiles.dataPackage)), 3), path: paths.dump.dataPackage, schema: 'DataPackage' },
+    {
+      request: paths.ogImage(slug),
+      status: 200,
+      contentType: 'image/png',
+      body: `(a PNG image of 1200 × 630 pixels: ${record.canonical_name}, ${record.provider_display}, the stated RTP and its ladder)`,
+      path: '/api/og/rtp/{slug}.png',
+      schema: null,
+    },
+    {
+      request: paths.dump.json,
+      status: 200,
+      contentType: 'application/json',
+      body: shorten(JSON.parse(dump(dumpFiles.json))),
+      path: paths.dump.json,
+      schema: 'RegistryDump',
+    },
+    {
+      request: paths.dump.ndjson,
+      status: 200,
+      contentType: 'application/x-ndjson',
+      body: head(dump(dumpFiles.ndjson), 1),
+      path: paths.dump.ndjson,
+      schema: null,
+    },
+    {
+      request: paths.dump.csv,
+      status: 200,
+      contentType: 'text/csv',
+      body: head(dump(dumpFiles.csv).replace(/^\uFEFF/, ''), 3),
+      path: paths.dump.csv,
+      schema: null,
+    },
+    {
+      request: paths.dump.dataPackage,
+      status: 200,
+      contentType: 'application/json',
+      body: shorten(JSON.parse(dump(dumpFiles.dataPackage)), 3),
+      path: paths.dump.dataPackage,
+      schema: 'DataPackage',
+    },
     ...(lastVersion === undefined
       ? []
-      : [{ request: paths.dump.changes(lastVersion), status: 200, contentType: 'application/json' as const, body: shorten(JSON.parse(dump(dumpFiles.changes(lastVersion)))), path: paths.dump.changes('{data_version}'), schema: 'ReleaseChanges' }]),
-    { request: paths.gameFeed(slug), status: 200, contentType: 'application/atom+xml', body: `${gameFeed(feedIndex(bundle, DEFAULT_SITE), record).slice(0, 1200)}…`, path: '/api/feeds/game/{slug}.atom', schema: null },
+      : [
+          {
+            request: paths.dump.changes(lastVersion),
+            status: 200,
+            contentType: 'application/json' as const,
+            body: shorten(JSON.parse(dump(dumpFiles.changes(lastVersion)))),
+            path: paths.dump.changes('{data_version}'),
+            schema: 'ReleaseChanges',
+          },
+        ]),
+    {
+      request: paths.gameFeed(slug),
+      status: 200,
+      contentType: 'application/atom+xml',
+      body: `${gameFeed(feedIndex(bundle, DEFAULT_SITE), record).slice(0, 1200)}…`,
+      path: '/api/feeds/game/{slug}.atom',
+      schema: null,
+    },
     { request: paths.llms, status: 200, contentType: 'text/plain', body: head(dump(dumpFiles.llms), 5), path: paths.llms, schema: null },
-    { request: paths.removed, status: 200, contentType: 'application/json', body: JSON.parse(dump(dumpFiles.removed)), path: paths.removed, schema: 'RemovedResponse' },
+    {
+      request: paths.removed,
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.parse(dump(dumpFiles.removed)),
+      path: paths.removed,
+      schema: 'RemovedResponse',
+    },
     {
       request: `/api/rtp/${slug}`,
       status: 429,

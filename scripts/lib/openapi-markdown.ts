@@ -1,10 +1,15 @@
 // Renders the readable API reference (docs/api.md) from the OpenAPI document and route examples.
 import type { Example } from './openapi-examples.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked by key, whatever each value's shape
 type Json = Record<string, any>;
 
 /** GitHub's heading anchor: lowercase, punctuation other than `-` and `_` dropped, spaces as `-`. */
-const anchor = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 /** A JSON Schema as a short type text, component references as links. */
 export function typeText(schema: Json | undefined): string {
@@ -45,6 +50,7 @@ function fieldRows(schema: Json, prefix: string, rows: string[]): void {
 function resolve(doc: Json, item: Json): Json {
   if (typeof item.$ref !== 'string') return item;
   const parts = item.$ref.replace(/^#\//, '').split('/');
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON pointer walks any value
   let node: any = doc;
   for (const p of parts) node = node[p];
   return node as Json;
@@ -60,7 +66,16 @@ function exampleBlock(ex: Example): string {
   } else {
     body = String(ex.body); // the first lines of a bulk download
   }
-  const lang = { 'text/html': 'html', 'application/json': 'json', 'text/csv': 'csv', 'application/x-ndjson': 'json', 'text/plain': 'markdown', 'image/svg+xml': 'svg', 'image/png': 'text', 'application/atom+xml': 'xml' }[ex.contentType];
+  const lang = {
+    'text/html': 'html',
+    'application/json': 'json',
+    'text/csv': 'csv',
+    'application/x-ndjson': 'json',
+    'text/plain': 'markdown',
+    'image/svg+xml': 'svg',
+    'image/png': 'text',
+    'application/atom+xml': 'xml',
+  }[ex.contentType];
   return `\`\`\`sh\ncurl -i '{base_url}${ex.request}'\n\`\`\`\n\n\`${ex.status}\` · \`${ex.contentType}\`\n\n\`\`\`${lang}\n${body}\n\`\`\`\n`;
 }
 
@@ -96,7 +111,10 @@ export function renderApiMarkdown(doc: Json, examples: Example[]): string {
   out.push('<!-- Generated from src/openapi/document.ts by `node scripts/openapi-docs.ts`; do not edit by hand. -->');
   out.push(`# ${doc.info.title} reference (v${doc.info.version})`, '');
   out.push(doc.info.description, '');
-  out.push('The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request; in the bulk downloads\' examples, to their first items (their counts are whole), and the CSV and NDJSON files to their first lines.', '');
+  out.push(
+    "The machine-readable contract is the OpenAPI 3.1 document at [`/api/openapi.json`](/api/openapi.json). Examples below are real answers computed from the shipped registry; `{base_url}` is the address of a registry (the local server listens on `http://127.0.0.1:4321`). Long arrays in examples are shortened by the `limit` shown in the request; in the bulk downloads' examples, to their first items (their counts are whole), and the CSV and NDJSON files to their first lines.",
+    '',
+  );
   out.push('Changes to the contract are listed in [CHANGELOG-API.md](CHANGELOG-API.md).', '');
   out.push('## Routes', '', ...routeList(doc), '');
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
@@ -138,5 +156,8 @@ export function renderApiMarkdown(doc: Json, examples: Example[]): string {
     fieldRows(schema, '', rows);
     out.push(...rows, '');
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -19,7 +19,15 @@ export function operatorRows(games: readonly GameFile[]): OperatorRow[] {
     const others = game.sources.filter((s) => s.kind !== 'operator');
     for (const s of game.sources.filter((x) => x.kind === 'operator')) {
       const standing: OperatorRow['standing'] =
-        others.length === 0 ? 'only' : s.stated_rtp === game.stated_rtp ? (game.sources[0] === s && others.every((o) => o.stated_rtp !== s.stated_rtp) ? 'sets' : 'agrees') : s.stated_rtp < game.stated_rtp ? 'lower' : 'higher';
+        others.length === 0
+          ? 'only'
+          : s.stated_rtp === game.stated_rtp
+            ? game.sources[0] === s && others.every((o) => o.stated_rtp !== s.stated_rtp)
+              ? 'sets'
+              : 'agrees'
+            : s.stated_rtp < game.stated_rtp
+              ? 'lower'
+              : 'higher';
       rows.push({ game, figure: s.stated_rtp, line: `${s.file}:${s.line}`, standing });
     }
   }

@@ -28,7 +28,9 @@ export async function notifyRelease(releases: string, name: string, previous: st
     } finally {
       await log.close();
     }
-    return [`notifications: ${queued.webhooks} webhook(s) and ${queued.pings} WebSub ping(s) queued; sent in the background, logged in ${path.join(dir, DELIVERY_LOG)}`];
+    return [
+      `notifications: ${queued.webhooks} webhook(s) and ${queued.pings} WebSub ping(s) queued; sent in the background, logged in ${path.join(dir, DELIVERY_LOG)}`,
+    ];
   } catch (err) {
     return [`notifications: not queued: ${err instanceof Error ? err.message : String(err)} (the release is serving; no notification was sent)`];
   }

@@ -76,7 +76,10 @@ export function provisionTools(names: readonly ToolName[], why: string, prefix: 
   }
   console.log(`${prefix}: installing Debian's ${packages.join(' and ')} with apt-get (needed by ${why})`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...packages],
+  ]) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (r.status !== 0) {
       console.error(`${prefix}: apt-get ${args[0]} failed (exit code ${r.status ?? r.signal})`);

@@ -6,14 +6,27 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { EDGE_DIR, EDGE_LOG_FILE, EDGE_POOL_FILE, EDGE_SITE_FILE, FAILURE_LOG_CONDITION, FAILURE_LOG_FORMAT, NGINX_CONF_FILE, POOLS, poolServerLine, poolServersFile, poolUpstream, type Pool } from '../emit/nginx.ts';
+import {
+  EDGE_DIR,
+  EDGE_LOG_FILE,
+  EDGE_POOL_FILE,
+  EDGE_SITE_FILE,
+  FAILURE_LOG_CONDITION,
+  FAILURE_LOG_FORMAT,
+  NGINX_CONF_FILE,
+  POOLS,
+  type Pool,
+  poolServerLine,
+  poolServersFile,
+  poolUpstream,
+} from '../emit/nginx.ts';
 import { Reloader } from '../lib/reload.ts';
 import { acquirePidLock } from '../lib/write.ts';
-import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../schemas/edge.ts';
 import { SERVER_ENTRY_FILE } from '../schemas/dist.ts';
-import { freePort, hostPort, startPart, stopPart, waitForListener, writeWhole, type Part } from './parts.ts';
-import { Supervisor, type Slot } from './supervise.ts';
-import { openFailureLog, type FailureLog } from './failure-log.ts';
+import { EDGE_STATE_FILE, type EdgeState, EdgeStateSchema } from '../schemas/edge.ts';
+import { type FailureLog, openFailureLog } from './failure-log.ts';
+import { freePort, hostPort, type Part, startPart, stopPart, waitForListener, writeWhole } from './parts.ts';
+import { type Slot, Supervisor } from './supervise.ts';
 
 export interface EdgeOptions {
   /** The build served (holds client/, server/ and edge/): dist/ or a release link. */
@@ -104,7 +117,16 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
 
   try {
     const redisPort = await freePort('127.0.0.1');
-    redis = (await startPart('redis-server', options.programs.redisServer, ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], process.env, /Ready to accept connections/, options)).part;
+    redis = (
+      await startPart(
+        'redis-server',
+        options.programs.redisServer,
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+        process.env,
+        /Ready to accept connections/,
+        options,
+      )
+    ).part;
     watch(redis);
 
     // Each pool has its ports for good: nginx's upstream groups name them once.
@@ -132,7 +154,17 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
         TRUST_PROXY: '127.0.0.1',
       };
       const entry = path.join(release, 'server', SERVER_ENTRY_FILE);
-      const launch = (k: number, port: number) => async () => (await startPart(`instance ${k + 1} (${pool})`, options.programs.node, [...options.nodeArgs, entry], { ...env, PORT: String(port) }, /listening on http:\/\//, options)).part;
+      const launch = (k: number, port: number) => async () =>
+        (
+          await startPart(
+            `instance ${k + 1} (${pool})`,
+            options.programs.node,
+            [...options.nodeArgs, entry],
+            { ...env, PORT: String(port) },
+            /listening on http:\/\//,
+            options,
+          )
+        ).part;
       const settled = await Promise.allSettled(ports[pool].map((port, k) => launch(k, port)().then((part): Slot => ({ part, port }))));
       const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -140,7 +172,9 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
         for (const s of started) await stopPart(s.part);
         throw failed.reason;
       }
-      started.forEach((slot, k) => launchers.set(slot, launch(k, slot.port)));
+      started.forEach((slot, k) => {
+        launchers.set(slot, launch(k, slot.port));
+      });
       return started;
     };
 
@@ -158,12 +192,9 @@ export async function startEdge(options: EdgeOptions): Promise<Edge> {
     failureLog = await openFailureLog(FAILURE_LOG_FORMAT, FAILURE_LOG_CONDITION, options.output);
     writeWhole(
       path.join(dir, EDGE_SITE_FILE),
-      [
-        `listen ${hostPort(options.host, port)};`,
-        `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`,
-        `include ${EDGE_POOL_FILE};`,
-        '',
-      ].join('\n'),
+      [`listen ${hostPort(options.host, port)};`, `root ${JSON.stringify(path.join(serving, 'release', 'client'))};`, `include ${EDGE_POOL_FILE};`, ''].join(
+        '\n',
+      ),
     );
     writeWhole(path.join(dir, EDGE_LOG_FILE), `${failureLog.directive}\n`);
     writeWhole(

@@ -22,7 +22,10 @@ export function openFailureLog(format: string, condition: string, output: NodeJS
   socket.on('message', (message) => {
     // One datagram is one line (nginx's are at most about 2 KiB): nothing accumulates, and a longer
     // one, which nginx never sends, is cut.
-    const line = message.toString('utf8', 0, Math.min(message.length, MAX_LINE_BYTES)).replace(SYSLOG_HEADER, '').replace(/[\r\n]+/g, ' ');
+    const line = message
+      .toString('utf8', 0, Math.min(message.length, MAX_LINE_BYTES))
+      .replace(SYSLOG_HEADER, '')
+      .replace(/[\r\n]+/g, ' ');
     output.write(`${line}\n`);
   });
   return new Promise((resolve, reject) => {

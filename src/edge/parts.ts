@@ -1,6 +1,6 @@
 // The processes of the edge: starting one and waiting for it to be ready (a line of its output,
 // or a port accepting connections), stopping it, and writing its files whole.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 
@@ -30,7 +30,14 @@ export function freePort(host: string): Promise<number> {
 }
 
 /** Starts a part; resolves with it and the first match of `ready` in its output. */
-export function startPart(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, ready: RegExp, options: PartOptions): Promise<{ part: Part; match: RegExpExecArray }> {
+export function startPart(
+  name: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  options: PartOptions,
+): Promise<{ part: Part; match: RegExpExecArray }> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let seen = '';
@@ -66,7 +73,8 @@ export function waitForListener(host: string, port: number, part: Part, timeoutM
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const attempt = () => {
-      if (part.child.exitCode !== null || part.child.signalCode !== null) return reject(new Error(`edge: ${part.name} exited before listening on ${host}:${port}`));
+      if (part.child.exitCode !== null || part.child.signalCode !== null)
+        return reject(new Error(`edge: ${part.name} exited before listening on ${host}:${port}`));
       const socket = net.connect({ host, port });
       socket.once('connect', () => {
         socket.destroy();

@@ -1,8 +1,9 @@
 // The RTP badge of a game: a small static SVG ("RTP | 96.21%", the provider-stated figure) for forum
 // posts and READMEs, with a <title> for screen readers; every text escaped.
+
+import { escapeHtml } from '../lib/html.ts';
 import { percent } from '../lib/percent.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
-import { escapeHtml } from '../lib/html.ts';
 
 const LABEL = 'RTP';
 /** Average advance of Verdana 11px per character (the badge font), plus padding on each side. */

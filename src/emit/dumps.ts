@@ -12,11 +12,11 @@ import { createHash } from 'node:crypto';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { releaseChanges, removedGames } from '../registry/changes.ts';
 import { dumpFiles } from '../routes/paths.ts';
-import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
 import { CRLF, CSV_COLUMNS, csvField, csvRows } from '../schemas/csv.ts';
-import { GameRecordSchema, type GameRecord } from '../schemas/game-record.ts';
-import { renderLlmsTxt } from './llms.ts';
+import type { DataPackage, DumpMeta, TableField } from '../schemas/dump.ts';
+import { type GameRecord, GameRecordSchema } from '../schemas/game-record.ts';
 import { feedIndex, registryFeed } from './feeds.ts';
+import { renderLlmsTxt } from './llms.ts';
 
 /** One dump file: its path under dist/client and its exact bytes. */
 export interface DumpFile {
@@ -41,14 +41,26 @@ function jsonFields(): TableField[] {
     if (name === 'rtp_variants' || name === 'badges' || name === 'variants' || name === 'sources') return 'array';
     return csv?.type ?? 'string';
   };
-  return Object.keys(GameRecordSchema.shape).map((name) => ({ name, type: type(name), description: CSV_COLUMNS.find((c) => c.name === name)?.description ?? `See docs/data-model.md (${name}).` }));
+  return Object.keys(GameRecordSchema.shape).map((name) => ({
+    name,
+    type: type(name),
+    description: CSV_COLUMNS.find((c) => c.name === name)?.description ?? `See docs/data-model.md (${name}).`,
+  }));
 }
 
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** The descriptor of the three record dumps, with each file's size and hash. */
 export function dataPackage(meta: DumpMeta, site: string, csv: Buffer, json: Buffer, ndjson: Buffer): DataPackage {
-  const resource = (name: string, path: string, format: string, mediatype: string, bytes: Buffer) => ({ name, path, format, mediatype, encoding: 'utf-8' as const, bytes: bytes.length, hash: sha256(bytes) });
+  const resource = (name: string, path: string, format: string, mediatype: string, bytes: Buffer) => ({
+    name,
+    path,
+    format,
+    mediatype,
+    encoding: 'utf-8' as const,
+    bytes: bytes.length,
+    hash: sha256(bytes),
+  });
   const fields = jsonFields();
   return {
     profile: 'data-package',
@@ -65,10 +77,28 @@ export function dataPackage(meta: DumpMeta, site: string, csv: Buffer, json: Buf
         profile: 'tabular-data-resource',
         title: 'Game records, one row per game',
         dialect: { delimiter: ',', lineTerminator: CRLF, quoteChar: '"', doubleQuote: true, header: true },
-        schema: { fields: CSV_COLUMNS.map(({ name, type, description, constraints }) => ({ name, type, description, ...(constraints === undefined ? {} : { constraints }) })), primaryKey: 'canonical_slug' },
+        schema: {
+          fields: CSV_COLUMNS.map(({ name, type, description, constraints }) => ({
+            name,
+            type,
+            description,
+            ...(constraints === undefined ? {} : { constraints }),
+          })),
+          primaryKey: 'canonical_slug',
+        },
       },
-      { ...resource('registry-json', 'registry.json', 'json', 'application/json', json), profile: 'data-resource', title: 'Game records with their sources, as one JSON document ({meta, records})', schema: { fields, primaryKey: 'canonical_slug' } },
-      { ...resource('registry-ndjson', 'registry.ndjson', 'ndjson', 'application/x-ndjson', ndjson), profile: 'data-resource', title: 'Game records with their sources, one JSON object per line', schema: { fields, primaryKey: 'canonical_slug' } },
+      {
+        ...resource('registry-json', 'registry.json', 'json', 'application/json', json),
+        profile: 'data-resource',
+        title: 'Game records with their sources, as one JSON document ({meta, records})',
+        schema: { fields, primaryKey: 'canonical_slug' },
+      },
+      {
+        ...resource('registry-ndjson', 'registry.ndjson', 'ndjson', 'application/x-ndjson', ndjson),
+        profile: 'data-resource',
+        title: 'Game records with their sources, one JSON object per line',
+        schema: { fields, primaryKey: 'canonical_slug' },
+      },
     ],
   };
 }
@@ -76,7 +106,14 @@ export function dataPackage(meta: DumpMeta, site: string, csv: Buffer, json: Buf
 /** Every static data file of the bundle, in a fixed order (the data package after the three it hashes). */
 export function renderDumps(bundle: RegistryBundle, site: string): DumpFile[] {
   const { meta: m, records, history } = bundle;
-  const meta: DumpMeta = { data_version: m.data_version, frozen_at: m.frozen_at, games: records.length, license: m.license, license_url: m.license_url, attribution: m.attribution };
+  const meta: DumpMeta = {
+    data_version: m.data_version,
+    frozen_at: m.frozen_at,
+    games: records.length,
+    license: m.license,
+    license_url: m.license_url,
+    attribution: m.attribution,
+  };
   const json = Buffer.from(JSON.stringify({ meta, records }));
   const ndjson = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const csv = Buffer.from(registryCsv(records));

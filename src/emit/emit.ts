@@ -19,26 +19,26 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
 import type { Registry } from '../registry/load.ts';
-import { files } from '../routes/paths.ts';
-import type { GameRecord } from '../schemas/game-record.ts';
-import { ProviderRecordSchema } from '../schemas/provider.ts';
-import { OperatorRecordSchema } from '../schemas/operator.ts';
+import { type Problem, zodProblems } from '../registry/problems.ts';
+import { makeContext, type ShapeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../registry/shape.ts';
 import { shapeOperator } from '../registry/shape-operator.ts';
+import { mergedSlugs } from '../routes/moved.ts';
+import { files } from '../routes/paths.ts';
+import { servedFiles } from '../routes/served-files.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
+import type { GameRecord } from '../schemas/game-record.ts';
+import { OperatorRecordSchema } from '../schemas/operator.ts';
+import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { SlotRecordSchema } from '../schemas/slot.ts';
 import { WidgetDataSchema } from '../schemas/widget.ts';
+import { renderBadge } from './badge.ts';
+import { renderDumps } from './dumps.ts';
+import { type FeedIndex, feedIndex, gameFeed, providerFeed } from './feeds.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from './headers.ts';
+import { listBundleBytes } from './list/list-bundle.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from './nginx.ts';
 import { REDIRECTS_FILE, renderRedirectsFile } from './redirects.ts';
-import { mergedSlugs } from '../routes/moved.ts';
-import { servedFiles } from '../routes/served-files.ts';
-import { makeContext, shapeProvider, shapeSlot, shapeWidgetData, type ShapeContext } from '../registry/shape.ts';
 import { renderWidget } from './widget.ts';
-import { renderBadge } from './badge.ts';
-import { feedIndex, gameFeed, providerFeed, type FeedIndex } from './feeds.ts';
-import { renderDumps } from './dumps.ts';
-import { listBundleBytes } from './list/list-bundle.ts';
-import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
-import { zodProblems, type Problem } from '../registry/problems.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
 export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed' | 'operator';
@@ -145,7 +145,8 @@ export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
     yield { family: 'provider', file: files.provider(p.provider), text: serialise(shapeProvider(prep.ctx, p.provider)) };
     yield { family: 'provider_feed', file: files.providerFeed(p.provider), text: providerFeed(feeds, p) };
   }
-  for (const o of prep.bundle.operators) yield { family: 'operator', file: files.operator(o.operator), text: serialise(shapeOperator(prep.ctx, o, prep.bundle.records)) };
+  for (const o of prep.bundle.operators)
+    yield { family: 'operator', file: files.operator(o.operator), text: serialise(shapeOperator(prep.ctx, o, prep.bundle.records)) };
 }
 
 /** The directories under dist/client that hold the emitted families. */

@@ -7,14 +7,15 @@
 // Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures (a game
 // merged into the record of the same game: that record's page and source). With
 // WEBSUB_HUB set every feed names that hub (`<link rel="hub">`); `npm run release` pings it.
+
+// The pages' escaping serves XML as well (XML 1.0 §2.4: &, < and quotes; &#39; is a character reference).
+import { escapeHtml as xml } from '../lib/html.ts';
 import { percent } from '../lib/percent.ts';
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { paths } from '../routes/paths.ts';
 import { pageUrl, REGISTRY_NAME, websubHub } from '../routes/urls.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
-// The pages' escaping serves XML as well (XML 1.0 §2.4: &, < and quotes; &#39; is a character reference).
-import { escapeHtml as xml } from '../lib/html.ts';
 
 /** Entries in the registry-wide and provider feeds, newest first. */
 export const FEED_ENTRIES = 100;
@@ -45,7 +46,16 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
     const key = `${e.data_version}\0${e.slug}`;
     let c = byKey.get(key);
     if (c === undefined) {
-      c = { slug: e.slug, provider: e.provider, data_version: e.data_version, frozen_at: e.frozen_at, order: versions.get(e.data_version)!, stated: null, variants: null, mergedInto: null };
+      c = {
+        slug: e.slug,
+        provider: e.provider,
+        data_version: e.data_version,
+        frozen_at: e.frozen_at,
+        order: versions.get(e.data_version)!,
+        stated: null,
+        variants: null,
+        mergedInto: null,
+      };
       byKey.set(key, c);
     }
     if (e.merged_into !== undefined) c.mergedInto = e.merged_into;
@@ -55,7 +65,6 @@ export function feedChanges(history: readonly HistoryEntry[]): FeedChange[] {
   return [...byKey.values()].sort((a, b) => b.order - a.order || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
-
 const pcts = (xs: readonly number[]) => xs.map((x) => percent(x)).join(', ');
 
 /** The entry's title and text: what changed, in words (`into`: the record a removed game was merged into). */
@@ -63,10 +72,18 @@ function describe(c: FeedChange, name: string, into: GameRecord | undefined): { 
   const to = c.stated?.to ?? null;
   const from = c.stated?.from ?? null;
   if (to === null && from !== null && into !== undefined) {
-    return { title: `${name} merged into ${into.canonical_name} (${into.provider_display})`, text: `Merged in data version ${c.data_version} into ${into.canonical_name} (${into.provider_display}), the record of the same game, which lists the sources of both; its stated RTP was ${percent(from)}.` };
+    return {
+      title: `${name} merged into ${into.canonical_name} (${into.provider_display})`,
+      text: `Merged in data version ${c.data_version} into ${into.canonical_name} (${into.provider_display}), the record of the same game, which lists the sources of both; its stated RTP was ${percent(from)}.`,
+    };
   }
-  if (from === null && to !== null) return { title: `${name} added: stated RTP ${percent(to)}`, text: `Added in data version ${c.data_version} with a provider-stated RTP of ${percent(to)}${c.variants?.to ? ` (known variants: ${pcts(c.variants.to)})` : ''}.` };
-  if (to === null && from !== null) return { title: `${name} removed (was ${percent(from)})`, text: `Removed in data version ${c.data_version}; its stated RTP was ${percent(from)}.` };
+  if (from === null && to !== null)
+    return {
+      title: `${name} added: stated RTP ${percent(to)}`,
+      text: `Added in data version ${c.data_version} with a provider-stated RTP of ${percent(to)}${c.variants?.to ? ` (known variants: ${pcts(c.variants.to)})` : ''}.`,
+    };
+  if (to === null && from !== null)
+    return { title: `${name} removed (was ${percent(from)})`, text: `Removed in data version ${c.data_version}; its stated RTP was ${percent(from)}.` };
   const parts: string[] = [];
   if (c.stated !== null && from !== null && to !== null) parts.push(`stated RTP ${percent(from)} → ${percent(to)}`);
   if (c.variants?.from && c.variants.to) parts.push(`variants ${pcts(c.variants.from)} → ${pcts(c.variants.to)}`);
@@ -98,7 +115,17 @@ function entry(c: FeedChange, game: GameRecord | undefined, site: string, into: 
 }
 
 /** One feed document. */
-function feed(opts: { self: string; alternate: string; title: string; subtitle: string; updated: string; entries: string[]; site: string; rights: string; hub: string | null }): string {
+function feed(opts: {
+  self: string;
+  alternate: string;
+  title: string;
+  subtitle: string;
+  updated: string;
+  entries: string[];
+  site: string;
+  rights: string;
+  hub: string | null;
+}): string {
   return (
     '<?xml version="1.0" encoding="utf-8"?>\n' +
     '<feed xmlns="http://www.w3.org/2005/Atom">' +
@@ -138,27 +165,58 @@ export function feedIndex(bundle: RegistryBundle, site: string, hub: string | nu
     (byProvider.get(c.provider) ?? byProvider.set(c.provider, []).get(c.provider)!).push(c);
     (byGame.get(c.slug) ?? byGame.set(c.slug, []).get(c.slug)!).push(c);
   }
-  return { site, hub, rights: bundle.meta.attribution, frozenAt: bundle.meta.frozen_at, records: new Map(bundle.records.map((r) => [r.canonical_slug, r])), changes, byProvider, byGame };
+  return {
+    site,
+    hub,
+    rights: bundle.meta.attribution,
+    frozenAt: bundle.meta.frozen_at,
+    records: new Map(bundle.records.map((r) => [r.canonical_slug, r])),
+    changes,
+    byProvider,
+    byGame,
+  };
 }
 
 /** A feed of `cs` (newest first); its `updated` is the newest entry's, or the registry's freeze when empty. */
 function feedOf(ix: FeedIndex, cs: readonly FeedChange[], o: { self: string; alternate: string; title: string; subtitle: string }): string {
-  return feed({ ...o, updated: cs[0]?.frozen_at ?? ix.frozenAt, entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site, c.mergedInto === null ? undefined : ix.records.get(c.mergedInto))), site: ix.site, rights: ix.rights, hub: ix.hub });
+  return feed({
+    ...o,
+    updated: cs[0]?.frozen_at ?? ix.frozenAt,
+    entries: cs.map((c) => entry(c, ix.records.get(c.slug), ix.site, c.mergedInto === null ? undefined : ix.records.get(c.mergedInto))),
+    site: ix.site,
+    rights: ix.rights,
+    hub: ix.hub,
+  });
 }
 
 /** /api/feeds/rtp.atom: the newest FEED_ENTRIES changes across the registry. */
 export function registryFeed(ix: FeedIndex): string {
   const cs = ix.changes.slice(0, FEED_ENTRIES);
-  return feedOf(ix, cs, { self: `${ix.site}${paths.feed}`, alternate: `${ix.site}/`, title: `${REGISTRY_NAME}: RTP changes`, subtitle: `The newest ${FEED_ENTRIES} changes and additions of provider-stated RTP figures.` });
+  return feedOf(ix, cs, {
+    self: `${ix.site}${paths.feed}`,
+    alternate: `${ix.site}/`,
+    title: `${REGISTRY_NAME}: RTP changes`,
+    subtitle: `The newest ${FEED_ENTRIES} changes and additions of provider-stated RTP figures.`,
+  });
 }
 
 /** /api/feeds/provider/{provider}.atom. */
 export function providerFeed(ix: FeedIndex, provider: { provider: string; display: string }): string {
   const cs = (ix.byProvider.get(provider.provider) ?? []).slice(0, FEED_ENTRIES);
-  return feedOf(ix, cs, { self: `${ix.site}${paths.providerFeed(provider.provider)}`, alternate: `${ix.site}${paths.providerPage(provider.provider)}`, title: `${REGISTRY_NAME}: ${provider.display} RTP changes`, subtitle: `The newest ${FEED_ENTRIES} changes and additions of ${provider.display} games.` });
+  return feedOf(ix, cs, {
+    self: `${ix.site}${paths.providerFeed(provider.provider)}`,
+    alternate: `${ix.site}${paths.providerPage(provider.provider)}`,
+    title: `${REGISTRY_NAME}: ${provider.display} RTP changes`,
+    subtitle: `The newest ${FEED_ENTRIES} changes and additions of ${provider.display} games.`,
+  });
 }
 
 /** /api/feeds/game/{slug}.atom. */
 export function gameFeed(ix: FeedIndex, r: GameRecord): string {
-  return feedOf(ix, ix.byGame.get(r.canonical_slug) ?? [], { self: `${ix.site}${paths.gameFeed(r.canonical_slug)}`, alternate: pageUrl(ix.site, r.canonical_slug), title: `${REGISTRY_NAME}: ${r.canonical_name} RTP changes`, subtitle: `Every recorded change of ${r.canonical_name} (${r.provider_display}).` });
+  return feedOf(ix, ix.byGame.get(r.canonical_slug) ?? [], {
+    self: `${ix.site}${paths.gameFeed(r.canonical_slug)}`,
+    alternate: pageUrl(ix.site, r.canonical_slug),
+    title: `${REGISTRY_NAME}: ${r.canonical_name} RTP changes`,
+    subtitle: `Every recorded change of ${r.canonical_name} (${r.provider_display}).`,
+  });
 }

@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { parseShell, renderGamePage } from '../site/game-page.ts';
-import { siteData, type SiteData } from '../site/registry.ts';
 import { correctionsTemplate } from '../site/corrections.ts';
+import { parseShell, renderGamePage } from '../site/game-page.ts';
+import { type SiteData, siteData } from '../site/registry.ts';
 
 /** Output file of the shell page (src/pages/rtp-game-shell.astro with build.format 'file'). */
 export const SHELL_FILE = 'rtp-game-shell.html';

@@ -2,8 +2,8 @@
 // Each rule's `:placeholder` matches one path segment, so no two rules overlap (overlapping rules
 // would make those CDNs join duplicate header values with commas).
 import { contentTypeOf } from '../routes/content-types.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, pageHeaders, POLICIES } from '../routes/routes.ts';
 import { ASSET_PREFIX, classify, dumpFiles, EXACT_ROUTES, KEYED_ROUTES, keyedFile, type RouteFamily } from '../routes/paths.ts';
+import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, POLICIES, pageHeaders } from '../routes/routes.ts';
 import type { ServedFile } from '../routes/served-files.ts';
 
 export const HEADERS_FILE = '_headers';
@@ -29,8 +29,16 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   ...KEYED_ROUTES.filter((r) => r.family !== 'page').map((r): HeaderRule => ({ pattern: `${r.prefix}:${r.suffix === '' ? r.key : 'file'}`, family: r.family })),
   ...[...EXACT_ROUTES]
     .filter(([urlPath, family]) => !DYNAMIC_FAMILIES.has(family) && keyedFile(urlPath) === null)
-    .map(([urlPath, family]): HeaderRule => ({ pattern: urlPath, family, contentType: EXACT_DATA_ROUTES.get(urlPath)?.contentType ?? POLICIES[family].contentType })),
-  ...[dumpFiles.json, dumpFiles.csv, dumpFiles.ndjson, dumpFiles.dataPackage, dumpFiles.changes(':version')].map((file): HeaderRule => ({ pattern: `/${file}`, family: 'dump', contentType: DUMP_TYPES[extOf(file)] })),
+    .map(
+      ([urlPath, family]): HeaderRule => ({
+        pattern: urlPath,
+        family,
+        contentType: EXACT_DATA_ROUTES.get(urlPath)?.contentType ?? POLICIES[family].contentType,
+      }),
+    ),
+  ...[dumpFiles.json, dumpFiles.csv, dumpFiles.ndjson, dumpFiles.dataPackage, dumpFiles.changes(':version')].map(
+    (file): HeaderRule => ({ pattern: `/${file}`, family: 'dump', contentType: DUMP_TYPES[extOf(file)] }),
+  ),
   { pattern: `${ASSET_PREFIX}*`, family: 'asset' },
 ];
 
@@ -39,7 +47,11 @@ export const HEADER_RULES: readonly HeaderRule[] = [
  * whose type follows their extension), CORS, Cache-Control, then the family's further headers
  * (for pages, `page`: their security headers with the build's site origin, src/routes/routes.ts pageHeaders).
  */
-export function staticHeaders(family: RouteFamily, contentType: string = POLICIES[family].contentType, page: Readonly<Record<string, string>> = pageHeaders()): Array<[string, string]> {
+export function staticHeaders(
+  family: RouteFamily,
+  contentType: string = POLICIES[family].contentType,
+  page: Readonly<Record<string, string>> = pageHeaders(),
+): Array<[string, string]> {
   const policy = POLICIES[family];
   const out: Array<[string, string]> = [];
   if (family !== 'asset') out.push(['Content-Type', contentType]);
@@ -57,7 +69,10 @@ export interface PageRule {
 
 /** The page rules of a build: the game pages' pattern, then every served file of the page family. */
 export function pageRules(served: readonly ServedFile[]): PageRule[] {
-  const rules: PageRule[] = KEYED_ROUTES.filter((r) => r.family === 'page').map((r) => ({ pattern: `${r.prefix}:slug${r.suffix}`, contentType: POLICIES.page.contentType }));
+  const rules: PageRule[] = KEYED_ROUTES.filter((r) => r.family === 'page').map((r) => ({
+    pattern: `${r.prefix}:slug${r.suffix}`,
+    contentType: POLICIES.page.contentType,
+  }));
   for (const f of served) if (classify(f.path) === 'page') rules.push({ pattern: f.path, contentType: contentTypeOf(f.file) });
   return rules;
 }

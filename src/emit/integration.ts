@@ -10,15 +10,15 @@
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
-import { sharePreparedBuild } from '../site/registry.ts';
-import { writeListBundle } from './list/list-bundle.ts';
-import { compileListBundleInWorker } from './workers.ts';
-import { assertValidBuild, prepareBuild, serialise, writeExtras, writeRouteFiles, type PreparedBuild } from './emit.ts';
-import { startStagedWrite, type StagedWrite } from './staging.ts';
-import { emitGamePages } from './game-pages.ts';
 import { siteUrl, websubHub } from '../routes/urls.ts';
 import { correctionsTemplate } from '../site/corrections.ts';
+import { sharePreparedBuild } from '../site/registry.ts';
+import { assertValidBuild, type PreparedBuild, prepareBuild, serialise, writeExtras, writeRouteFiles } from './emit.ts';
+import { emitGamePages } from './game-pages.ts';
+import { writeListBundle } from './list/list-bundle.ts';
 import { bundleServer } from './server-bundle.ts';
+import { type StagedWrite, startStagedWrite } from './staging.ts';
+import { compileListBundleInWorker } from './workers.ts';
 
 /** The rtp-registry integration (docs/api-static.md). */
 export default function rtpRegistry(): AstroIntegration {

@@ -23,7 +23,7 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     '',
     `> An open registry of the provider-stated RTP (return to player) of ${records.length.toLocaleString('en-US')} casino games from ${providers.length} providers: each game's stated RTP, every known RTP variant (operator rungs, bonus buys, ante bets) with its kind, the provider, and the source to cite. Data version ${meta.data_version}, frozen ${meta.frozen_at}. Licence: CC BY 4.0.`,
     '',
-    'The figures are what providers state (a theoretical return over very many rounds), not measured results. Every record lists the sources that state its figures in precedence order; when sources disagree, the record carries the badge `sources_disagree` and lists each. `snapshot_id` pins the exact facts cited. A casino may run any of a game\'s RTP variants: to tell which build a figure belongs to, compare it with `rtp_variants`.',
+    "The figures are what providers state (a theoretical return over very many rounds), not measured results. Every record lists the sources that state its figures in precedence order; when sources disagree, the record carries the badge `sources_disagree` and lists each. `snapshot_id` pins the exact facts cited. A casino may run any of a game's RTP variants: to tell which build a figure belongs to, compare it with `rtp_variants`.",
     '',
     '## API (JSON, no key, CORS *)',
     '',
@@ -31,7 +31,10 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     `- [Several games at once](${url(paths.list)}?slugs=${slug}): \`GET ${paths.list}?slugs=a,b,c\`, up to 200, in the order given.`,
     `- [One game](${url(paths.slot(slug))}): \`GET ${keyedTemplate('slot')}\`, the record with provider meta, house edge, history, embed code and a citation line.`,
     `- [One provider](${url(paths.provider(provider))}): \`GET ${keyedTemplate('provider')}\`.`,
-    ...bundle.operators.map((o) => `- [Which builds ${o.display} runs](${url(paths.operator(o.operator))}): \`GET ${keyedTemplate('operator')}\`, the build of each game that licensed casino's own catalogue showed on the date its source was pinned (${o.sources.map((s) => s.pinned_at.slice(0, 10)).join(', ')}), not a live reading; each game record's \`operators\` holds the same.`),
+    ...bundle.operators.map(
+      (o) =>
+        `- [Which builds ${o.display} runs](${url(paths.operator(o.operator))}): \`GET ${keyedTemplate('operator')}\`, the build of each game that licensed casino's own catalogue showed on the date its source was pinned (${o.sources.map((s) => s.pinned_at.slice(0, 10)).join(', ')}), not a live reading; each game record's \`operators\` holds the same.`,
+    ),
     `- [RTP changes](${url(paths.history)}): \`GET ${paths.history}\`, newest first (\`slug\`, \`provider\`, \`since\`).`,
     `- [OpenAPI 3.1 document](${url(paths.openapi)}): every route, parameter and field.`,
     '',
@@ -39,7 +42,11 @@ export function renderLlmsTxt(bundle: RegistryBundle, site: string): string {
     '',
     `- [All records, JSON](${url(paths.dump.json)}), [CSV](${url(paths.dump.csv)}), [NDJSON](${url(paths.dump.ndjson)}): every game with its sources.`,
     `- [Data Package](${url(paths.dump.dataPackage)}): Frictionless descriptor with each file's size, sha256 and table schema.`,
-    ...(latest === undefined ? [] : [`- [Changes of data version ${latest}](${url(paths.dump.changes(latest))}): games added, removed and changed by a frozen version (one file per version: ${versions.join(', ')}).`]),
+    ...(latest === undefined
+      ? []
+      : [
+          `- [Changes of data version ${latest}](${url(paths.dump.changes(latest))}): games added, removed and changed by a frozen version (one file per version: ${versions.join(', ')}).`,
+        ]),
     `- [Removed games](${url(paths.removed)}): tombstones with the version that removed each.`,
     '',
     '## Pages',

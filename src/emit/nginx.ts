@@ -5,13 +5,24 @@
 // `npm run edge` (src/edge/) runs it with the per-run parts beside it: the instances' addresses and
 // the edge's own address and folder. No path or header is written here by hand.
 import { CONTENT_TYPES, DEFAULT_CONTENT_TYPE } from '../routes/content-types.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, JSON_ERROR, JSON_TYPE, pageHeaders, POLICIES } from '../routes/routes.ts';
-import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_ROUTES, paths, type RouteFamily } from '../routes/paths.ts';
-import type { ServedFile } from '../routes/served-files.ts';
 import { MOVED_HEADERS, MOVED_STATUS, movedBody, movedStaticUrls } from '../routes/moved.ts';
+import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_ROUTES, paths, type RouteFamily } from '../routes/paths.ts';
+import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, JSON_ERROR, JSON_TYPE, POLICIES, pageHeaders } from '../routes/routes.ts';
+import type { ServedFile } from '../routes/served-files.ts';
 import { staticHeaders } from './headers.ts';
 import { PRECONDITION_HANDOFF, requestChecks } from './nginx-checks.ts';
-import { EDGE_BODY_BYTES, EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_LOG_FILE, EDGE_POOL_FILE, EDGE_SITE_FILE, EDGE_UPSTREAM_TIMEOUT_S, POOLS, poolServersFile, poolUpstream } from './nginx-edge.ts';
+import {
+  EDGE_BODY_BYTES,
+  EDGE_ERRORS,
+  EDGE_HEAD_LINE_BYTES,
+  EDGE_LOG_FILE,
+  EDGE_POOL_FILE,
+  EDGE_SITE_FILE,
+  EDGE_UPSTREAM_TIMEOUT_S,
+  POOLS,
+  poolServersFile,
+  poolUpstream,
+} from './nginx-edge.ts';
 
 export * from './nginx-edge.ts';
 
@@ -127,7 +138,11 @@ export function renderNginxConf(served: readonly ServedFile[], site: string, mer
 
   // nginx's own errors: each status to the location of its JSON answer; `tooLarge` names another for 413.
   const errorPages = (tooLarge?: string) =>
-    [...EDGE_ERRORS].map(([code, body]) => (code === 413 && tooLarge !== undefined ? `error_page 413 =413 ${ERROR_LOCATION}${tooLarge};` : `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`));
+    [...EDGE_ERRORS].map(([code, body]) =>
+      code === 413 && tooLarge !== undefined
+        ? `error_page 413 =413 ${ERROR_LOCATION}${tooLarge};`
+        : `error_page ${code} =${body.statusCode} ${ERROR_LOCATION}${body.statusCode};`,
+    );
   const bodyLimits: string[] = [];
   // The dynamic routes: only the instances answer them. One that takes a body has the instances'
   // bound, and their answer past it (error_page in a location replaces the server's list, so all of it).
@@ -143,30 +158,47 @@ export function renderNginxConf(served: readonly ServedFile[], site: string, mer
     locations.push(location(`= ${quote(urlPath)}`, [...limit, ...timeouts, `proxy_pass http://${UPSTREAM};`]));
   }
   // Static data at exact paths.
-  for (const [urlPath, data] of EXACT_DATA_ROUTES) locations.push(fileLocation(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
+  for (const [urlPath, data] of EXACT_DATA_ROUTES)
+    locations.push(fileLocation(`= ${quote(urlPath)}`, [...headerDirectives('dump', data.contentType, page), `try_files ${quote(`/${data.file}`)} @node;`]));
   // Files found by URL path: pages, openapi.json; assets share one prefix location below.
   const exact = new Set(EXACT_DATA_ROUTES.keys());
   for (const f of served) {
     if (exact.has(f.path) || f.path.startsWith(ASSET_PREFIX)) continue;
     const family = classify(f.path);
-    locations.push(fileLocation(`= ${quote(f.path)}`, [...headerDirectives(family, BY_EXTENSION.has(family) ? null : POLICIES[family].contentType, page), `try_files ${quote(`/${f.file}`)} @node;`]));
+    locations.push(
+      fileLocation(`= ${quote(f.path)}`, [
+        ...headerDirectives(family, BY_EXTENSION.has(family) ? null : POLICIES[family].contentType, page),
+        `try_files ${quote(`/${f.file}`)} @node;`,
+      ]),
+    );
   }
   locations.push(fileLocation(`^~ ${ASSET_PREFIX}`, [...headerDirectives('asset', null, page), 'try_files $uri @node;']));
   // The dumps: the type follows the extension (DUMP_TYPES).
   const dumpTypes = Object.entries(DUMP_TYPES).map(([ext, type]) => `${quote(type)} ${ext.slice(1)};`);
   const dumpHeaders = headerDirectives('dump', JSON_TYPE, page).filter((d) => !d.startsWith('types') && !d.startsWith('default_type'));
-  locations.push(fileLocation(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [`types { ${dumpTypes.join(' ')} }`, `default_type ${quote(JSON_TYPE)};`, ...dumpHeaders, `try_files /${DUMP_ROUTE.dir}/$1 @node;`]));
+  locations.push(
+    fileLocation(`~ ${quoteRegex(DUMP_ROUTE.url.source)}`, [
+      `types { ${dumpTypes.join(' ')} }`,
+      `default_type ${quote(JSON_TYPE)};`,
+      ...dumpHeaders,
+      `try_files /${DUMP_ROUTE.dir}/$1 @node;`,
+    ]),
+  );
   // The merged slugs' URLs: exact locations, so nginx picks them before the keyed families' patterns.
   const moved = movedLocations(merged);
   locations.push(...moved.locations);
   // The keyed families, in the table's order (regular expression locations are tried in order).
   for (const r of KEYED_ROUTES) {
     const re = `^${escapeRegex(r.prefix)}${KEY_SEGMENT}${escapeRegex(r.suffix)}$`;
-    locations.push(fileLocation(`~ ${quoteRegex(re)}`, [...headerDirectives(r.family, POLICIES[r.family].contentType, page), `try_files /${r.dir}/$1${r.ext} @node;`]));
+    locations.push(
+      fileLocation(`~ ${quoteRegex(re)}`, [...headerDirectives(r.family, POLICIES[r.family].contentType, page), `try_files /${r.dir}/$1${r.ext} @node;`]),
+    );
   }
 
   const answers = new Map([...EDGE_ERRORS.values()].map((body) => [body.statusCode, body]));
-  const internalLocations = [...answers.values()].map((body) => errorLocation(String(body.statusCode), body.statusCode, body)).concat(bodyLimits, moved.internal);
+  const internalLocations = [...answers.values()]
+    .map((body) => errorLocation(String(body.statusCode), body.statusCode, body))
+    .concat(bodyLimits, moved.internal);
   return `# The edge: nginx in front of the registry's Node instances. Generated by the build from
 # src/routes/routes.ts (src/emit/nginx.ts); do not edit. \`npm run edge\` runs it with nginx -p <its
 # folder>, where it writes ${POOLS.map(poolServersFile).join(', ')}, ${EDGE_SITE_FILE}, ${EDGE_POOL_FILE} and
@@ -216,7 +248,8 @@ ${checks.http}
   uwsgi_temp_path temp/uwsgi;
   scgi_temp_path temp/scgi;
 
-${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
+${POOLS.map(
+  (pool) => `  upstream ${poolUpstream(pool)} {
     # Shared by the workers: an instance one finds failed, all leave out.
     zone ${poolUpstream(pool)} 64k;
     include ${poolServersFile(pool)};
@@ -224,7 +257,8 @@ ${POOLS.map((pool) => `  upstream ${poolUpstream(pool)} {
     # Below the instances' idle keep-alive timeout (KEEP_ALIVE_TIMEOUT_MS, 5 s), so nginx never reuses a connection an instance is closing.
     keepalive_timeout 4s;
   }
-`).join('\n')}
+`,
+).join('\n')}
   server {
     include ${EDGE_SITE_FILE};
     include ${EDGE_LOG_FILE};

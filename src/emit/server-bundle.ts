@@ -9,10 +9,10 @@
 // Emits: dist/server/runtime/server.mjs (the entry) and dist/server/runtime/chunks/*.mjs (the
 // server proper, and the MCP and Redis code, loaded on first use as before).
 import { rm, stat } from 'node:fs/promises';
-import fg from 'fast-glob';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import fg from 'fast-glob';
 import { SERVER_ENTRY_FILE, SERVER_RUNTIME_DIR } from '../schemas/dist.ts';
 
 /** The repository the bundle is made from. */

@@ -4,8 +4,8 @@
 // Nothing reaches dist/ before the data has been validated, and no staging folder outlives the build.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { runWorker } from './workers.ts';
 import { FAMILY_DIRS } from './emit.ts';
+import { runWorker } from './workers.ts';
 
 /** The staging folder for an output folder: a sibling, so a rename moves it into place. */
 export function stagingDirFor(outDir: string): string {

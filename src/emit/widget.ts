@@ -1,13 +1,14 @@
 // Renders the widget page (GET /widget/rtp/{slug}, file widget/rtp/{slug}.html) from its widget data.
 //
 //   links out: {source_url} (the game's source), {page_url} ({site}/rtp/{slug}, attribution)
-import type { WidgetData } from '../schemas/widget.ts';
+
 import { escapeHtml, safeHref } from '../lib/html.ts';
-import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
-import { WIDGET_LABELS } from '../routes/widget-i18n.ts';
+import { percent } from '../lib/percent.ts';
 import { paths } from '../routes/paths.ts';
 import { oembedUrl } from '../routes/urls.ts';
-import { percent } from '../lib/percent.ts';
+import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../routes/widget-assets.ts';
+import { WIDGET_LABELS } from '../routes/widget-i18n.ts';
+import type { WidgetData } from '../schemas/widget.ts';
 
 /** Lower end of the ladder's axis: a multiple of 5 at least 1 point under the lowest variant, at most 90. */
 export function axisFloor(rtpMin: number): number {

@@ -4,10 +4,10 @@
 // with old and new values; and the part of it one subscriber watches.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { GameChanges, Subscriber } from '../schemas/hooks.ts';
-import type { ReleaseGame } from '../schemas/dump.ts';
-import { HistoryEntrySchema } from '../schemas/authoring.ts';
 import { mergedSlugs } from '../routes/moved.ts';
+import { HistoryEntrySchema } from '../schemas/authoring.ts';
+import type { ReleaseGame } from '../schemas/dump.ts';
+import type { GameChanges, Subscriber } from '../schemas/hooks.ts';
 
 /** The fields of a bundle the diff reads (the bundle's own schema is richer; only these are needed). */
 const BundleFiguresSchema = z.object({
@@ -25,7 +25,9 @@ export interface BundleFigures {
 /** The games of a registry bundle file with their figures, and its merges. */
 export async function readBundleFigures(file: string): Promise<BundleFigures> {
   const parsed = BundleFiguresSchema.parse(JSON.parse(await readFile(file, 'utf8')));
-  const games = new Map(parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }]));
+  const games = new Map(
+    parsed.records.map((r) => [r.canonical_slug, { slug: r.canonical_slug, provider: r.provider, stated_rtp: r.stated_rtp, rtp_variants: r.rtp_variants }]),
+  );
   return { games, mergedInto: mergedSlugs(parsed.history, (slug) => games.has(slug)) };
 }
 
@@ -33,7 +35,11 @@ const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.
 const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
 /** The game changes between two releases, each list in slug order; `mergedInto`: the new release's merges (BundleFigures). */
-export function diffFigures(before: ReadonlyMap<string, ReleaseGame>, after: ReadonlyMap<string, ReleaseGame>, mergedInto: ReadonlyMap<string, string> = new Map()): GameChanges {
+export function diffFigures(
+  before: ReadonlyMap<string, ReleaseGame>,
+  after: ReadonlyMap<string, ReleaseGame>,
+  mergedInto: ReadonlyMap<string, string> = new Map(),
+): GameChanges {
   const out: GameChanges = { added: [], removed: [], changed: [] };
   for (const [slug, g] of after) {
     const old = before.get(slug);

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { paths } from '../routes/paths.ts';
 import { acquirePidLock } from '../lib/write.ts';
+import { paths } from '../routes/paths.ts';
 import type { Delivery, Subscriber } from '../schemas/hooks.ts';
 import { pending, save } from './outbox.ts';
-import { postOnce, type PostOutcome } from './post.ts';
+import { type PostOutcome, postOnce } from './post.ts';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from './sign.ts';
 import { readSubscribers } from './subscribers.ts';
 
@@ -55,7 +55,8 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
   };
   const serving = env.HOOKS_SERVING_URL?.trim() ?? '';
   if (serving !== '') {
-    if (!/^https?:\/\/[^/?#]+\/?$/.test(serving)) problems.push(`HOOKS_SERVING_URL must be the origin of the server the release switches, such as http://127.0.0.1:4321 (got ${JSON.stringify(serving)})`);
+    if (!/^https?:\/\/[^/?#]+\/?$/.test(serving))
+      problems.push(`HOOKS_SERVING_URL must be the origin of the server the release switches, such as http://127.0.0.1:4321 (got ${JSON.stringify(serving)})`);
     else settings.servingUrl = serving.replace(/\/$/, '');
   }
   if (problems.length > 0) throw new Error(problems.join('; '));
@@ -76,7 +77,11 @@ async function waitServing(settings: DeliverySettings, hash: string): Promise<bo
   const deadline = Date.now() + settings.servingTimeoutMs;
   for (;;) {
     try {
-      const res = await fetch(`${settings.servingUrl}${paths.dump.dataPackage}`, { signal: AbortSignal.timeout(settings.timeoutMs), redirect: 'manual', headers: { 'cache-control': 'no-cache' } });
+      const res = await fetch(`${settings.servingUrl}${paths.dump.dataPackage}`, {
+        signal: AbortSignal.timeout(settings.timeoutMs),
+        redirect: 'manual',
+        headers: { 'cache-control': 'no-cache' },
+      });
       if (res.ok && sha256(new Uint8Array(await res.arrayBuffer())) === hash) return true;
       else await res.body?.cancel();
     } catch {
@@ -118,7 +123,8 @@ async function run(d: Delivery, o: DeliverOptions, served: (d: Delivery) => Prom
     await save(o.dir, { ...d, status, next_at: null, last_status: last.status, last_error: last.error });
     o.log(`delivery ${d.id} to ${to}: ${status}${last.error === null ? '' : ` (${last.error})`} after ${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}`);
   };
-  if (!(await served(d))) return finish('failed', { status: null, error: `release ${d.release} did not serve at ${o.settings.servingUrl} within ${o.settings.servingTimeoutMs} ms` });
+  if (!(await served(d)))
+    return finish('failed', { status: null, error: `release ${d.release} did not serve at ${o.settings.servingUrl} within ${o.settings.servingTimeoutMs} ms` });
   while (d.attempts < o.settings.maxAttempts) {
     if (d.next_at !== null) await sleep(Date.parse(d.next_at) - now().getTime());
     let sub: Subscriber | null = null;
@@ -169,7 +175,11 @@ export async function deliverAll(o: DeliverOptions): Promise<boolean> {
         if (todo.length === 0) break;
         for (const d of todo) started.add(d.id);
         o.log(`deliveries: sending ${todo.length}`);
-        await Promise.all(todo.map((d) => limit(() => run(d, o, served).catch((err: unknown) => o.log(`delivery ${d.id}: stopped: ${err instanceof Error ? err.message : String(err)}`)))));
+        await Promise.all(
+          todo.map((d) =>
+            limit(() => run(d, o, served).catch((err: unknown) => o.log(`delivery ${d.id}: stopped: ${err instanceof Error ? err.message : String(err)}`))),
+          ),
+        );
         sent += todo.length;
       }
     } finally {

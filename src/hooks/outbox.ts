@@ -4,7 +4,7 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { syncDir, toDataJson, writeFileAtomic } from '../lib/write.ts';
-import { DeliverySchema, type Delivery } from '../schemas/hooks.ts';
+import { type Delivery, DeliverySchema } from '../schemas/hooks.ts';
 
 export const OUTBOX_DIR = 'outbox';
 export const DONE_DIR = 'done';

@@ -37,7 +37,13 @@ export function postOnce(url: string, o: PostOptions): Promise<PostOutcome> {
     const client = target.protocol === 'https:' ? https : http;
     const req = client.request(
       target,
-      { method: 'POST', headers: { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) }, agent: false, lookup: guardedLookup(o.allowPrivate), signal },
+      {
+        method: 'POST',
+        headers: { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) },
+        agent: false,
+        lookup: guardedLookup(o.allowPrivate),
+        signal,
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         res.destroy();

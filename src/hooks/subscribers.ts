@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import { SlugSchema } from '../schemas/authoring.ts';
-import { HOOK_SECRET_PREFIX, HookUrlSchema, SubscribersFileSchema, SubscriberSchema, type Subscriber, type SubscribersFile } from '../schemas/hooks.ts';
+import { HOOK_SECRET_PREFIX, HookUrlSchema, type Subscriber, SubscriberSchema, type SubscribersFile, SubscribersFileSchema } from '../schemas/hooks.ts';
 import { checkHookTarget, HookTargetError } from './target.ts';
 
 export const DEFAULT_HOOKS_DIR = 'var/hooks';
@@ -44,7 +44,10 @@ export async function readSubscribers(dir: string): Promise<SubscribersFile> {
     throw new Error(`${file} is not valid JSON (${(err as Error).message}).`);
   }
   const parsed = SubscribersFileSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${file} does not match the subscribers file format:\n${parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new Error(
+      `${file} does not match the subscribers file format:\n${parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`,
+    );
   return parsed.data;
 }
 
@@ -81,7 +84,12 @@ export interface AddRequest {
 }
 
 /** Adds a subscriber; returns its secret (shown once, never stored) and its record. Throws naming every bad field. */
-export function addSubscriber(data: SubscribersFile, request: AddRequest, now: Date, random: (size: number) => Uint8Array = randomBytes): { secret: string; record: Subscriber; data: SubscribersFile } {
+export function addSubscriber(
+  data: SubscribersFile,
+  request: AddRequest,
+  now: Date,
+  random: (size: number) => Uint8Array = randomBytes,
+): { secret: string; record: Subscriber; data: SubscribersFile } {
   const ids = new Set(data.subscribers.map((s) => s.id));
   let id = Buffer.from(random(4)).toString('hex');
   for (let tries = 0; ids.has(id); tries++) {
@@ -99,7 +107,10 @@ export function addSubscriber(data: SubscribersFile, request: AddRequest, now: D
       problems.push(err.message);
     }
   }
-  for (const [flag, values] of [['--provider', request.providers], ['--games', request.games]] as const) {
+  for (const [flag, values] of [
+    ['--provider', request.providers],
+    ['--games', request.games],
+  ] as const) {
     for (const v of values) {
       const slug = SlugSchema.safeParse(v);
       if (!slug.success) problems.push(`${flag} ${JSON.stringify(v)} ${slug.error.issues[0]!.message}`);
@@ -107,7 +118,15 @@ export function addSubscriber(data: SubscribersFile, request: AddRequest, now: D
   }
   if (problems.length > 0) throw new SubscriberInputError(problems.join('; '));
   const secret = generateSecret(random);
-  const parsed = SubscriberSchema.safeParse({ id, url: request.url, key_hash: hashSecret(secret), providers: [...new Set(request.providers)].sort(), games: [...new Set(request.games)].sort(), created_at: now.toISOString(), ...(request.allowPrivate === true ? { allow_private: true } : {}) });
+  const parsed = SubscriberSchema.safeParse({
+    id,
+    url: request.url,
+    key_hash: hashSecret(secret),
+    providers: [...new Set(request.providers)].sort(),
+    games: [...new Set(request.games)].sort(),
+    created_at: now.toISOString(),
+    ...(request.allowPrivate === true ? { allow_private: true } : {}),
+  });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return { secret, record: parsed.data, data: { format: 1, subscribers: [...data.subscribers, parsed.data] } };
 }
@@ -121,13 +140,26 @@ export function removeSubscriber(data: SubscribersFile, id: string): Subscribers
 /** What a subscriber watches, in words. */
 export function watching(s: Subscriber): string {
   if (s.providers.length === 0 && s.games.length === 0) return 'everything';
-  return [s.providers.length > 0 ? `providers ${s.providers.join(',')}` : '', s.games.length > 0 ? `games ${s.games.join(',')}` : ''].filter((x) => x !== '').join('; ');
+  return [s.providers.length > 0 ? `providers ${s.providers.join(',')}` : '', s.games.length > 0 ? `games ${s.games.join(',')}` : '']
+    .filter((x) => x !== '')
+    .join('; ');
 }
 
 /** The `hooks list` table: id, creation time, what it watches, URL. Never a secret or hash. */
 export function formatSubscriberList(data: SubscribersFile): string {
   if (data.subscribers.length === 0) return 'no subscribers\n';
-  const rows = [['id', 'created_at', 'watching', 'url'], ...data.subscribers.map((s) => [s.id, s.created_at, watching(s), s.allow_private === true ? `${s.url} (private allowed)` : s.url])];
+  const rows = [
+    ['id', 'created_at', 'watching', 'url'],
+    ...data.subscribers.map((s) => [s.id, s.created_at, watching(s), s.allow_private === true ? `${s.url} (private allowed)` : s.url]),
+  ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd() + '\n').join('');
+  return rows
+    .map(
+      (r) =>
+        `${r
+          .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }

@@ -81,7 +81,12 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err !== null) return callback(err, '', 0);
       const bad = allowPrivate ? undefined : addresses.find((a) => nonPublicRange(a.address) !== null);
-      if (bad !== undefined) return callback(new HookTargetError(`${hostname} resolves to ${bad.address}, not a public address (${nonPublicRange(bad.address)})`) as NodeJS.ErrnoException, '', 0);
+      if (bad !== undefined)
+        return callback(
+          new HookTargetError(`${hostname} resolves to ${bad.address}, not a public address (${nonPublicRange(bad.address)})`) as NodeJS.ErrnoException,
+          '',
+          0,
+        );
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all === true) return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -23,7 +23,15 @@ export interface Ladder {
  * elsewhere), so the default band starts at 95.5 and the first rung at 93.5.
  */
 export const PROVIDER_LADDERS: Readonly<Record<string, Ladder>> = {
-  playngo: { defaultBand: [95.5, 97], rungs: [[93.5, 95], [91, 92], [87, 88], [84, 85]] },
+  playngo: {
+    defaultBand: [95.5, 97],
+    rungs: [
+      [93.5, 95],
+      [91, 92],
+      [87, 88],
+      [84, 85],
+    ],
+  },
 };
 
 /**
@@ -39,7 +47,7 @@ export const PROVIDER_STEPS: Readonly<Record<string, { steps: readonly number[];
 /** Whether `x` is a step of `provider`'s ladder under `defaultRtp` (PROVIDER_STEPS). */
 export function ladderStep(provider: string, x: number, defaultRtp: number): boolean {
   const s = PROVIDER_STEPS[provider];
-  return s !== undefined && s.steps.some((d) => Math.abs(defaultRtp - d - x) <= s.tolerance + 1e-9);
+  return s?.steps.some((d) => Math.abs(defaultRtp - d - x) <= s.tolerance + 1e-9) ?? false;
 }
 
 /** The kinds a source names for a build other than the default. */
@@ -99,7 +107,8 @@ export function namedVariant(x: number, facts: readonly SourceFact[]): Explanati
 export function explain(provider: string, x: number, defaultRtp: number, facts: readonly SourceFact[]): Explanation | null {
   const named = namedVariant(x, facts);
   if (named !== null) return named;
-  if (x < defaultRtp && (ladderRung(provider, x, defaultRtp) !== null || ladderStep(provider, x, defaultRtp))) return { kind: 'operator_ladder', rule: 'provider_ladder' };
+  if (x < defaultRtp && (ladderRung(provider, x, defaultRtp) !== null || ladderStep(provider, x, defaultRtp)))
+    return { kind: 'operator_ladder', rule: 'provider_ladder' };
   for (const f of facts) {
     if (f.stated_rtp !== defaultRtp) continue;
     const v = f.variants.find((w) => w.rtp === x);

@@ -10,21 +10,23 @@ import { TimestampSchema } from '../schemas/authoring.ts';
 import { HELD_BACK_FILE, HeldBackFileSchema } from '../schemas/held-back.ts';
 import type { MergedEntry } from '../schemas/merged.ts';
 import { catalogueAdapter } from './adapters/catalogue.ts';
-import { cleanName, gameTypeOf } from './clean.ts';
 import { igtSlotsAdapter } from './adapters/igt-slots.ts';
 import { operatorAdapter } from './adapters/operator.ts';
 import { seedCsvAdapter } from './adapters/seed-csv.ts';
 import { slotcatalogAdapter } from './adapters/slotcatalog.ts';
-import { mergeFacts, type Excluded, type MergedGame, type ScopeOf } from './merge.ts';
-import { movesAsMerges, slugMoves } from './moves.ts';
-import { placeholderNote, placeholderStudios, type PlaceholderStudio } from './placeholders.ts';
+import { cleanName, gameTypeOf } from './clean.ts';
+import { type Excluded, type MergedGame, mergeFacts, type ScopeOf } from './merge.ts';
 import { mergedEntries, readMerged } from './merged.ts';
+import { movesAsMerges, slugMoves } from './moves.ts';
 import { nameKey, withoutProviderSuffix } from './normalise.ts';
-import { readProviderTable, type ProviderTable } from './providers.ts';
+import { type PlaceholderStudio, placeholderNote, placeholderStudios } from './placeholders.ts';
+import { type ProviderTable, readProviderTable } from './providers.ts';
 import type { SourceAdapter, SourceFact, Unmapped } from './source.ts';
 
 /** Every line format the ingest can read, by name. */
-export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries([seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter, operatorAdapter].map((a) => [a.format, a]));
+export const ADAPTERS: Readonly<Record<string, SourceAdapter>> = Object.fromEntries(
+  [seedCsvAdapter, igtSlotsAdapter, catalogueAdapter, slotcatalogAdapter, operatorAdapter].map((a) => [a.format, a]),
+);
 
 export const SourcesManifestSchema = z.strictObject({
   format: z.literal(1),
@@ -71,7 +73,8 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
   const out: SourceFact[] = [];
   for (const f of facts) {
     const found = f.tier === 'hand_checked' ? { provider: f.provider, group: table.groupOf(f.provider) } : table.resolve(f.providerName);
-    const to = found === undefined ? 'not in the alias table: line not mapped' : 'refused' in found ? `refused (${found.refused}): line not mapped` : found.provider;
+    const to =
+      found === undefined ? 'not in the alias table: line not mapped' : 'refused' in found ? `refused (${found.refused}): line not mapped` : found.provider;
     let entry = seen.get(f.providerName);
     if (entry === undefined) {
       entry = { label: f.providerName, to, lines: {} };
@@ -79,7 +82,12 @@ function resolveProviders(facts: SourceFact[], table: ProviderTable, unmapped: U
     }
     entry.lines[f.file] = (entry.lines[f.file] ?? 0) + 1;
     if (found === undefined || 'refused' in found) {
-      unmapped.push({ file: f.file, line: f.line, name: f.name, reason: `provider label ${JSON.stringify(f.providerName)} ${found === undefined ? 'is not in data/provider-aliases.json' : `is refused: ${found.refused}`}` });
+      unmapped.push({
+        file: f.file,
+        line: f.line,
+        name: f.name,
+        reason: `provider label ${JSON.stringify(f.providerName)} ${found === undefined ? 'is not in data/provider-aliases.json' : `is refused: ${found.refused}`}`,
+      });
       continue;
     }
     const row = table.row(found.provider);
@@ -119,10 +127,15 @@ export function assignPartners(facts: readonly SourceFact[], table: ProviderTabl
  * `published`: the games published so far, whose slugs are kept (and those data/held-back.json names);
  * the slugs data/merged.json names stay merged and are never given again.
  */
-export async function ingestSources(dataDir: string, published: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }> = []): Promise<IngestResult> {
+export async function ingestSources(
+  dataDir: string,
+  published: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }> = [],
+): Promise<IngestResult> {
   const dir = path.join(dataDir, 'sources');
   // Games held back earlier keep the slug they were published under (a slug is never reused for another game).
-  const held = existsSync(path.join(dataDir, HELD_BACK_FILE)) ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games : [];
+  const held = existsSync(path.join(dataDir, HELD_BACK_FILE))
+    ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games
+    : [];
   const heldSlugs = held.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
   const mergedBefore = await readMerged(dataDir);
   const manifestFile = path.join(dir, 'sources.json');
@@ -135,7 +148,8 @@ export async function ingestSources(dataDir: string, published: Iterable<{ provi
   const titles = new Map<string, string>();
   for (const { file, format, title, pinned_at } of parsed.data.sources) {
     const adapter = ADAPTERS[format];
-    if (adapter === undefined) throw new Error(`${manifestFile}: ${file}: no adapter reads the format ${JSON.stringify(format)} (known: ${Object.keys(ADAPTERS).join(', ')})`);
+    if (adapter === undefined)
+      throw new Error(`${manifestFile}: ${file}: no adapter reads the format ${JSON.stringify(format)} (known: ${Object.keys(ADAPTERS).join(', ')})`);
     const result = adapter.read(await readFile(path.join(dir, file), 'utf8'), `sources/${file}`);
     titles.set(`sources/${file}`, title);
     facts.push(...result.facts);

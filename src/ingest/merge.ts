@@ -5,10 +5,10 @@
 // and that lie more than CONFLICT_TOLERANCE apart hold the game back; every fact stays listed as a
 // source with its own figures. docs/data-model.md states the rules.
 import { figure } from '../lib/percent.ts';
-import type { VariantKind } from '../schemas/authoring.ts';
 import { originOf } from '../registry/origin.ts';
-import { CONFLICT_TOLERANCE, explain, inLowerRung, ladderStep, namedVariant, PROVIDER_LADDERS, raisesDefault, type Explanation } from './configurations.ts';
-import { slugify, nameKey } from './normalise.ts';
+import type { VariantKind } from '../schemas/authoring.ts';
+import { CONFLICT_TOLERANCE, type Explanation, explain, inLowerRung, ladderStep, namedVariant, PROVIDER_LADDERS, raisesDefault } from './configurations.ts';
+import { nameKey, slugify } from './normalise.ts';
 import { factRank, type SourceFact } from './source.ts';
 
 export interface MergedGame {
@@ -48,7 +48,10 @@ export function gameKey(provider: string, name: string, scopeOf: ScopeOf = ownSc
 }
 
 /** The published slug of every game file, by game key (`mergeFacts` keeps them). */
-export function publishedSlugs(games: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }>, scopeOf: ScopeOf = ownScope): Map<string, string> {
+export function publishedSlugs(
+  games: Iterable<{ provider: string; canonical_name: string; canonical_slug: string }>,
+  scopeOf: ScopeOf = ownScope,
+): Map<string, string> {
   return new Map([...games].map((g) => [gameKey(g.provider, g.canonical_name, scopeOf), g.canonical_slug]));
 }
 
@@ -76,7 +79,11 @@ function configurationOnly(f: SourceFact, facts: readonly SourceFact[]): boolean
   if (namedVariant(f.stated_rtp, others) !== null) return true;
   if (others.some((g) => ladderStep(f.provider, f.stated_rtp, g.stated_rtp))) return true;
   const ladder = PROVIDER_LADDERS[f.provider];
-  return ladder !== undefined && inLowerRung(f.provider, f.stated_rtp) && others.some((g) => g.stated_rtp >= ladder.defaultBand[0] && g.stated_rtp < ladder.defaultBand[1]);
+  return (
+    ladder !== undefined &&
+    inLowerRung(f.provider, f.stated_rtp) &&
+    others.some((g) => g.stated_rtp >= ladder.defaultBand[0] && g.stated_rtp < ladder.defaultBand[1])
+  );
 }
 
 const originOfFact = (f: SourceFact) => originOf({ kind: f.tier, url: f.url, file: f.file });
@@ -105,11 +112,25 @@ function decideWithoutOperator(facts: readonly SourceFact[]): Decision {
   // A ladder is a slot's: a table or video-poker game's figure is no rung.
   if (ladder !== undefined && winner.game_type === 'slot' && best > HAND_CHECKED_RANK && inLowerRung(provider, winner.stated_rtp)) {
     const highest = Math.max(...facts.flatMap((f) => f.variants.map((v) => v.rtp)));
-    if (highest <= winner.stated_rtp) return { ok: false, reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
+    if (highest <= winner.stated_rtp)
+      return {
+        ok: false,
+        reason: `every source states ${figure(highest)} or less: a lower build of the provider's ladder (${ladder.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default`,
+      };
   }
   const configurations = new Map<number, VariantKind>();
   // A build the name marks ("(Flash)") is a build of the game: its kind is not stated.
-  const explained = (f: SourceFact): Explanation | null => (f.stated_rtp === winner.stated_rtp ? null : f.build !== undefined ? { kind: 'unknown', rule: 'listed_figure' } : explain(provider, f.stated_rtp, winner.stated_rtp, facts.filter((g) => g !== f)));
+  const explained = (f: SourceFact): Explanation | null =>
+    f.stated_rtp === winner.stated_rtp
+      ? null
+      : f.build !== undefined
+        ? { kind: 'unknown', rule: 'listed_figure' }
+        : explain(
+            provider,
+            f.stated_rtp,
+            winner.stated_rtp,
+            facts.filter((g) => g !== f),
+          );
   const conflicts: SourceFact[] = [];
   let disagree = false;
   for (const f of facts) {
@@ -127,13 +148,17 @@ function decideWithoutOperator(facts: readonly SourceFact[]): Decision {
     if (factRank(f) === best && Math.abs(f.stated_rtp - winner.stated_rtp) > CONFLICT_TOLERANCE + 1e-9) conflicts.push(f);
   }
   if (conflicts.length > 0) {
-    return { ok: false, reason: `sources of one rank state defaults ${[winner, ...conflicts].map(at).join(' and ')}, more than ${CONFLICT_TOLERANCE} apart, and no configuration rule explains the difference` };
+    return {
+      ok: false,
+      reason: `sources of one rank state defaults ${[winner, ...conflicts].map(at).join(' and ')}, more than ${CONFLICT_TOLERANCE} apart, and no configuration rule explains the difference`,
+    };
   }
   return { ok: true, winner, configurations, disagree, note: '' };
 }
 
 /** What a licensed casino's catalogue is called in a record's notes. */
-export const OPERATOR_ONLY_NOTE = "A licensed casino's own catalogue (711.nl) is this game's only source: it shows the build that casino runs; no other source states a figure.";
+export const OPERATOR_ONLY_NOTE =
+  "A licensed casino's own catalogue (711.nl) is this game's only source: it shows the build that casino runs; no other source states a figure.";
 
 /**
  * The published default of a game (facts in precedence order), or why it is held back. A licensed
@@ -156,30 +181,52 @@ export function decide(facts: readonly SourceFact[]): Decision {
     return into;
   };
   if (rest.length === 0) {
-    if (top.game_type === 'slot' && inLowerRung(provider, top.stated_rtp)) return { ok: false, reason: `only a licensed casino's catalogue lists the game, at ${at(top)}: a lower build of the provider's ladder (${PROVIDER_LADDERS[provider]!.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default` };
+    if (top.game_type === 'slot' && inLowerRung(provider, top.stated_rtp))
+      return {
+        ok: false,
+        reason: `only a licensed casino's catalogue lists the game, at ${at(top)}: a lower build of the provider's ladder (${PROVIDER_LADDERS[provider]!.rungs.map(([a, b]) => `${a}-${b}`).join(', ')}), and no source states the default`,
+      };
     return { ok: true, winner: top, configurations: operatorBuilds(top.stated_rtp, new Map()), disagree: false, note: OPERATOR_ONLY_NOTE };
   }
   const base = decideWithoutOperator(rest);
   if (!base.ok) {
     if (inLowerRung(provider, top.stated_rtp)) return base;
-    return { ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())), note: `The other sources do not settle the default (${base.reason}); a licensed casino's own catalogue (711.nl) states ${figure(top.stated_rtp)}, the build it runs.` };
+    return {
+      ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())),
+      note: `The other sources do not settle the default (${base.reason}); a licensed casino's own catalogue (711.nl) states ${figure(top.stated_rtp)}, the build it runs.`,
+    };
   }
   const stated = base.winner.stated_rtp;
   const highest = Math.max(...rest.flatMap((f) => f.variants.map((v) => v.rtp)));
   if (top.stated_rtp > highest && raisesDefault(provider, top.stated_rtp, stated)) {
-    return { ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())), note: `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, in the default band of the provider's ladder; every other source gives ${figure(highest)} or less, a lower rung.` };
+    return {
+      ...settle(top, rest, operatorBuilds(top.stated_rtp, new Map())),
+      note: `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, in the default band of the provider's ladder; every other source gives ${figure(highest)} or less, a lower rung.`,
+    };
   }
   const configurations = operatorBuilds(stated, new Map(base.configurations));
-  const note = top.stated_rtp > highest ? `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, higher than every other source's figure; the stated RTP stays ${figure(stated)} because no configuration rule of the provider makes that the default build.` : '';
+  const note =
+    top.stated_rtp > highest
+      ? `A licensed casino's own catalogue (711.nl) runs a ${figure(top.stated_rtp)} build, higher than every other source's figure; the stated RTP stays ${figure(stated)} because no configuration rule of the provider makes that the default build.`
+      : '';
   return { ok: true, winner: base.winner, configurations, disagree: base.disagree, note };
 }
 
 /** The operator's figure as the default, the other sources' figures explained as builds where a rule explains them. */
-function settle(top: SourceFact, rest: readonly SourceFact[], configurations: Map<number, VariantKind>): { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean } {
+function settle(
+  top: SourceFact,
+  rest: readonly SourceFact[],
+  configurations: Map<number, VariantKind>,
+): { ok: true; winner: SourceFact; configurations: Map<number, VariantKind>; disagree: boolean } {
   let disagree = false;
   for (const f of rest) {
     if (f.stated_rtp === top.stated_rtp || configurations.has(f.stated_rtp)) continue;
-    const why = explain(top.provider, f.stated_rtp, top.stated_rtp, rest.filter((g) => g !== f));
+    const why = explain(
+      top.provider,
+      f.stated_rtp,
+      top.stated_rtp,
+      rest.filter((g) => g !== f),
+    );
     if (why === null) disagree = true;
     else configurations.set(f.stated_rtp, why.kind);
   }
@@ -261,7 +308,15 @@ export function mergeFacts(
         slugs.delete(key);
       } else {
         const best = [...list].sort(byPrecedence)[0]!;
-        merged.push({ provider: best.provider, name: best.name, slug, mergedInto: into, intoProvider: distributor, reason: why, facts: [...list].sort(byPrecedence) });
+        merged.push({
+          provider: best.provider,
+          name: best.name,
+          slug,
+          mergedInto: into,
+          intoProvider: distributor,
+          reason: why,
+          facts: [...list].sort(byPrecedence),
+        });
       }
     }
     // The distributor's game: its facts name the distributor as the provider, the studio as the studio (the label stays as written).
@@ -290,7 +345,17 @@ export function mergeFacts(
       for (let n = 2; taken.has(slug); n++) slug = `${slugify(name)}-${winner.provider}-${n}`;
     }
     taken.add(slug);
-    games.push({ provider: winner.provider, providerName: winner.providerName, name, slug, winner, facts: list, configurations: decision.configurations, disagree: decision.disagree, note: decision.note });
+    games.push({
+      provider: winner.provider,
+      providerName: winner.providerName,
+      name,
+      slug,
+      winner,
+      facts: list,
+      configurations: decision.configurations,
+      disagree: decision.disagree,
+      note: decision.note,
+    });
   }
   games.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   excluded.sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toDataJson } from '../lib/write.ts';
-import { MERGED_FILE, MergedFileSchema, type MergedEntry } from '../schemas/merged.ts';
+import { MERGED_FILE, type MergedEntry, MergedFileSchema } from '../schemas/merged.ts';
 import type { MergedAway } from './merge.ts';
 
 /** The merges recorded in `<dataDir>/merged.json` (none when the file is absent); throws naming every problem. */

@@ -29,7 +29,13 @@ export interface Move {
  * ™ ("5-frozen-charms-megawaystm") moves to its clean name's slug when that is free. A slug in
  * `held` (held back, no longer served) is not moved: its game, when it returns, takes the kept slug.
  */
-export function slugMoves(published: readonly Published[], table: ProviderTable, scopeOf: ScopeOf, reserved: Iterable<string>, held: ReadonlySet<string> = new Set()): { slugs: Map<string, string>; moves: Move[] } {
+export function slugMoves(
+  published: readonly Published[],
+  table: ProviderTable,
+  scopeOf: ScopeOf,
+  reserved: Iterable<string>,
+  held: ReadonlySet<string> = new Set(),
+): { slugs: Map<string, string>; moves: Move[] } {
   const taken = new Set([...published.map((p) => p.canonical_slug), ...reserved]);
   const byKey = new Map<string, Array<Published & { clean: string }>>();
   for (const p of published) {
@@ -50,11 +56,25 @@ export function slugMoves(published: readonly Published[], table: ProviderTable,
     if (own === undefined && list.length === 1 && fromTm && !taken.has(slugify(lone.clean))) {
       keep = slugify(lone.clean);
       taken.add(keep);
-      moves.push({ held: false, provider: lone.provider, name: lone.canonical_name, slug: lone.canonical_slug, into: keep, why: `its slug "${lone.canonical_slug}" was made from a ™ sign; the clean name "${lone.clean}" gives "${keep}"` });
+      moves.push({
+        held: false,
+        provider: lone.provider,
+        name: lone.canonical_name,
+        slug: lone.canonical_slug,
+        into: keep,
+        why: `its slug "${lone.canonical_slug}" was made from a ™ sign; the clean name "${lone.clean}" gives "${keep}"`,
+      });
     }
     for (const p of list) {
       if (p.canonical_slug === keep || (list.length === 1 && keep !== p.canonical_slug && moves.some((m) => m.slug === p.canonical_slug))) continue;
-      moves.push({ held: false, provider: p.provider, name: p.canonical_name, slug: p.canonical_slug, into: keep, why: `"${p.canonical_name}" and the record it goes into are one game once names lose signs and page-title junk ("${p.clean}")` });
+      moves.push({
+        held: false,
+        provider: p.provider,
+        name: p.canonical_name,
+        slug: p.canonical_slug,
+        into: keep,
+        why: `"${p.canonical_name}" and the record it goes into are one game once names lose signs and page-title junk ("${p.clean}")`,
+      });
     }
     slugs.set(key, keep);
   }
@@ -68,6 +88,16 @@ export function movesAsMerges(moves: readonly Move[], games: readonly MergedGame
     const into = bySlug.get(m.into);
     if (into === undefined || m.held) return [];
     const own = into.facts.filter((f) => slugify(f.nameAsWritten ?? f.name) === m.slug);
-    return [{ provider: m.provider, name: m.name, slug: m.slug, mergedInto: m.into, intoProvider: into.provider, reason: m.why, facts: own.length > 0 ? own : into.facts }];
+    return [
+      {
+        provider: m.provider,
+        name: m.name,
+        slug: m.slug,
+        mergedInto: m.into,
+        intoProvider: into.provider,
+        reason: m.why,
+        facts: own.length > 0 ? own : into.facts,
+      },
+    ];
   });
 }

@@ -3,7 +3,7 @@
 // provider; so a typo or a catch-all label never becomes a key of its own.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ProviderAliasesFileSchema, type ProviderAliasesFile, type ProviderAliasRow } from '../schemas/provider-aliases.ts';
+import { type ProviderAliasesFile, ProviderAliasesFileSchema, type ProviderAliasRow } from '../schemas/provider-aliases.ts';
 
 /** The alias table's file name in a data folder. */
 export const ALIASES_FILE = 'provider-aliases.json';

@@ -22,7 +22,12 @@ export function variantsOf(facts: readonly SourceFact[], stated: number, configu
       const had = byRtp.get(v.rtp);
       // A more trusted fact came first: only an `unknown` it left is replaced.
       if (had !== undefined && !(had.kind === 'unknown' && kind !== 'unknown')) continue;
-      byRtp.set(v.rtp, kind === 'jurisdiction' && v.jurisdiction !== undefined ? { rtp: v.rtp, kind, jurisdiction: v.jurisdiction } : { rtp: v.rtp, kind: kind === 'jurisdiction' ? 'unknown' : kind });
+      byRtp.set(
+        v.rtp,
+        kind === 'jurisdiction' && v.jurisdiction !== undefined
+          ? { rtp: v.rtp, kind, jurisdiction: v.jurisdiction }
+          : { rtp: v.rtp, kind: kind === 'jurisdiction' ? 'unknown' : kind },
+      );
     }
   }
   for (const [rtp, kind] of configurations) if (!byRtp.has(rtp) && kind !== 'jurisdiction' && kind !== 'standard') byRtp.set(rtp, { rtp, kind });
@@ -62,7 +67,12 @@ function firstStated<T>(facts: readonly SourceFact[], pick: (f: SourceFact) => T
  * `last_verified` when the stating source says nothing of when it was checked; `displayOf` the
  * display name of a studio key (the alias table's), for `studio`.
  */
-export function gameFileOf(game: MergedGame, pinnedAt: ReadonlyMap<string, string>, titles: ReadonlyMap<string, string> = new Map(), displayOf: (provider: string) => string = (p) => p): GameFile {
+export function gameFileOf(
+  game: MergedGame,
+  pinnedAt: ReadonlyMap<string, string>,
+  titles: ReadonlyMap<string, string> = new Map(),
+  displayOf: (provider: string) => string = (p) => p,
+): GameFile {
   const { winner, facts } = game;
   const seed = facts.find((f) => f.tier === 'hand_checked');
   // A hand-checked row's fields are used as they are, its deliberate nulls included; other games take each field from the most trusted source that states it.
@@ -103,7 +113,13 @@ export function providerFiles(games: readonly MergedGame[], existing: ReadonlyMa
     const row = table.row(g.provider);
     const had = existing.get(g.provider);
     const group = row?.group === null || row === undefined ? null : (table.file.groups[row.group] ?? null);
-    out.set(g.provider, { provider: g.provider, display: had?.display ?? row?.display ?? g.providerName, website: had?.website ?? null, group, aliases: row?.labels ?? [] });
+    out.set(g.provider, {
+      provider: g.provider,
+      display: had?.display ?? row?.display ?? g.providerName,
+      website: had?.website ?? null,
+      group,
+      aliases: row?.labels ?? [],
+    });
   }
   return [...out.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1));
 }

@@ -1,7 +1,7 @@
 // Pure conversion of the seed CSV rows (shared/data) into authoring records; used by scripts/import-csv.ts.
 import { parse } from 'csv-parse/sync';
-import { GameFileSchema, ProviderFileSchema, type GameFile, type ProviderFile, type RegistryFile, type Variant } from '../schemas/authoring.ts';
 import type { Problem } from '../registry/problems.ts';
+import { type GameFile, GameFileSchema, type ProviderFile, ProviderFileSchema, type RegistryFile, type Variant } from '../schemas/authoring.ts';
 
 export type CsvRow = Record<string, string>;
 
@@ -28,7 +28,11 @@ export function variantKinds(stated: number, rtps: number[], notes: string): Var
 }
 
 /** Converts CSV rows to validated authoring records; every row problem is reported with its line. */
-export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[], sourceFile = 'sources/seed-games.csv'): {
+export function convertRows(
+  gameRows: CsvRow[],
+  providerRows: CsvRow[],
+  sourceFile = 'sources/seed-games.csv',
+): {
   games: GameFile[];
   providers: ProviderFile[];
   registry: RegistryFile;
@@ -45,7 +49,10 @@ export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[], sourceFi
   let latest = '';
   gameRows.forEach((row, i) => {
     const stated = Number(row.stated_rtp);
-    const rtps = (row.rtp_variants ?? '').split(';').filter((s) => s.trim() !== '').map(Number);
+    const rtps = (row.rtp_variants ?? '')
+      .split(';')
+      .filter((s) => s.trim() !== '')
+      .map(Number);
     const notes = row.notes ?? '';
     const year = optional(row.release_year);
     const maxWin = optional(row.max_win_x);
@@ -64,7 +71,17 @@ export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[], sourceFi
       last_verified: row.checked_at,
       notes,
       // The row itself is the source: checked by hand against its evidence page.
-      sources: [{ kind: 'hand_checked', url: row.evidence_url, checked_at: row.checked_at, stated_rtp: stated, rtp_variants: [...new Set(rtps.length > 0 ? rtps : [stated])].sort((a, b) => a - b), file: sourceFile, line: i + 2 }],
+      sources: [
+        {
+          kind: 'hand_checked',
+          url: row.evidence_url,
+          checked_at: row.checked_at,
+          stated_rtp: stated,
+          rtp_variants: [...new Set(rtps.length > 0 ? rtps : [stated])].sort((a, b) => a - b),
+          file: sourceFile,
+          line: i + 2,
+        },
+      ],
     };
     const parsed = GameFileSchema.safeParse(candidate);
     if (parsed.success) {
@@ -72,7 +89,8 @@ export function convertRows(gameRows: CsvRow[], providerRows: CsvRow[], sourceFi
       if (parsed.data.last_verified > latest) latest = parsed.data.last_verified;
     } else {
       // The row's own `sources` entry repeats its figures: its problems are those of the fields it repeats.
-      for (const issue of parsed.error.issues) if (issue.path[0] !== 'sources') problems.push({ file: `seed-games.csv:${i + 2}`, field: issue.path.join('.') || '(row)', reason: issue.message });
+      for (const issue of parsed.error.issues)
+        if (issue.path[0] !== 'sources') problems.push({ file: `seed-games.csv:${i + 2}`, field: issue.path.join('.') || '(row)', reason: issue.message });
     }
   });
   const registry: RegistryFile = {

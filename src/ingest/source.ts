@@ -1,7 +1,7 @@
 // What every source adapter produces: one fact per source line (a game as that line states it),
 // and the lines it could not map, with the reason. The merge (src/ingest/merge.ts) turns facts
 // from all sources into registry records by the precedence below (docs/data-model.md).
-import { SOURCE_TIERS, type GameType, type SourceTier, type VariantKind, type Volatility } from '../schemas/authoring.ts';
+import { type GameType, SOURCE_TIERS, type SourceTier, type VariantKind, type Volatility } from '../schemas/authoring.ts';
 
 export { SOURCE_TIERS, type SourceTier };
 

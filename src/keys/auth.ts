@@ -58,7 +58,8 @@ export class KeyAuth {
       load: async () => new KeyRing((await readKeysFile(file)).keys),
       pollMs: options.pollMs ?? 2000,
       onSwap: ({ value }) => log(`api keys: loaded ${value.size} key(s) from ${file}`),
-      onError: (err, _key, reloader) => log(`api keys: keeping the ${reloader.current.size} key(s) in force: cannot load ${file}: ${err instanceof Error ? err.message : String(err)}`),
+      onError: (err, _key, reloader) =>
+        log(`api keys: keeping the ${reloader.current.size} key(s) in force: cannot load ${file}: ${err instanceof Error ? err.message : String(err)}`),
     });
     return new KeyAuth(file, reloader);
   }

@@ -1,9 +1,9 @@
 // The keys file (RTP_KEYS_FILE, default ./var/keys.json): read, written atomically with mode 0600
 // under a lock, and the issue/revoke/list operations of `npm run keys:*`.
 import { readFile } from 'node:fs/promises';
-import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import path from 'node:path';
-import { KeysFileSchema, type ApiKeyRecord, type KeysFile } from '../schemas/api-keys.ts';
+import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
+import { type ApiKeyRecord, type KeysFile, KeysFileSchema } from '../schemas/api-keys.ts';
 import { generateKey, hashKey, keyIdOf, maskKey } from './keys.ts';
 
 export const DEFAULT_KEYS_FILE = 'var/keys.json';
@@ -23,7 +23,9 @@ export function parseKeysFile(text: string, file: string): KeysFile {
   }
   const parsed = KeysFileSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`${file} does not match the keys file format:\n${parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `${file} does not match the keys file format:\n${parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`,
+    );
   }
   return parsed.data;
 }
@@ -66,7 +68,12 @@ export interface IssueRequest {
 }
 
 /** Adds a new key to `data`; returns the key (shown once, never stored) and its record. */
-export function issueKey(data: KeysFile, request: IssueRequest, now: Date, generate: () => string = generateKey): { key: string; record: ApiKeyRecord; data: KeysFile } {
+export function issueKey(
+  data: KeysFile,
+  request: IssueRequest,
+  now: Date,
+  generate: () => string = generateKey,
+): { key: string; record: ApiKeyRecord; data: KeysFile } {
   const ids = new Set(data.keys.map((k) => k.id));
   let key = generate();
   for (let tries = 0; ids.has(keyIdOf(key)); tries++) {
@@ -105,7 +112,15 @@ export function formatKeyList(data: KeysFile): string {
     rows.push([maskKey(k.id), k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`, String(k.daily), k.created_at, oneLine(k.owner), oneLine(k.use)]);
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd() + '\n').join('');
+  return rows
+    .map(
+      (r) =>
+        `${r
+          .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }
 
 function oneLine(text: string): string {

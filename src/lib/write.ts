@@ -87,7 +87,11 @@ export function alive(pid: number): boolean {
  * longer runs is stale: it is cleared (`log` says so) and taken. A live holder makes this throw
  * `busy(pid)`. Resolves with the function that releases the lock.
  */
-export async function acquirePidLock(file: string, busy: (pid: number) => string, log: (line: string) => void = (l) => console.error(l)): Promise<() => Promise<void>> {
+export async function acquirePidLock(
+  file: string,
+  busy: (pid: number) => string,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<() => Promise<void>> {
   await mkdir(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -1,13 +1,14 @@
 // GET /api/rtp/list?slugs=a,b,c: the records of up to 200 named games in the order given, the
 // unknown ones named in meta.missing, a slug merged into another record answered with the survivor's
 // and named in meta.moved; `slugs` cannot be combined with the list's other parameters.
-import { BATCH_MAX } from '../schemas/batch.ts';
+
 import { CACHE_LIST } from '../routes/routes.ts';
+import { BATCH_MAX } from '../schemas/batch.ts';
 import type { ListEngine } from './engine.ts';
-import { recordsBody } from './records-body.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
-import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
+import { type HandlerResult, invalidQuery, jsonOk } from './handler-result.ts';
+import { collectParams, type ParamError, type QueryInput, single } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
+import { recordsBody } from './records-body.ts';
 
 /** The list route's parameters that a batch cannot take (updated_since: the delta sync, sync.ts). */
 const EXCLUDED = [...LIST_PARAMS, 'updated_since'];
@@ -51,7 +52,11 @@ export interface MovedSlug {
  * another record (`survivors`, src/routes/moved.ts `mergedSlugs`) stands for the survivor's and is
  * named in `moved`; the slugs the registry does not have are in `missing`.
  */
-export function batchIndexes(engine: ListEngine, slugs: readonly string[], survivors: ReadonlyMap<string, string> = new Map()): { found: number[]; missing: string[]; moved: MovedSlug[] } {
+export function batchIndexes(
+  engine: ListEngine,
+  slugs: readonly string[],
+  survivors: ReadonlyMap<string, string> = new Map(),
+): { found: number[]; missing: string[]; moved: MovedSlug[] } {
   const found: number[] = [];
   const missing: string[] = [];
   const moved: MovedSlug[] = [];

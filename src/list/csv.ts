@@ -2,11 +2,11 @@
 // the CSV dump's columns (src/schemas/csv.ts), one row per item: for a spreadsheet's IMPORTDATA.
 // The list, a batch lookup (`slugs`) and a delta sync (`updated_since`) all answer in it.
 import { CACHE_LIST } from '../routes/routes.ts';
-import { CSV_COLUMN_NAMES, CSV_COLUMNS, csvRows, type CsvColumn } from '../schemas/csv.ts';
+import { CSV_COLUMN_NAMES, CSV_COLUMNS, type CsvColumn, csvRows } from '../schemas/csv.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { LIST_FORMATS, type ListFormat } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
-import { strongEtag, type HandlerResult } from './handler-result.ts';
+import { type HandlerResult, strongEtag } from './handler-result.ts';
 import { collectParams, oneOf, type ParamError, type QueryInput } from './params.ts';
 import { namesParam, readRecord } from './shape.ts';
 

@@ -83,7 +83,11 @@ export interface CountTable {
 export function tableBytes(table: CountTable): number {
   const ix = table.index;
   if (ix === null) return table.cells.byteLength;
-  return table.cells.byteLength + ix.provStart.byteLength + 2 * (ix.byProvider[0].byteLength + ix.byType[0].byteLength + ix.byCell[0].byteLength + ix.byTypeCell[0].byteLength + ix.byProviderType[0].byteLength);
+  return (
+    table.cells.byteLength +
+    ix.provStart.byteLength +
+    2 * (ix.byProvider[0].byteLength + ix.byType[0].byteLength + ix.byCell[0].byteLength + ix.byTypeCell[0].byteLength + ix.byProviderType[0].byteLength)
+  );
 }
 
 type Columns = Pick<ListBundle, 'providerOf' | 'typeOf' | 'multi' | 'badges' | 'confidence' | 'volatilityOf'>;
@@ -111,7 +115,13 @@ export class TableCounter {
   private readonly cursor: Int32Array;
   private readonly sums: FacetSums;
   /** The table and filters `sums` holds the sums of. */
-  private readonly last: { table: CountTable | null; prov: number; type: number; mFrom: number; cells: number } = { table: null, prov: 0, type: 0, mFrom: 0, cells: 0 };
+  private readonly last: { table: CountTable | null; prov: number; type: number; mFrom: number; cells: number } = {
+    table: null,
+    prov: 0,
+    type: 0,
+    mFrom: 0,
+    cells: 0,
+  };
 
   constructor(columns: Columns, providers: number, records: number) {
     this.p = providers;
@@ -170,7 +180,15 @@ export class TableCounter {
 
   private indexOf(cells: Int32Array, size: number, provStart: Int32Array): TableIndex {
     const pair = (length: number): [Int32Array, Int32Array] => [new Int32Array(length), new Int32Array(length)];
-    const ix: TableIndex = { provStart, total: [0, 0], byProvider: pair(this.p), byType: pair(TYPES), byCell: pair(LEVEL_CELLS), byTypeCell: pair(TYPES * LEVEL_CELLS), byProviderType: pair(this.p * TYPES) };
+    const ix: TableIndex = {
+      provStart,
+      total: [0, 0],
+      byProvider: pair(this.p),
+      byType: pair(TYPES),
+      byCell: pair(LEVEL_CELLS),
+      byTypeCell: pair(TYPES * LEVEL_CELLS),
+      byProviderType: pair(this.p * TYPES),
+    };
     for (let k = 0; k < size; k++) {
       const key = cells[k]!;
       const pp = key >>> SUB_BITS;
@@ -203,7 +221,8 @@ export class TableCounter {
     }
     if (prov !== ALL) return -1;
     let count = 0;
-    for (let l = 0; l < LEVEL_CELLS; l++) if (((cells >>> l) & 1) !== 0) count += type === ALL ? ix.byCell[mFrom]![l]! : ix.byTypeCell[mFrom]![type * LEVEL_CELLS + l]!;
+    for (let l = 0; l < LEVEL_CELLS; l++)
+      if (((cells >>> l) & 1) !== 0) count += type === ALL ? ix.byCell[mFrom]![l]! : ix.byTypeCell[mFrom]![type * LEVEL_CELLS + l]!;
     return count;
   }
 

@@ -6,9 +6,9 @@ import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS } from '../schemas/game-record.ts';
 import type { ListBundle } from '../schemas/list-bundle.ts';
 import { compareStrings } from '../schemas/text.ts';
-import { ALL, ALL_LEVELS, CONFIDENCES, cellMask, TYPES, TableCounter, VOLATILITY_CELLS, type CountTable } from './facet-table.ts';
+import { ALL, ALL_LEVELS, CONFIDENCES, type CountTable, cellMask, TableCounter, TYPES, VOLATILITY_CELLS } from './facet-table.ts';
 
-export { ALL, ALL_LEVELS, levelMask, UNKNOWN, type CountTable } from './facet-table.ts';
+export { ALL, ALL_LEVELS, type CountTable, levelMask, UNKNOWN } from './facet-table.ts';
 
 const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
@@ -37,7 +37,9 @@ type Order = { rank: Int32Array; atRank: Int32Array };
 function rankOf(keys: readonly string[]): Order {
   const atRank = Int32Array.from([...keys.keys()].sort((a, b) => compareStrings(keys[a]!, keys[b]!)));
   const rank = new Int32Array(keys.length);
-  atRank.forEach((k, r) => (rank[k] = r));
+  atRank.forEach((k, r) => {
+    rank[k] = r;
+  });
   return { rank, atRank };
 }
 
@@ -157,7 +159,15 @@ export class Facets {
     target.set(TYPES_OPEN, at);
     at = this.writeList(target, at + TYPES_OPEN.length, this.listedTypes, types, sums.types, this.typeOrder, this.typeHead);
     target.set(CONFIDENCE_OPEN, at);
-    at = this.writeList(target, at + CONFIDENCE_OPEN.length, this.listedConfidence, confidences, this.confidenceCounts, this.confidenceOrder, this.confidenceHead);
+    at = this.writeList(
+      target,
+      at + CONFIDENCE_OPEN.length,
+      this.listedConfidence,
+      confidences,
+      this.confidenceCounts,
+      this.confidenceOrder,
+      this.confidenceHead,
+    );
     target.set(VOLATILITIES_OPEN, at);
     at = this.writeList(target, at + VOLATILITIES_OPEN.length, this.listedLevels, levels, this.levelCounts, this.levelOrder, this.levelHead);
     target.set(FACETS_CLOSE, at);

@@ -13,7 +13,30 @@ export const MAX_FORGIVING_TERMS = 12;
 export const MAX_RUN_TOGETHER_LENGTH = 40;
 
 /** Words that may be left out or added without changing which game is meant. */
-export const OPTIONAL_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'of', 'and', 'n', 'de', 'del', 'la', 'le', 'el', 'du', 'des', 'di', 'da', 'der', 'die', 'das', 'und', 'y', 'et', 'e']);
+export const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'and',
+  'n',
+  'de',
+  'del',
+  'la',
+  'le',
+  'el',
+  'du',
+  'des',
+  'di',
+  'da',
+  'der',
+  'die',
+  'das',
+  'und',
+  'y',
+  'et',
+  'e',
+]);
 
 /** Roman numerals 2-20 as game names use them ("II", "XX"); the lone `i` is too often a word or a typo. */
 const ROMAN = ['', 'i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
@@ -96,7 +119,7 @@ export function splitRunTogether(term: string, index: TermLookup): string[] | nu
 export function splitWhole(term: string, index: TermLookup): string[] | null {
   if (term.length < 6 || term.length > MAX_RUN_TOGETHER_LENGTH || index.hasPrefix(term)) return null;
   const parts = splitRunTogether(term, index);
-  return parts !== null && parts.every((p) => index.has(p)) ? parts : null;
+  return parts?.every((p) => index.has(p)) ? parts : null;
 }
 
 /** Whether a match may leave the word out: a small word, or a lone letter ("gonzo s quest", "bonanza x"). */
@@ -111,7 +134,10 @@ function planWord(term: string, index: TermLookup): PlannedTerm {
 
 /** Whether a plan reads the words exactly as typed (so it can match nothing more than they did). */
 export function readsAsTyped(plan: readonly PlannedTerm[], terms: readonly string[]): boolean {
-  return plan.length === terms.length && plan.every((p, i) => p.required && p.forms.length === 1 && p.forms[0]!.term === terms[i] && p.forms[0]!.fuzzy === typedDistance(terms[i]!));
+  return (
+    plan.length === terms.length &&
+    plan.every((p, i) => p.required && p.forms.length === 1 && p.forms[0]!.term === terms[i] && p.forms[0]!.fuzzy === typedDistance(terms[i]!))
+  );
 }
 
 /**

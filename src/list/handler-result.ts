@@ -27,8 +27,25 @@ export function strongEtag(body: Uint8Array): string {
 export function okAnswer(body: Buffer, contentType: string, cacheControl: string, etag: string = strongEtag(body)): HandlerResult {
   return {
     status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ETag: etag, 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
-    headerList: ['Content-Type', contentType, 'Cache-Control', cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'],
+    headers: {
+      'Content-Type': contentType,
+      'Cache-Control': cacheControl,
+      ETag: etag,
+      'Access-Control-Allow-Origin': '*',
+      'X-Content-Type-Options': 'nosniff',
+    },
+    headerList: [
+      'Content-Type',
+      contentType,
+      'Cache-Control',
+      cacheControl,
+      'ETag',
+      etag,
+      'Access-Control-Allow-Origin',
+      '*',
+      'X-Content-Type-Options',
+      'nosniff',
+    ],
     body,
   };
 }

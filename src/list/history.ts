@@ -1,17 +1,11 @@
 // GET /api/rtp/history: the bundle's change log, newest first, filtered by slug, provider and since.
-import { POLICIES } from '../routes/routes.ts';
-import { TimestampSchema, type HistoryEntry, type RegistryFile } from '../schemas/authoring.ts';
-import {
-  HISTORY_LIMIT_DEFAULT,
-  HISTORY_LIMIT_MAX,
-  HISTORY_LIMIT_MIN,
-  HISTORY_OFFSET_MAX,
-  type HistoryItem,
-  type HistoryQuery,
-} from '../schemas/history.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
+
 import { byteLru, stringBytes } from '../lib/bounded.ts';
-import { collectParams, integer, single, text, type ParamError, type QueryInput } from './params.ts';
+import { POLICIES } from '../routes/routes.ts';
+import { type HistoryEntry, type RegistryFile, TimestampSchema } from '../schemas/authoring.ts';
+import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX, HISTORY_LIMIT_MIN, HISTORY_OFFSET_MAX, type HistoryItem, type HistoryQuery } from '../schemas/history.ts';
+import { type HandlerResult, invalidQuery, jsonOk } from './handler-result.ts';
+import { collectParams, integer, type ParamError, type QueryInput, single, text } from './params.ts';
 import type { ParseResult } from './query.ts';
 
 export const HISTORY_PARAMS = ['slug', 'provider', 'since', 'limit', 'offset'] as const;

@@ -6,8 +6,8 @@ import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { IDENTIFY_NEAREST, IDENTIFY_TOLERANCE, type IdentifyResponse } from '../schemas/identify.ts';
 import type { ListEngine } from './engine.ts';
-import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './handler-result.ts';
-import { collectParams, single, text, type ParamError, type QueryInput } from './params.ts';
+import { type HandlerResult, invalidQuery, jsonError, jsonOk } from './handler-result.ts';
+import { collectParams, type ParamError, type QueryInput, single, text } from './params.ts';
 import { parseListQuery } from './query.ts';
 
 export const MSG_RTP = 'must be a percentage above 0 and at most 100, such as 96.21';
@@ -36,7 +36,8 @@ export function parseIdentifyQuery(input: QueryInput): { ok: true; query: Identi
   const slug = text(values, 'slug', errors);
   const name = text(values, 'name', errors);
   if (slug !== null && name !== null) errors.push({ param: 'name', message: MSG_SLUG_AND_NAME });
-  if (slug === null && name === null && !errors.some((e) => e.param === 'slug' || e.param === 'name')) errors.push({ param: 'slug', message: MSG_GAME_REQUIRED });
+  if (slug === null && name === null && !errors.some((e) => e.param === 'slug' || e.param === 'name'))
+    errors.push({ param: 'slug', message: MSG_GAME_REQUIRED });
   const raw = single(values, 'rtp', errors);
   let rtp = Number.NaN;
   if (raw === null) {
@@ -53,7 +54,13 @@ export function parseIdentifyQuery(input: QueryInput): { ok: true; query: Identi
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /** The answer for one resolved game (pure: the record, the observed figure, how it was chosen). */
-export function identify(record: GameRecord, query: IdentifyQuery, meta: { data_version: string; frozen_at: string }, chosenBy: 'slug' | 'name', alternatives: IdentifyResponse['game']['alternatives']): IdentifyResponse {
+export function identify(
+  record: GameRecord,
+  query: IdentifyQuery,
+  meta: { data_version: string; frozen_at: string },
+  chosenBy: 'slug' | 'name',
+  alternatives: IdentifyResponse['game']['alternatives'],
+): IdentifyResponse {
   const figures = record.variants.map((v) => ({
     rtp: v.rtp,
     kind: v.kind,
@@ -80,9 +87,20 @@ export function identify(record: GameRecord, query: IdentifyQuery, meta: { data_
     verdict: match === null ? 'unknown' : match.rtp === record.stated_rtp ? 'default' : 'variant',
     match,
     nearest: nearest.slice(0, IDENTIFY_NEAREST),
-    operators: match === null
-      ? []
-      : record.operators.filter((o) => o.rtp === match.rtp).map((o) => ({ operator: o.operator, display: o.display, market: o.market, rtp: o.rtp, build: o.build, pinned_at: o.source.pinned_at, url: o.source.url })),
+    operators:
+      match === null
+        ? []
+        : record.operators
+            .filter((o) => o.rtp === match.rtp)
+            .map((o) => ({
+              operator: o.operator,
+              display: o.display,
+              market: o.market,
+              rtp: o.rtp,
+              build: o.build,
+              pinned_at: o.source.pinned_at,
+              url: o.source.url,
+            })),
   };
 }
 
@@ -111,10 +129,12 @@ export function createIdentifyHandler(engine: ListEngine, survivors: ReadonlyMap
       const found = search.ok ? engine.run(search.query).items : [];
       if (found.length === 0) return jsonError(404, NAME_NOT_FOUND);
       index = found[0]!;
-      alternatives = Array.from(found).slice(1).map((i) => {
-        const r = recordAt(engine, i);
-        return { canonical_slug: r.canonical_slug, canonical_name: r.canonical_name };
-      });
+      alternatives = Array.from(found)
+        .slice(1)
+        .map((i) => {
+          const r = recordAt(engine, i);
+          return { canonical_slug: r.canonical_slug, canonical_name: r.canonical_name };
+        });
     }
     const body = identify(recordAt(engine, index), query, meta, query.slug !== null ? 'slug' : 'name', alternatives);
     return jsonOk(Buffer.from(JSON.stringify(body)), CACHE_LIST);

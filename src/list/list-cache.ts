@@ -2,11 +2,11 @@
 // indexes, and facets shared by the pages of the same filters) and whole responses, both by
 // frequency-based admission. Every map is bounded by bytes (docs/security.md).
 import { LRUCache } from 'lru-cache';
-import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
+import { ByteBoundedMap, byteLru, stringBytes } from '../lib/bounded.ts';
 import type { ListQuery } from '../schemas/list.ts';
-import { listFilterKey } from './query.ts';
 import type { ListResult } from './engine.ts';
 import type { HandlerResult } from './handler-result.ts';
+import { listFilterKey } from './query.ts';
 
 export interface ListCacheOptions {
   /** Whole responses kept (see ListCache). */
@@ -73,7 +73,14 @@ const facetsWeight = (bytes: number, key: string): number => bytes + stringBytes
  * recently used entry is asked at least as often, so the newcomer stays out. In a cycle of equally
  * asked queries the kept ones are reached first in a pass, so a newcomer never passes them.
  */
-function makeRoom<V extends {}>(cache: LRUCache<string, V>, size: number, entries: number, asked: number, popularity: (entry: V) => number, clock: { purgedAt: number }): boolean {
+function makeRoom<V extends {}>(
+  cache: LRUCache<string, V>,
+  size: number,
+  entries: number,
+  asked: number,
+  popularity: (entry: V) => number,
+  clock: { purgedAt: number },
+): boolean {
   const hasRoom = () => cache.size + entries <= cache.max && cache.calculatedSize + size <= cache.maxSize;
   if (hasRoom()) return true;
   const now = performance.now();

@@ -1,24 +1,31 @@
 // GET /api/rtp/list: validates the query, asks the engine, shapes the response bytes, caches them.
 import { createHash, hash } from 'node:crypto';
-import { CACHE_LIST } from '../routes/routes.ts';
-import type { ListFormat, ListQuery } from '../schemas/list.ts';
-import type { ListEngine, ListResult } from './engine.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
 import { BodyPool } from '../lib/body-pool.ts';
-import { ListCache, pageResult, type CachedPage, type ListCacheOptions } from './list-cache.ts';
+import { CACHE_LIST } from '../routes/routes.ts';
+import type { HistoryEntry } from '../schemas/authoring.ts';
+import type { ListFormat, ListQuery } from '../schemas/list.ts';
+import { answerBatch, batchIndexes, mayBeBatch, parseBatch } from './batch.ts';
+import { csvAnswer, csvColumns, mayNameFormat, parseFormat } from './csv.ts';
+import type { ListEngine, ListResult } from './engine.ts';
+import { type HandlerResult, invalidQuery, jsonOk } from './handler-result.ts';
+import { type CachedPage, ListCache, type ListCacheOptions, pageResult } from './list-cache.ts';
 import type { ParamError, QueryInput } from './params.ts';
 import { listQueryKey, parseListQuery } from './query.ts';
-import { answerBatch, batchIndexes, mayBeBatch, parseBatch } from './batch.ts';
-import { createSyncAnswer, createSyncPages } from './sync.ts';
-import { csvAnswer, csvColumns, mayNameFormat, parseFormat } from './csv.ts';
 import { itemWriter } from './shape.ts';
-import type { HistoryEntry } from '../schemas/authoring.ts';
+import { createSyncAnswer, createSyncPages } from './sync.ts';
 
 /**
  * Queries whose answers stand for how list bodies are written: meta, facets, records, a filtered
  * walk, a search in relevance order. Their bytes make the format id of an engine's bodies.
  */
-const FORMAT_PROBES = ['limit=2', 'q=a&sort=relevance&limit=3', 'has_variants=1&sort=recent&offset=1&limit=2', 'limit=2&include=sources', 'limit=1&include=all', 'limit=2&fields=canonical_slug,stated_rtp'];
+const FORMAT_PROBES = [
+  'limit=2',
+  'q=a&sort=relevance&limit=3',
+  'has_variants=1&sort=recent&offset=1&limit=2',
+  'limit=2&include=sources',
+  'limit=1&include=all',
+  'limit=2&fields=canonical_slug,stated_rtp',
+];
 const formats = new WeakMap<ListEngine, string>();
 
 /**
@@ -80,7 +87,13 @@ const fromPool = (size: number): Buffer => listBodies.take(size);
  * `prefix` is `metaPrefix(engine)` (callers answering many queries compute it once); `alloc` makes
  * the buffer, of which the body is a view.
  */
-export function listBody(engine: ListEngine, query: ListQuery, result: ListResult, prefix: string = metaPrefix(engine), alloc: (size: number) => Buffer = allocate): Buffer {
+export function listBody(
+  engine: ListEngine,
+  query: ListQuery,
+  result: ListResult,
+  prefix: string = metaPrefix(engine),
+  alloc: (size: number) => Buffer = allocate,
+): Buffer {
   const { items, filtered } = result;
   const count = items.length;
   const metaText = `${prefix}${filtered},"has_more":${query.offset + count < filtered},"query":${JSON.stringify(query)}},"facets":`;
@@ -111,7 +124,12 @@ export type ListHandler = (input: QueryInput) => HandlerResult;
  * Creates the list route's handler over an engine (one data version per engine), with its caches
  * (list-cache.ts); `survivors`: the surviving slug of each merged slug, which a batch lookup follows.
  */
-export function createListHandler(engine: ListEngine, options: ListHandlerOptions = {}, history?: readonly HistoryEntry[], survivors?: ReadonlyMap<string, string>): ListHandler {
+export function createListHandler(
+  engine: ListEngine,
+  options: ListHandlerOptions = {},
+  history?: readonly HistoryEntry[],
+  survivors?: ReadonlyMap<string, string>,
+): ListHandler {
   const cache = new ListCache(options);
   // Delta sync (updated_since) needs the history log; without it the parameter is ignored.
   const sync = history === undefined ? undefined : createSyncAnswer(engine, history);

@@ -3,18 +3,17 @@
 // per request: an unfiltered page is a slice of a precomputed order; a filtered one walks that order
 // testing columns until the page is full (up to one pass over the registry when few records match).
 import { hash } from 'node:crypto';
+import { ByteBoundedMap, byteLru, stringBytes } from '../lib/bounded.ts';
 import { GAME_TYPES } from '../schemas/authoring.ts';
 import type { ListQuery, ListSort } from '../schemas/list.ts';
-import { badgeBit, confidenceIndex, STATIC_SORTS, type ListBundle, type StaticSort } from '../schemas/list-bundle.ts';
-import { queryTerms } from '../schemas/text.ts';
-import { ALL, ALL_LEVELS, Facets, levelMask, UNKNOWN, type CountTable } from './facets.ts';
-import { tableBytes } from './facet-table.ts';
-import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
-import { byteLru, ByteBoundedMap, stringBytes } from '../lib/bounded.ts';
-import { PostingSearch } from './search.ts';
-import { OperatorFacets } from './operator-facets.ts';
+import { badgeBit, confidenceIndex, type ListBundle, STATIC_SORTS, type StaticSort } from '../schemas/list-bundle.ts';
 import type { SearchMatch } from '../schemas/search-index.ts';
-
+import { queryTerms } from '../schemas/text.ts';
+import { EvaluatedList, type ListEngine, type ListResult } from './engine.ts';
+import { tableBytes } from './facet-table.ts';
+import { ALL, ALL_LEVELS, type CountTable, Facets, levelMask, UNKNOWN } from './facets.ts';
+import { OperatorFacets } from './operator-facets.ts';
+import { PostingSearch } from './search.ts';
 
 export interface MemoryEngineOptions {
   /** Search results kept (per distinct set of query words). */
@@ -64,7 +63,22 @@ function weighSearch(v: CachedSearch): number {
  * Relevance order (only with q): search score descending, then slug.
  */
 export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOptions = {}): ListEngine {
-  const { total: n, recordBytes, offsets, itemBytes, itemOffsets, providerKeys, providerDisplay, providerOf, typeOf, multi, badges, confidence, volatilityOf, orders } = compiled;
+  const {
+    total: n,
+    recordBytes,
+    offsets,
+    itemBytes,
+    itemOffsets,
+    providerKeys,
+    providerDisplay,
+    providerOf,
+    typeOf,
+    multi,
+    badges,
+    confidence,
+    volatilityOf,
+    orders,
+  } = compiled;
   const providerIndex = new Map(providerKeys.map((k, i) => [k, i]));
   const typeIndex = new Map<string, number>(GAME_TYPES.map((t, i) => [t, i]));
   const recordBuffer = recordBytes.buffer;
@@ -85,7 +99,11 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
   const operatorFacets = new OperatorFacets(compiled);
 
   const postings = new PostingSearch(compiled.searchIndex);
-  const searches = byteLru<CachedSearch>(options.searchCacheBytes ?? defaultSearchCacheBytes(n), options.searchCacheEntries ?? 4096, (v, key) => weighSearch(v) + stringBytes(key));
+  const searches = byteLru<CachedSearch>(
+    options.searchCacheBytes ?? defaultSearchCacheBytes(n),
+    options.searchCacheEntries ?? 4096,
+    (v, key) => weighSearch(v) + stringBytes(key),
+  );
   // q as given -> its words' key, so a repeated q is not tokenised again (bounded by bytes; starts
   // afresh when full). It is also the search cache's doorkeeper: a search is kept from the second
   // request of its q on, so a stream of one-off searches (a crawler's, a flood's) leaves the kept
@@ -210,10 +228,19 @@ export function createMemoryEngine(compiled: ListBundle, options: MemoryEngineOp
     const end = Math.min(filtered, query.offset + query.limit);
     const items = page(found, sort, { prov, type, hv, bit, conf, mask, pass }, query.offset, end);
     // The operator facets count what passes every filter but theirs; they follow the others, whose closing brace they replace.
-    const others = prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL && mask === ALL_LEVELS && ranged === null ? null : (i: number) =>
-      (prov === ALL || providerOf[i] === prov) && (type === ALL || typeOf[i] === type) && (!hv || multi[i] !== 0) && (bit === 0 || (badges[i]! & bit) !== 0) &&
-      (conf === ALL || confidence[i] === conf) && (mask === ALL_LEVELS || (mask & (1 << volatilityOf[i]!)) !== 0) && (ranged === null || ranged(i));
-    const writeFacets = (target: Uint8Array, at: number) => operatorFacets.write(query, found === null ? null : found.match.ids, others, target, facets.write(table, prov, type, hv, target, at, mask, conf) - 1);
+    const others =
+      prov === ALL && type === ALL && !hv && bit === 0 && conf === ALL && mask === ALL_LEVELS && ranged === null
+        ? null
+        : (i: number) =>
+            (prov === ALL || providerOf[i] === prov) &&
+            (type === ALL || typeOf[i] === type) &&
+            (!hv || multi[i] !== 0) &&
+            (bit === 0 || (badges[i]! & bit) !== 0) &&
+            (conf === ALL || confidence[i] === conf) &&
+            (mask === ALL_LEVELS || (mask & (1 << volatilityOf[i]!)) !== 0) &&
+            (ranged === null || ranged(i));
+    const writeFacets = (target: Uint8Array, at: number) =>
+      operatorFacets.write(query, found === null ? null : found.match.ids, others, target, facets.write(table, prov, type, hv, target, at, mask, conf) - 1);
     return new EvaluatedList(filtered, items, writeFacets, facets.maxBytes + operatorFacets.maxBytes);
   }
 

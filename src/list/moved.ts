@@ -2,8 +2,9 @@
 // redirect says): its record, widget, badge, feed, page or card answers a permanent redirect to the
 // same URL of the surviving slug, query string kept (an embed's widget options), so old links and
 // embeds keep working; any other unknown slug stays a 404.
-import { gameUrl } from '../routes/paths.ts';
+
 import { MOVED_HEADERS, movedBody } from '../routes/moved.ts';
+import { gameUrl } from '../routes/paths.ts';
 
 /** A redirect ready to send: its headers (Location included) and JSON body. */
 export interface MovedAnswer {

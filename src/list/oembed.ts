@@ -3,16 +3,26 @@
 // height, the game as title, the provider as author. Statuses as the spec has them: 404 for a URL
 // that is not one of this registry's game pages or widgets (or a size the widget cannot fit), 501
 // for a format other than json, and 400 naming a missing `url` or a bad size.
-import { CACHE_HOUR } from '../routes/routes.ts';
-import { keyedFile, paths } from '../routes/paths.ts';
+
 import { escapeHtml } from '../lib/html.ts';
 import { percent } from '../lib/percent.ts';
+import { keyedFile, paths } from '../routes/paths.ts';
+import { CACHE_HOUR } from '../routes/routes.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
-import { OEMBED_FORMAT, OEMBED_HEIGHT, OEMBED_MIN_WIDTH, OEMBED_NOT_FOUND, OEMBED_TOO_SMALL, OEMBED_WIDTH, OembedResponseSchema, type OembedResponse } from '../schemas/oembed.ts';
+import {
+  OEMBED_FORMAT,
+  OEMBED_HEIGHT,
+  OEMBED_MIN_WIDTH,
+  OEMBED_NOT_FOUND,
+  OEMBED_TOO_SMALL,
+  OEMBED_WIDTH,
+  type OembedResponse,
+  OembedResponseSchema,
+} from '../schemas/oembed.ts';
 import type { ListEngine } from './engine.ts';
-import { invalidQuery, jsonError, jsonOk, type HandlerResult } from './handler-result.ts';
-import { collectParams, single, type ParamError, type QueryInput } from './params.ts';
+import { type HandlerResult, invalidQuery, jsonError, jsonOk } from './handler-result.ts';
+import { collectParams, type ParamError, type QueryInput, single } from './params.ts';
 
 export const MSG_URL_REQUIRED = 'is required: the URL of a game page or widget of this registry';
 export const MSG_SIZE = 'must be a whole number of pixels from 1 to 100000';
@@ -47,15 +57,21 @@ export function embeddable(site: string, raw: string): { slug: string; options: 
   if (keyed === null || (keyed.family !== 'page' && keyed.family !== 'widget')) return null;
   const slug = keyed.key;
   const options = new URLSearchParams();
-  if (keyed.family === 'widget') for (const name of WIDGET_OPTIONS) {
-    const v = url.searchParams.get(name);
-    if (v !== null && v !== '') options.set(name, v.slice(0, 16));
-  }
+  if (keyed.family === 'widget')
+    for (const name of WIDGET_OPTIONS) {
+      const v = url.searchParams.get(name);
+      if (v !== null && v !== '') options.set(name, v.slice(0, 16));
+    }
   return { slug, options };
 }
 
 /** The oEmbed answer for one game (pure). */
-export function oembedFor(r: Pick<GameRecord, 'canonical_slug' | 'canonical_name' | 'provider' | 'provider_display' | 'stated_rtp'>, site: string, options: URLSearchParams, width: number): OembedResponse {
+export function oembedFor(
+  r: Pick<GameRecord, 'canonical_slug' | 'canonical_name' | 'provider' | 'provider_display' | 'stated_rtp'>,
+  site: string,
+  options: URLSearchParams,
+  width: number,
+): OembedResponse {
   const query = options.toString();
   const src = `${site}${paths.widget(r.canonical_slug)}${query === '' ? '' : `?${query}`}`;
   const title = `${r.canonical_name} RTP ${percent(r.stated_rtp)} (${r.provider_display})`;

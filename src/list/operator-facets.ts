@@ -3,7 +3,7 @@
 // records that match every filter but its own.
 import { OPERATOR_BUILDS } from '../schemas/game-record.ts';
 import type { ListQuery } from '../schemas/list.ts';
-import { operatorBit, type ListBundle } from '../schemas/list-bundle.ts';
+import { type ListBundle, operatorBit } from '../schemas/list-bundle.ts';
 
 const B = OPERATOR_BUILDS.length;
 const OPEN_OPERATORS = ',"operators":[';
@@ -34,7 +34,12 @@ export class OperatorFacets {
     this.heads = this.keys.map((k, i) => Buffer.from(`{"operator":${JSON.stringify(k)},"display":${JSON.stringify(bundle.operatorDisplay[i])},"count":`));
     this.opCounts = new Int32Array(this.keys.length);
     const digits = String(bundle.total).length + 2;
-    this.maxBytes = OPEN_OPERATORS.length + OPEN_BUILDS.length + CLOSE.length + this.heads.reduce((n, h) => n + h.length + digits, 0) + this.buildHeads.reduce((n, h) => n + h.length + digits, 0);
+    this.maxBytes =
+      OPEN_OPERATORS.length +
+      OPEN_BUILDS.length +
+      CLOSE.length +
+      this.heads.reduce((n, h) => n + h.length + digits, 0) +
+      this.buildHeads.reduce((n, h) => n + h.length + digits, 0);
   }
 
   /** The bits a record must have one of for `operator` and `build` (null: any); 0 matches nothing (an unknown operator). */
@@ -59,7 +64,13 @@ export class OperatorFacets {
    * (every filter but the operator ones; `ids`: the search's matches, or null for all), each facet
    * with the other operator filter applied. Returns the end.
    */
-  write(query: Pick<ListQuery, 'operator' | 'operator_build'>, ids: ArrayLike<number> | null, others: ((i: number) => boolean) | null, target: Uint8Array, at: number): number {
+  write(
+    query: Pick<ListQuery, 'operator' | 'operator_build'>,
+    ids: ArrayLike<number> | null,
+    others: ((i: number) => boolean) | null,
+    target: Uint8Array,
+    at: number,
+  ): number {
     this.opCounts.fill(0);
     this.buildCounts.fill(0);
     const wantBuild = query.operator_build === null ? -1 : OPERATOR_BUILDS.indexOf(query.operator_build);
@@ -81,9 +92,13 @@ export class OperatorFacets {
     else for (let k = 0; k < ids.length; k++) count(ids[k]!);
     let out = Buffer.from(OPEN_OPERATORS);
     const parts: Buffer[] = [out];
-    this.heads.forEach((h, k) => parts.push(Buffer.from(`${k > 0 ? ',' : ''}`), h, Buffer.from(`${this.opCounts[k]}}`)));
+    this.heads.forEach((h, k) => {
+      parts.push(Buffer.from(`${k > 0 ? ',' : ''}`), h, Buffer.from(`${this.opCounts[k]}}`));
+    });
     parts.push(Buffer.from(OPEN_BUILDS));
-    this.buildHeads.forEach((h, b) => parts.push(Buffer.from(`${b > 0 ? ',' : ''}`), h, Buffer.from(`${this.buildCounts[b]}}`)));
+    this.buildHeads.forEach((h, b) => {
+      parts.push(Buffer.from(`${b > 0 ? ',' : ''}`), h, Buffer.from(`${this.buildCounts[b]}}`));
+    });
     parts.push(Buffer.from(CLOSE));
     out = Buffer.concat(parts);
     target.set(out, at);

@@ -81,12 +81,7 @@ export function text(values: Map<string, string[]>, name: string, errors: ParamE
 }
 
 /** A decimal integer in [min, max] (digits only: no sign, fraction, exponent or spaces), or the default. */
-export function integer(
-  values: Map<string, string[]>,
-  name: string,
-  errors: ParamError[],
-  range: { min: number; max: number; fallback: number },
-): number {
+export function integer(values: Map<string, string[]>, name: string, errors: ParamError[], range: { min: number; max: number; fallback: number }): number {
   const raw = single(values, name, errors);
   if (raw === null) return range.fallback;
   const n = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;

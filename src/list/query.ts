@@ -1,20 +1,19 @@
 // Parses and validates the list route's query string into the normalised ListQuery (docs/api-list.md).
-import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
+import { GAME_TYPES, SLUG_PATTERN, VOLATILITIES } from '../schemas/authoring.ts';
+import { BADGES, CONFIDENCE_LEVELS, OPERATOR_BUILDS } from '../schemas/game-record.ts';
 import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
   LIST_OFFSET_MAX,
   LIST_SORTS,
+  type ListQuery,
   MAX_WIN_PARAM_MAX,
   YEAR_PARAM_MAX,
   YEAR_PARAM_MIN,
-  type ListQuery,
 } from '../schemas/list.ts';
-import { BADGES, CONFIDENCE_LEVELS, OPERATOR_BUILDS } from '../schemas/game-record.ts';
-import { SLUG_PATTERN } from '../schemas/authoring.ts';
-import { collectParams, decimal, integer, oneOf, single, someOf, text, type ParamError, type QueryInput } from './params.ts';
 import { queryTerms } from '../schemas/text.ts';
+import { collectParams, decimal, integer, oneOf, type ParamError, type QueryInput, single, someOf, text } from './params.ts';
 import { shapeParams } from './shape.ts';
 
 /** The parameters the list route reads, in the order errors are reported. */

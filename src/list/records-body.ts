@@ -12,7 +12,7 @@ export function recordsBody(engine: ListEngine, meta: unknown, items: readonly n
   const head = Buffer.from(`{"meta":${JSON.stringify(meta)},"items":[`);
   const extras = extraField === undefined ? null : items.map((i) => Buffer.from(extraField(i)));
   let size = head.length + 2 + Math.max(0, items.length - 1);
-  items.forEach((i, k) => (size += engine.recordLength(i) + (extras?.[k]!.length ?? 0)));
+  for (let k = 0; k < items.length; k++) size += engine.recordLength(items[k]!) + (extras === null ? 0 : extras[k]!.length);
   const out = Buffer.allocUnsafe(size);
   let at = head.copy(out, 0);
   items.forEach((i, k) => {

@@ -4,8 +4,8 @@
 // when nothing matches (src/list/forgive.ts).
 import type { PackedSearchIndex } from '../schemas/list-bundle.ts';
 import { SEARCH_FIELDS, SEARCH_OPTIONS, SearchIndexHeadSchema, type SearchMatch } from '../schemas/search-index.ts';
-import { MAX_FORGIVING_TERMS, planForgiving, readsAsTyped, splitWhole, type PlannedTerm, type TermLookup } from './forgive.ts';
-import { TermTrie, type FoundWord } from './term-trie.ts';
+import { MAX_FORGIVING_TERMS, type PlannedTerm, planForgiving, readsAsTyped, splitWhole, type TermLookup } from './forgive.ts';
+import { type FoundWord, TermTrie } from './term-trie.ts';
 
 const { weights, maxFuzzy, bm25: BM25 } = SEARCH_OPTIONS;
 
@@ -147,7 +147,10 @@ export class PostingSearch {
   /** Records matching every term (each through any of its expansions, in any field), ascending. */
   matchAsTyped(terms: readonly string[]): SearchMatch {
     if (terms.length === 0 || terms.length > 255) return { ids: new Int32Array(0), byRelevance: new Int32Array(0), heldBytes: 0 };
-    return this.run(terms.map((t) => this.expand(t)), null);
+    return this.run(
+      terms.map((t) => this.expand(t)),
+      null,
+    );
   }
 
   /** The index terms a planned word stands for: each form exact, as a prefix and within its typo tolerance, best weight kept. */

@@ -3,18 +3,18 @@
 // compiler made in process).
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE, type BuildInfo } from '../schemas/dist.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
+import { mergedSlugs } from '../routes/moved.ts';
+import { siteUrl } from '../routes/urls.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE, type BuildInfo, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
 import { decodeListBundle, type ListBundle } from '../schemas/list-bundle.ts';
 import type { ListEngine } from './engine.ts';
 import { createHistoryHandler, type HistoryHandler } from './history.ts';
 import { createIdentifyHandler, type IdentifyHandler } from './identify.ts';
 import { createListHandler, type ListHandler, type ListHandlerOptions } from './list.ts';
 import { createMemoryEngine, type MemoryEngineOptions } from './memory-engine.ts';
-import { createOembedHandler, type OembedHandler } from './oembed.ts';
-import { readBuildInfo } from '../routes/build-info.ts';
 import { createMovedLookup, type MovedLookup } from './moved.ts';
-import { mergedSlugs } from '../routes/moved.ts';
-import { siteUrl } from '../routes/urls.ts';
+import { createOembedHandler, type OembedHandler } from './oembed.ts';
 
 /** The dynamic routes over one list bundle. */
 export interface RegistryServices {
@@ -70,7 +70,11 @@ function rebuild(file: string, why: string): Error {
  * (a BuildInfoError when build-info.json itself is missing or invalid).
  * `buildInfo`: the build record (routes/build-info.ts `readBuildInfo`) when the caller reads it anyway.
  */
-export async function loadServices(serverDir: string, options: ServiceOptions = {}, buildInfo: Promise<BuildInfo> = readBuildInfo(serverDir)): Promise<RegistryServices> {
+export async function loadServices(
+  serverDir: string,
+  options: ServiceOptions = {},
+  buildInfo: Promise<BuildInfo> = readBuildInfo(serverDir),
+): Promise<RegistryServices> {
   const file = path.join(serverDir, LIST_BUNDLE_FILE);
   const infoFile = path.join(serverDir, BUILD_INFO_FILE);
   const [bytes, info, bundleStat] = await Promise.all([
@@ -88,10 +92,16 @@ export async function loadServices(serverDir: string, options: ServiceOptions = 
   }
   if (info instanceof Error) throw info;
   if (info.data_version !== bundle.dataVersion || info.frozen_at !== bundle.frozenAt || info.games !== bundle.total) {
-    throw rebuild(file, `does not match ${infoFile} (data ${bundle.dataVersion} frozen ${bundle.frozenAt}, ${bundle.total} games; build-info: data ${info.data_version} frozen ${info.frozen_at}, ${info.games} games)`);
+    throw rebuild(
+      file,
+      `does not match ${infoFile} (data ${bundle.dataVersion} frozen ${bundle.frozenAt}, ${bundle.total} games; build-info: data ${info.data_version} frozen ${info.frozen_at}, ${info.games} games)`,
+    );
   }
   if (bundleStat === null || bundleStat.size !== bundle.source.bytes) {
-    throw rebuild(file, `was compiled from another ${BUNDLE_FILE} (${bundle.source.bytes} bytes, found ${bundleStat === null ? 'none' : `${bundleStat.size} bytes`})`);
+    throw rebuild(
+      file,
+      `was compiled from another ${BUNDLE_FILE} (${bundle.source.bytes} bytes, found ${bundleStat === null ? 'none' : `${bundleStat.size} bytes`})`,
+    );
   }
   return openServices(bytes, { ...options, site: info.site });
 }

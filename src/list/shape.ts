@@ -1,10 +1,10 @@
 // The list item's shape on GET /api/rtp/list: reading `include=` and `fields=`, and writing each
 // page item as the query asks (the default item copied, or the full record cut to its fields).
 import type { GameRecord } from '../schemas/game-record.ts';
-import { INCLUDE_ALL, itemFields, LIST_INCLUDES, pickFields, RECORD_FIELDS, type ListInclude, type RecordField } from '../schemas/list-item.ts';
-import { NAMES_PARAM_MAX, type ListQuery } from '../schemas/list.ts';
+import { type ListQuery, NAMES_PARAM_MAX } from '../schemas/list.ts';
+import { INCLUDE_ALL, itemFields, LIST_INCLUDES, type ListInclude, pickFields, RECORD_FIELDS, type RecordField } from '../schemas/list-item.ts';
 import type { ListEngine } from './engine.ts';
-import { single, type ParamError } from './params.ts';
+import { type ParamError, single } from './params.ts';
 
 /** Unknown names a 400 names, at most; a name is repeated only when it looks like one (a short snake_case word). */
 export const UNKNOWN_NAMES_SHOWN = 5;
@@ -18,7 +18,13 @@ export const MSG_INCLUDE_WITH_FIELDS = 'must not be given with fields (fields na
  * true): each once, in `allowed`'s order; null when absent or empty. Unknown names make one error
  * that names them (those that look like a name, at most UNKNOWN_NAMES_SHOWN) and lists `allowed`.
  */
-export function namesParam<T extends string>(values: Map<string, string[]>, name: string, errors: ParamError[], allowed: readonly T[], all = false): T[] | null {
+export function namesParam<T extends string>(
+  values: Map<string, string[]>,
+  name: string,
+  errors: ParamError[],
+  allowed: readonly T[],
+  all = false,
+): T[] | null {
   const raw = single(values, name, errors);
   if (raw === null) return null;
   if (raw.length > NAMES_PARAM_MAX) {
@@ -32,7 +38,10 @@ export function namesParam<T extends string>(values: Map<string, string[]>, name
     const shown = unknown.filter((v) => NAME_LIKE.test(v)).slice(0, UNKNOWN_NAMES_SHOWN);
     const more = unknown.length - shown.length;
     const named = [...shown, ...(more > 0 ? [`${more} other${more === 1 ? '' : 's'}`] : [])].join(', ');
-    errors.push({ param: name, message: `unknown name${unknown.length === 1 ? '' : 's'}: ${named}; must be one or more of: ${[...allowed, ...(all ? [INCLUDE_ALL] : [])].join(', ')} (separated by commas)` });
+    errors.push({
+      param: name,
+      message: `unknown name${unknown.length === 1 ? '' : 's'}: ${named}; must be one or more of: ${[...allowed, ...(all ? [INCLUDE_ALL] : [])].join(', ')} (separated by commas)`,
+    });
     return null;
   }
   if (all && given.includes(INCLUDE_ALL)) return [...allowed];
@@ -69,7 +78,8 @@ export interface ItemWriter {
 export function itemWriter(engine: ListEngine, query: Pick<ListQuery, 'include' | 'fields'>, items: ArrayLike<number>): ItemWriter {
   const fields = itemFields(query);
   if (fields === null) return { length: (k) => engine.itemLength(items[k]!), copy: (k, target, at) => engine.copyItem(items[k]!, target, at) };
-  if (fields.length === RECORD_FIELDS.length) return { length: (k) => engine.recordLength(items[k]!), copy: (k, target, at) => engine.copyRecord(items[k]!, target, at) };
+  if (fields.length === RECORD_FIELDS.length)
+    return { length: (k) => engine.recordLength(items[k]!), copy: (k, target, at) => engine.copyRecord(items[k]!, target, at) };
   const scratch = { buffer: Buffer.allocUnsafe(4096) };
   const parts: Buffer[] = [];
   for (let k = 0; k < items.length; k++) parts.push(Buffer.from(JSON.stringify(pickFields(readRecord(engine, items[k]!, scratch), fields))));

@@ -5,11 +5,11 @@ import { CACHE_LIST } from '../routes/routes.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_OFFSET_MAX } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';
-import { recordsBody } from './records-body.ts';
+import { type HandlerResult, invalidQuery, jsonOk } from './handler-result.ts';
 import { MSG_SINCE, parseSince } from './history.ts';
-import { invalidQuery, jsonOk, type HandlerResult } from './handler-result.ts';
-import { collectParams, integer, single, type ParamError, type QueryInput } from './params.ts';
+import { collectParams, integer, type ParamError, type QueryInput, single } from './params.ts';
 import { LIST_PARAMS } from './query.ts';
+import { recordsBody } from './records-body.ts';
 
 const OTHERS = LIST_PARAMS.filter((p) => p !== 'limit' && p !== 'offset');
 export const MSG_SYNC_COMBINED = `cannot be combined with ${[...OTHERS, 'slugs'].join(', ')}`;
@@ -78,7 +78,14 @@ export function createSyncPages(engine: ListEngine, history: readonly HistoryEnt
     const from = lo + Math.min(offset, filtered);
     const to = Math.min(order!.length, from + limit);
     const query = { updated_since: new Date(sinceMs).toISOString(), limit, offset };
-    const meta = { data_version: engine.dataVersion, frozen_at: engine.frozenAt, total: engine.total, filtered, has_more: offset + (to - from) < filtered, query };
+    const meta = {
+      data_version: engine.dataVersion,
+      frozen_at: engine.frozenAt,
+      total: engine.total,
+      filtered,
+      has_more: offset + (to - from) < filtered,
+      query,
+    };
     const items = Array.from(order!.subarray(from, to));
     const stamp = (i: number) => `,"updated_at":"${new Date(updated![i]!).toISOString().replace('.000Z', 'Z')}"`;
     return { ok: true, meta, items, stamp };

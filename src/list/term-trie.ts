@@ -93,7 +93,7 @@ export class TermTrie {
     if (this.rows.length < (maxDepth + 1) * cols) this.rows = new Uint8Array(Math.max(2 * this.rows.length, (maxDepth + 1) * cols));
     if (this.codes.length < m) this.codes = new Uint16Array(Math.max(2 * this.codes.length, m));
     const { rows, codes, char, end, term, depth, longest } = this;
-    for (let j = 0; j < cols; j++) rows[j] = j > over ? over : j;
+    for (let j = 0; j < cols; j++) rows[j] = Math.min(j, over);
     for (let j = 0; j < m; j++) codes[j] = word.charCodeAt(j);
     // With `unprefixed`, the subtree of `word` (its node and the words it starts) is left out.
     const self = options.unprefixed ? this.node(word) : -1;
@@ -111,9 +111,9 @@ export class TermTrie {
       const row = d * cols;
       const up = row - cols;
       const code = char[i]!;
-      const from = d - maxDistance > 1 ? d - maxDistance : 1;
-      const to = d + maxDistance < m ? d + maxDistance : m;
-      let best = d < over ? d : over;
+      const from = Math.max(d - maxDistance, 1);
+      const to = Math.min(d + maxDistance, m);
+      let best = Math.min(d, over);
       rows[row] = best;
       if (from > 1) rows[row + from - 1] = over;
       for (let j = from; j <= to; j++) {

@@ -3,12 +3,19 @@
 // tool's arguments), meters every call against a budget, hands each call to one SDK server under
 // an id of its own, and bounds the answer of each call and of each batch by bytes. Errors carry
 // the JSON-RPC code of their kind and name the rule, never the value a client sent.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MCP_BATCH_MESSAGES, MCP_CALL_ANSWER_BYTES, MCP_BATCH_ANSWER_BYTES, RPC, rpcError, type Id, type RpcErrorMessage } from '../schemas/rpc.ts';
+import { type Id, MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_CALL_ANSWER_BYTES, RPC, type RpcErrorMessage, rpcError } from '../schemas/rpc.ts';
 import { TOOL_INPUTS } from './server.ts';
 
 /**
@@ -55,19 +62,25 @@ export function checkMessage(message: unknown): Checked {
   if (hasId && id === null && message.id !== null) return invalid(`"id" must be a string of at most ${MAX_ID} characters or a number`);
   // A response from the client: this server sends no requests, so none is owed anything.
   if (!('method' in message) && ('result' in message || 'error' in message)) return { kind: 'none' };
-  if (typeof message.method !== 'string' || message.method.length === 0 || message.method.length > MAX_METHOD) return invalid(`"method" must be a string of 1 to ${MAX_METHOD} characters`);
+  if (typeof message.method !== 'string' || message.method.length === 0 || message.method.length > MAX_METHOD)
+    return invalid(`"method" must be a string of 1 to ${MAX_METHOD} characters`);
   if ('params' in message && !isObject(message.params) && !Array.isArray(message.params)) return invalid('"params" must be an object');
   // Notifications (initialized, cancelled) change nothing on a stateless, read-only server.
   if (!hasId) return { kind: 'none' };
   if (id === null) return invalid('"id" must not be null');
   const schema = METHODS[message.method];
-  if (schema === undefined) return { kind: 'error', answer: rpcError(id, RPC.METHOD_NOT_FOUND, `Method not found: this server answers ${Object.keys(METHODS).join(', ')}`) };
+  if (schema === undefined)
+    return { kind: 'error', answer: rpcError(id, RPC.METHOD_NOT_FOUND, `Method not found: this server answers ${Object.keys(METHODS).join(', ')}`) };
   const parsed = schema.safeParse(message);
   if (!parsed.success) return { kind: 'error', answer: rpcError(id, RPC.INVALID_PARAMS, `Invalid params: ${describeIssues(parsed.error, '')}`) };
   if (message.method === 'tools/call') {
     const params = message.params as { name: string; arguments?: unknown };
     const tool = TOOL_SCHEMAS.get(params.name);
-    if (tool === undefined) return { kind: 'error', answer: rpcError(id, RPC.INVALID_PARAMS, `Invalid params: params.name is not a tool of this server (${[...TOOL_SCHEMAS.keys()].join(', ')})`) };
+    if (tool === undefined)
+      return {
+        kind: 'error',
+        answer: rpcError(id, RPC.INVALID_PARAMS, `Invalid params: params.name is not a tool of this server (${[...TOOL_SCHEMAS.keys()].join(', ')})`),
+      };
     const args = tool.safeParse(params.arguments ?? {});
     if (!args.success) return { kind: 'error', answer: rpcError(id, RPC.INVALID_PARAMS, `Invalid params: ${describeIssues(args.error, 'params.arguments')}`) };
   }
@@ -138,7 +151,12 @@ export class RpcDispatcher {
     }
     if (parsed.length === 0) return refusal(rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: an empty batch'));
     if (parsed.length > MCP_BATCH_MESSAGES) {
-      return refusal(rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: a batch holds at most ${MCP_BATCH_MESSAGES} messages`, { code: 'ERR_MCP_BATCH_TOO_LONG', max_messages: MCP_BATCH_MESSAGES }));
+      return refusal(
+        rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: a batch holds at most ${MCP_BATCH_MESSAGES} messages`, {
+          code: 'ERR_MCP_BATCH_TOO_LONG',
+          max_messages: MCP_BATCH_MESSAGES,
+        }),
+      );
     }
     const ids = new Set<string | number>();
     const texts: string[] = [];
@@ -175,17 +193,27 @@ export class RpcDispatcher {
     const refused = meter === undefined ? null : await meter();
     if (refused !== null) return JSON.stringify({ jsonrpc: '2.0', id, error: refused });
     const answer = await this.transport.call(message);
-    const text = JSON.stringify('error' in answer ? { jsonrpc: '2.0', id, error: answer.error } : { jsonrpc: '2.0', id, result: 'result' in answer ? answer.result : null });
+    const text = JSON.stringify(
+      'error' in answer ? { jsonrpc: '2.0', id, error: answer.error } : { jsonrpc: '2.0', id, result: 'result' in answer ? answer.result : null },
+    );
     const bytes = Buffer.byteLength(text);
     if (bytes > MCP_CALL_ANSWER_BYTES) {
-      return JSON.stringify(rpcError(id, RPC.ANSWER_TOO_LARGE, `answer larger than ${MCP_CALL_ANSWER_BYTES} bytes, the cap per call: ask for fewer games (limit)`, { code: 'ERR_MCP_ANSWER_TOO_LARGE', max_bytes: MCP_CALL_ANSWER_BYTES }));
+      return JSON.stringify(
+        rpcError(id, RPC.ANSWER_TOO_LARGE, `answer larger than ${MCP_CALL_ANSWER_BYTES} bytes, the cap per call: ask for fewer games (limit)`, {
+          code: 'ERR_MCP_ANSWER_TOO_LARGE',
+          max_bytes: MCP_CALL_ANSWER_BYTES,
+        }),
+      );
     }
     return bytes > left ? JSON.stringify(batchTooLarge(id)) : text;
   }
 }
 
 function batchTooLarge(id: Id): RpcErrorMessage {
-  return rpcError(id, RPC.ANSWER_TOO_LARGE, `the batch's answers passed ${MCP_BATCH_ANSWER_BYTES} bytes, the cap per batch: send this call in another batch`, { code: 'ERR_MCP_BATCH_ANSWER_TOO_LARGE', max_bytes: MCP_BATCH_ANSWER_BYTES });
+  return rpcError(id, RPC.ANSWER_TOO_LARGE, `the batch's answers passed ${MCP_BATCH_ANSWER_BYTES} bytes, the cap per batch: send this call in another batch`, {
+    code: 'ERR_MCP_BATCH_ANSWER_TOO_LARGE',
+    max_bytes: MCP_BATCH_ANSWER_BYTES,
+  });
 }
 
 /** Parses a request body or line: the message, or the -32700 answer. */

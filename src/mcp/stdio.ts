@@ -2,15 +2,21 @@
 // transport), each line answered through the same envelope as POST /mcp (src/mcp/rpc.ts), in the
 // order the lines came. A line longer than MCP_MESSAGE_BYTES is dropped with a -32600, a line that
 // is not JSON gets a -32700, and every answer owed is written before the input's end is honoured.
-import type { Readable, Writable } from 'node:stream';
+
 import { once } from 'node:events';
-import { MCP_MESSAGE_BYTES, rpcError, RPC } from '../schemas/rpc.ts';
+import type { Readable, Writable } from 'node:stream';
+import { MCP_MESSAGE_BYTES, RPC, rpcError } from '../schemas/rpc.ts';
 import { parseMessage, type RpcDispatcher } from './rpc.ts';
 
 /** Lines read ahead of their answers before the input is paused. */
 export const STDIO_LINES_AHEAD = 32;
 
-const LINE_TOO_LONG = JSON.stringify(rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: a line longer than ${MCP_MESSAGE_BYTES} bytes`, { code: 'ERR_MCP_LINE_TOO_LONG', max_bytes: MCP_MESSAGE_BYTES }));
+const LINE_TOO_LONG = JSON.stringify(
+  rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: a line longer than ${MCP_MESSAGE_BYTES} bytes`, {
+    code: 'ERR_MCP_LINE_TOO_LONG',
+    max_bytes: MCP_MESSAGE_BYTES,
+  }),
+);
 
 /**
  * Answers the lines of `input` on `output` until the input ends; resolves once every answer owed

@@ -2,22 +2,39 @@
 // 2020-12, as OpenAPI 3.1 uses), with the field descriptions of fields.ts, and query parameters' schemas.
 import { z } from 'zod';
 import { BatchResponseSchema } from '../schemas/batch.ts';
-import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
-import { IdentifyResponseSchema, KnownFigureSchema } from '../schemas/identify.ts';
-import { OembedResponseSchema } from '../schemas/oembed.ts';
-import { DataPackageSchema, DumpMetaSchema, RegistryDumpSchema, ReleaseChangesSchema, ReleaseGameSchema, RemovedGameSchema, RemovedResponseSchema } from '../schemas/dump.ts';
+import {
+  DataPackageSchema,
+  DumpMetaSchema,
+  RegistryDumpSchema,
+  ReleaseChangesSchema,
+  ReleaseGameSchema,
+  RemovedGameSchema,
+  RemovedResponseSchema,
+} from '../schemas/dump.ts';
 import { ErrorBodySchema } from '../schemas/errors.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { HistoryItemSchema, HistoryQuerySchema, HistoryResponseSchema } from '../schemas/history.ts';
-import { ConfidenceFacetSchema, GameTypeFacetSchema, ListFacetsSchema, ListMetaSchema, ListQuerySchema, ListResponseSchema, ListShapedResponseSchema, ProviderFacetSchema, VolatilityFacetSchema } from '../schemas/list.ts';
+import { IdentifyResponseSchema, KnownFigureSchema } from '../schemas/identify.ts';
+import {
+  ConfidenceFacetSchema,
+  GameTypeFacetSchema,
+  ListFacetsSchema,
+  ListMetaSchema,
+  ListQuerySchema,
+  ListResponseSchema,
+  ListShapedResponseSchema,
+  ProviderFacetSchema,
+  VolatilityFacetSchema,
+} from '../schemas/list.ts';
 import { ListItemSchema, PartialGameRecordSchema } from '../schemas/list-item.ts';
+import { OembedResponseSchema } from '../schemas/oembed.ts';
 import { OperatorRecordSchema } from '../schemas/operator.ts';
 import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
+import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
 import { WidgetAttributionSchema, WidgetDataSchema } from '../schemas/widget.ts';
 import { FIELD_DESCRIPTIONS } from './fields.ts';
-
 
 /** A JSON object of the document. */
 export type Json = Record<string, unknown>;

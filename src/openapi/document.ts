@@ -3,14 +3,14 @@
 // operation says is in operations.ts, downloads.ts and mcp.ts; the schemas are the public zod
 // schemas (zod 4's JSON Schema output, draft 2020-12 as OpenAPI 3.1 uses). Pure: same code, same document.
 import { KEY_SEGMENT, type RouteFamily } from '../routes/paths.ts';
-import { POLICIES, type OperationId, type RouteOperation, type RoutePolicy } from '../routes/routes.ts';
+import { type OperationId, POLICIES, type RouteOperation, type RoutePolicy } from '../routes/routes.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
 import { componentSchemas, type Json } from './components.ts';
 import { DOWNLOAD_OPERATIONS } from './downloads.ts';
 import { mcpOperation } from './mcp.ts';
 import { REGISTRY_OPERATIONS } from './operations.ts';
 import { SHARED_HEADERS, SHARED_RESPONSES } from './responses.ts';
-import { RATE_HEADERS, ref, type OperationSpec } from './shapes.ts';
+import { type OperationSpec, RATE_HEADERS, ref } from './shapes.ts';
 
 /** Version of the API contract (V1, no key); bumped with docs/CHANGELOG-API.md. */
 export const API_VERSION = '2.1.0';
@@ -38,7 +38,8 @@ export const PATH_PARAMETERS: Record<string, Json> = {
 /** The parameters a path template names (`{slug}`), as references, in their order. */
 function pathParameters(template: string): Json[] {
   return [...template.matchAll(/\{([^}]*)\}/g)].map(([, name]) => {
-    if (PATH_PARAMETERS[name!] === undefined) throw new Error(`OpenAPI: ${template} names the parameter {${name}}, which src/openapi/document.ts does not describe`);
+    if (PATH_PARAMETERS[name!] === undefined)
+      throw new Error(`OpenAPI: ${template} names the parameter {${name}}, which src/openapi/document.ts does not describe`);
     return ref(name!, 'parameters');
   });
 }
@@ -48,7 +49,15 @@ function pathItem(policy: RoutePolicy, op: RouteOperation): Json {
   const { summary, description, tags, parameters = [], ...rest } = OPERATION_SPECS[op.id](policy, op);
   const all = [...pathParameters(op.path), ...(parameters as Json[])];
   return {
-    [policy.methods[0]!.toLowerCase()]: { operationId: op.id, summary, description, tags, ...(all.length === 0 ? {} : { parameters: all }), ...rest, 'x-rate-limited': policy.rateLimited },
+    [policy.methods[0]!.toLowerCase()]: {
+      operationId: op.id,
+      summary,
+      description,
+      tags,
+      ...(all.length === 0 ? {} : { parameters: all }),
+      ...rest,
+      'x-rate-limited': policy.rateLimited,
+    },
   };
 }
 
@@ -98,7 +107,10 @@ export function openApiDocument(policies: Readonly<Record<RouteFamily, RoutePoli
         RateLimit: { description: 'The same, in the IETF RateLimit header fields draft form.', schema: { type: 'string' } },
         'RateLimit-Policy': { description: 'The quota policy, in the IETF RateLimit header fields draft form.', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-        'Cache-Control': { description: 'List: `public, max-age=0, s-maxage=300` (5 minutes at the edge). Single slot, widget, widget data, provider: 1 hour.', schema: { type: 'string' } },
+        'Cache-Control': {
+          description: 'List: `public, max-age=0, s-maxage=300` (5 minutes at the edge). Single slot, widget, widget data, provider: 1 hour.',
+          schema: { type: 'string' },
+        },
         ETag: { description: 'Strong validator of the body; send it in `If-None-Match` to get 304.', schema: { type: 'string' } },
         'Access-Control-Allow-Origin': { description: 'Always `*`.', schema: { type: 'string', const: '*' } },
         'Content-Security-Policy': { description: "The widget's policy: only its own inline style and script.", schema: { type: 'string' } },
@@ -109,7 +121,12 @@ export function openApiDocument(policies: Readonly<Record<RouteFamily, RoutePoli
         RateLimited: {
           description: 'Over the budget of 1,000 requests per 24 hours for this IP address.',
           headers: { 'Retry-After': ref('Retry-After', 'headers'), ...RATE_HEADERS },
-          content: { 'application/json': { schema: ref('RateLimitedBody'), example: { statusCode: 429, statusMessage: RATE_LIMITED_MESSAGE, limit: 1000, remaining: 0, reset: 1795305600 } } },
+          content: {
+            'application/json': {
+              schema: ref('RateLimitedBody'),
+              example: { statusCode: 429, statusMessage: RATE_LIMITED_MESSAGE, limit: 1000, remaining: 0, reset: 1795305600 },
+            },
+          },
         },
       },
     },

@@ -3,9 +3,9 @@
 import { API_PREFIX, paths } from '../routes/paths.ts';
 import type { OperationId } from '../routes/routes.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
-import { getOperation, MOVED_RESPONSE } from './responses.ts';
-import { jsonError, okHeaders, ref, type OperationSpec } from './shapes.ts';
 import type { Json } from './components.ts';
+import { getOperation, MOVED_RESPONSE } from './responses.ts';
+import { jsonError, type OperationSpec, okHeaders, ref } from './shapes.ts';
 
 /** A static download: written by the build, not rate limited, cached 1 hour, with an ETag; a 404 when its path has a parameter (it may name nothing). */
 function download(summary: string, description: string, type: string, schema: Json, more: Json = {}): OperationSpec {
@@ -17,7 +17,9 @@ function download(summary: string, description: string, type: string, schema: Js
       responses: {
         '200': { description: summary, headers: okHeaders(policy), content: { [type]: { schema } } },
         ...more,
-        ...(op.path.includes('{') ? { '404': jsonError(`No such file (the answer of every unknown path under ${paths.slot('')} and ${API_PREFIX}).`, SLOT_NOT_FOUND) } : {}),
+        ...(op.path.includes('{')
+          ? { '404': jsonError(`No such file (the answer of every unknown path under ${paths.slot('')} and ${API_PREFIX}).`, SLOT_NOT_FOUND) }
+          : {}),
       },
     });
 }
@@ -26,24 +28,65 @@ const TEXT = { type: 'string' };
 
 /** The bulk downloads, release diffs, tombstones, feeds and llms.txt. */
 export const DOWNLOAD_OPERATIONS = {
-  getRegistryDump: download('Every game record, as one JSON document', 'All public game records with their sources, by slug, and the meta with the licence.', 'application/json', ref('RegistryDump')),
-  getRegistryNdjson: download('Every game record, one JSON object per line', 'The records of registry.json as newline-delimited JSON (each line a GameRecord).', 'application/x-ndjson', TEXT),
+  getRegistryDump: download(
+    'Every game record, as one JSON document',
+    'All public game records with their sources, by slug, and the meta with the licence.',
+    'application/json',
+    ref('RegistryDump'),
+  ),
+  getRegistryNdjson: download(
+    'Every game record, one JSON object per line',
+    'The records of registry.json as newline-delimited JSON (each line a GameRecord).',
+    'application/x-ndjson',
+    TEXT,
+  ),
   getRegistryCsv: download(
     'Every game, one CSV row each',
     'RFC 4180 with a header row, CRLF line ends and a UTF-8 byte order mark (so spreadsheets read it as UTF-8); lists (variants, badges, source URLs) are joined with `;`. The columns and their types are in datapackage.json.',
     'text/csv',
     TEXT,
   ),
-  getDataPackage: download('The Frictionless Data Package of the dumps', 'Describes registry.csv, registry.json and registry.ndjson: version (the data version), licence (CC-BY-4.0 with the attribution), and per resource its path, media type, size in bytes, `sha256:` hash and table schema.', 'application/json', ref('DataPackage')),
+  getDataPackage: download(
+    'The Frictionless Data Package of the dumps',
+    'Describes registry.csv, registry.json and registry.ndjson: version (the data version), licence (CC-BY-4.0 with the attribution), and per resource its path, media type, size in bytes, `sha256:` hash and table schema.',
+    'application/json',
+    ref('DataPackage'),
+  ),
   getReleaseChanges: download(
     'What one frozen data version changed',
     'Games added (with their figures), removed (with their last figures) and changed (old and new value per field) by this version, from the history log; `previous_version` names the version before it. A mirror applies these in order instead of downloading everything again.',
     'application/json',
     ref('ReleaseChanges'),
   ),
-  getRegistryFeed: download('Atom feed of RTP changes', 'RFC 4287: the newest 100 changes and additions of provider-stated RTP figures across the registry, newest first; each entry links the game\'s page and cites its source.', 'application/atom+xml', TEXT),
-  getProviderFeed: download("Atom feed of one provider's RTP changes", "The newest 100 changes and additions of the provider's games.", 'application/atom+xml', TEXT),
-  getGameFeed: download("Atom feed of one game's RTP changes", 'Every recorded change of the game, newest first.', 'application/atom+xml', TEXT, MOVED_RESPONSE),
-  getLlmsTxt: download("The registry's summary for assistants", 'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.', 'text/plain', TEXT),
-  getRemoved: download('Games removed from the registry', 'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.', 'application/json', ref('RemovedResponse')),
+  getRegistryFeed: download(
+    'Atom feed of RTP changes',
+    "RFC 4287: the newest 100 changes and additions of provider-stated RTP figures across the registry, newest first; each entry links the game's page and cites its source.",
+    'application/atom+xml',
+    TEXT,
+  ),
+  getProviderFeed: download(
+    "Atom feed of one provider's RTP changes",
+    "The newest 100 changes and additions of the provider's games.",
+    'application/atom+xml',
+    TEXT,
+  ),
+  getGameFeed: download(
+    "Atom feed of one game's RTP changes",
+    'Every recorded change of the game, newest first.',
+    'application/atom+xml',
+    TEXT,
+    MOVED_RESPONSE,
+  ),
+  getLlmsTxt: download(
+    "The registry's summary for assistants",
+    'Markdown after the llms.txt proposal (https://llmstxt.org): what the registry is, its routes and bulk files, the licence and how to cite.',
+    'text/plain',
+    TEXT,
+  ),
+  getRemoved: download(
+    'Games removed from the registry',
+    'Tombstones: each game removed by a freeze and not added back, with the version that removed it and its last stated RTP, so a mirror can delete exactly those.',
+    'application/json',
+    ref('RemovedResponse'),
+  ),
 } satisfies Partial<Record<OperationId, OperationSpec>>;

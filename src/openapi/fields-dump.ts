@@ -58,7 +58,8 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     verdict: '`default` (the stated RTP), `variant` (another known build, see `match.kind`) or `unknown` (no known figure within the tolerance).',
     match: 'The known figure the observed one is, or null.',
     nearest: 'The known figures nearest the observed one, nearest first (at most 3).',
-    operators: "The licensed casinos whose own catalogue showed the matched build, on the date its source was pinned (not a live reading); empty without a match or an observation.",
+    operators:
+      'The licensed casinos whose own catalogue showed the matched build, on the date its source was pinned (not a live reading); empty without a match or an observation.',
     'operators[].operator': 'Operator key; the `{operator}` of the operator route.',
     'operators[].display': "The operator's name.",
     'operators[].market': 'The market it is licensed for (ISO 3166-1 alpha-2), or null.',
@@ -115,7 +116,7 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     'counts.removed': 'Games removed.',
     'counts.changed': 'Games whose stated RTP or variants changed.',
     added: 'Games added by this version, with their figures, by slug.',
-    removed: 'Games removed by this version, with their last figures and, for a game merged into the record of the same game, that record\'s slug, by slug.',
+    removed: "Games removed by this version, with their last figures and, for a game merged into the record of the same game, that record's slug, by slug.",
     changed: 'Games whose figures changed, by slug.',
     'changed[].slug': 'Canonical slug of the game.',
     'changed[].provider': 'Provider key of the game.',
@@ -135,7 +136,8 @@ export const DUMP_FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     'items[].removed_in': 'The data version that removed it.',
     'items[].removed_at': 'ISO 8601 timestamp of that freeze.',
     'items[].last_stated_rtp': 'Its stated RTP before it was removed.',
-    'items[].reason': 'Why it was removed: for a game held back, the conflict between its sources; for a merged game, why it is the same game as `merged_into` (docs/DATA.md lists both); null where the freeze recorded none.',
+    'items[].reason':
+      'Why it was removed: for a game held back, the conflict between its sources; for a merged game, why it is the same game as `merged_into` (docs/DATA.md lists both); null where the freeze recorded none.',
     'items[].merged_into': 'The slug of the record it was merged into (the same game under its publisher: its sources and figures are there now), or null.',
   },
   DataPackage: {

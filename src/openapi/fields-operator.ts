@@ -48,7 +48,7 @@ export const OPERATOR_FIELD_DESCRIPTIONS: Record<string, Record<string, string>>
     'summary.by_provider[].provider': 'Provider key.',
     'summary.by_provider[].display': "Provider's display name.",
     ...Object.fromEntries(Object.entries(COUNTS).map(([k, v]) => [`summary.by_provider[].${k}`, v])),
-    games: "The games its catalogue lists, by slug, each with every build observed.",
+    games: 'The games its catalogue lists, by slug, each with every build observed.',
     'games[].slug': 'Canonical slug.',
     'games[].name': 'Game name.',
     'games[].provider': 'Provider key.',

@@ -4,16 +4,16 @@
 // Keys are component names; paths are property names, with `a.b` for a property of an inline object
 // and `a[].b` for a property of the inline objects in array `a`.
 
+import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 import { DUMP_FIELD_DESCRIPTIONS } from './fields-dump.ts';
 import { OPERATOR_FIELD_DESCRIPTIONS } from './fields-operator.ts';
-import { LIST_ITEM_FIELDS } from '../schemas/list-item.ts';
 
 const GAME_RECORD: Record<string, string> = {
   canonical_slug: 'Unique slug of the game; the `{slug}` of the single-slot and widget routes.',
   canonical_name: 'Display name of the game.',
   provider: 'Provider key; the `{provider}` of the provider route.',
   provider_display: "Provider's display name.",
-  stated_rtp: "The RTP the provider declares for its highest default build, as a percentage. A theoretical figure, not a measured one.",
+  stated_rtp: 'The RTP the provider declares for its highest default build, as a percentage. A theoretical figure, not a measured one.',
   rtp_variants: 'Every known RTP build as a percentage, ascending; includes the stated RTP.',
   rtp_min: 'Lowest known variant.',
   rtp_max: 'Highest known variant.',
@@ -22,37 +22,51 @@ const GAME_RECORD: Record<string, string> = {
   max_win: 'Highest published win as a multiple of the stake, or null where no cap is published.',
   release_year: 'Four-digit release year, or null where unknown.',
   game_type: 'Kind of game.',
-  last_verified: "ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned.",
+  last_verified:
+    "ISO 8601 timestamp of the last check of the figures against the source that states them: the hand-checked date, or the day that source's extract was pinned.",
   snapshot_id: '`sha256:` and the hex SHA-256 of the canonical JSON of this record without `snapshot_id`: pins the exact facts cited.',
-  source_url: "URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure.",
-  badges: "`verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`).",
+  source_url:
+    "URL to cite: the provider's own game page where a source gives one, else the page the hand-checked row cites, else the page of the source that states the figure.",
+  badges:
+    '`verified_rtp`: the confidence is `verified` (a provider page read by the registry states the figure, or a licensed casino and a source of another origin state it and no source states a higher one). `variants_tracked`: more than one variant is known. `sources_disagree`: a source states a figure that is neither the stated RTP nor a known variant (each listed in `sources`).',
   variants: 'The variants with their kind, ascending by RTP.',
   'variants[].rtp': 'RTP of this build, as a percentage.',
-  'variants[].kind': '`standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.',
+  'variants[].kind':
+    '`standard` (the provider default, the stated RTP), `operator_ladder` (a lower build an operator may choose), `operator` (the build a licensed casino’s own catalogue shows it runs), `bonus_buy` (a bought feature), `ante_bet` (an ante bet), `player_config` (a setting the player chooses), `feature` (one feature mode), `jurisdiction` (a build for one market), `unknown`.',
   'variants[].jurisdiction': 'ISO 3166-1 alpha-2 country code for `jurisdiction` variants, otherwise null.',
-  source_kind: "`provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as \"as cited by\".",
-  confidence: "How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.",
-  studio: "The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it.",
+  source_kind:
+    "`provider_page` only where the registry read the provider's page itself (a `provider` source cites `source_url`); a catalogue's citation of the provider's page is `third_party`, shown in `sources[].via` as \"as cited by\".",
+  confidence:
+    'How much evidence stands behind `stated_rtp`: `verified` (a provider page read by the registry states it; or a licensed casino states it, a source of another origin states the same figure, and no source states a higher one), `corroborated` (sources of two or more origins state it: two files copied from one site are one origin), `single_source` (otherwise). Filter with `confidence=` on the list route.',
+  studio:
+    'The studio that made the game, where a source names it apart from the provider that publishes it (Reel Kingdom, whose games Pragmatic Play publishes; data/provider-aliases.json); null otherwise. Search finds the game by it.',
   evidence_url: 'Page (or repository file at a fixed commit) where the published figure was read.',
   notes: 'Free-text notes on sources, cross-checks and fields left empty on purpose; may be empty.',
-  sources: 'Every source that states the game\'s figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino\'s catalogue, hand-checked, a catalogue citing the provider\'s page, catalogue, aggregator; within one rank the higher figure).',
-  'sources[].kind': '`provider` (the provider\'s own page, read by the registry, with its check date), `operator` (a licensed casino\'s own catalogue: the build it runs), `hand_checked` (the registry\'s hand-checked seed), `catalogue` (a curated catalogue\'s data files), `aggregator` (a data API\'s examples or a scraped table).',
-  'sources[].origin': 'Where the source\'s figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row\'s origin is the evidence it names.',
-  'sources[].via': 'How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider\'s page; otherwise null.',
+  sources:
+    "Every source that states the game's figures: the one stating `stated_rtp` first, then in precedence order (provider page read by the registry, a licensed casino's catalogue, hand-checked, a catalogue citing the provider's page, catalogue, aggregator; within one rank the higher figure).",
+  'sources[].kind':
+    "`provider` (the provider's own page, read by the registry, with its check date), `operator` (a licensed casino's own catalogue: the build it runs), `hand_checked` (the registry's hand-checked seed), `catalogue` (a curated catalogue's data files), `aggregator` (a data API's examples or a scraped table).",
+  'sources[].origin':
+    'Where the source\'s figures come from in the end ("the Slotfolio catalogue", "scrapes of slot review sites", "a Dutch-licensed casino (711.nl)"): two files copied from one site share one origin; a hand-checked row\'s origin is the evidence it names.',
+  'sources[].via':
+    'How the source reached its figure when it is not what `kind` says: "provider page as cited by <catalogue>, not checked here" for a catalogue line that cites the provider\'s page; otherwise null.',
   'sources[].url': 'The page this source cites for its figures.',
   'sources[].checked_at': 'When the source says its figures were checked, or null where it does not say.',
-  'sources[].stated_rtp': 'The RTP this source states as the game\'s figure.',
+  'sources[].stated_rtp': "The RTP this source states as the game's figure.",
   'sources[].rtp_variants': 'Every figure this source states, ascending.',
-  operators: "What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`.",
+  operators:
+    "What each licensed casino's own catalogue showed for the game on the date its source was pinned: an observation of that date, not a live reading. Empty when no operator's catalogue lists the game. On the list route: `include=operators`.",
   'operators[].operator': 'The operator key; the `{operator}` of the operator route.',
   'operators[].display': "The operator's name.",
   'operators[].market': 'The market the operator is licensed for (ISO 3166-1 alpha-2) as its source states it, or null.',
   'operators[].rtp': "The RTP of the build the casino's catalogue showed, as a percentage.",
-  'operators[].build': '`top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).',
-  'operators[].variant': 'For a `lower` or `higher` build: the record\'s variant at that RTP with its kind; otherwise null.',
+  'operators[].build':
+    '`top` (equals the stated RTP), `lower` (a lower build, named in `variant`), `higher` (above the stated RTP; `reason` says why the stated RTP stays).',
+  'operators[].variant': "For a `lower` or `higher` build: the record's variant at that RTP with its kind; otherwise null.",
   'operators[].variant.rtp': 'RTP of the variant, as a percentage.',
-  'operators[].variant.kind': 'The variant\'s kind (as in `variants[].kind`).',
-  'operators[].reason': 'For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record\'s variant kind at that figure); otherwise null.',
+  'operators[].variant.kind': "The variant's kind (as in `variants[].kind`).",
+  'operators[].reason':
+    "For a `higher` build: why the stated RTP stays below it (the sentence of `notes` that says so, else the record's variant kind at that figure); otherwise null.",
   'operators[].source': 'The pinned line the figure was read from.',
   'operators[].source.file': 'The pinned file under data/ (`sources/<file>`).',
   'operators[].source.line': 'Its 1-based line in that file.',
@@ -69,7 +83,10 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   // The default list item: the record's descriptions of its own fields.
   ListItem: Object.fromEntries(Object.entries(GAME_RECORD).filter(([path]) => (LIST_ITEM_FIELDS as readonly string[]).includes(path.split(/[.[]/)[0]!))),
   PartialGameRecord: GAME_RECORD,
-  SyncRecord: { ...GAME_RECORD, updated_at: 'When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).' },
+  SyncRecord: {
+    ...GAME_RECORD,
+    updated_at: 'When the published figures of the game last changed: the last freeze that recorded a change of it (ISO 8601, UTC).',
+  },
   SlotRecord: {
     ...GAME_RECORD,
     provider_meta: 'The provider with figures over all of its games.',
@@ -158,7 +175,8 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   ListShapedResponse: {
     meta: 'The dataset and this query.',
     facets: 'Counts for filtering.',
-    items: 'The page of results: each the ListItem with the parts `include=` names (with `include=all`, the full GameRecord), or exactly the fields `fields=` names.',
+    items:
+      'The page of results: each the ListItem with the parts `include=` names (with `include=all`, the full GameRecord), or exactly the fields `fields=` names.',
   },
   ListMeta: {
     data_version: 'Dataset version (dotted three-part).',
@@ -180,25 +198,28 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     offset: 'Records skipped.',
     rtp_min: 'Lowest stated RTP (percent, inclusive), or null.',
     rtp_max: 'Highest stated RTP (percent, inclusive), or null.',
-    volatility: 'The volatility levels asked for (any of them matches), in the registry\'s order, or null.',
+    volatility: "The volatility levels asked for (any of them matches), in the registry's order, or null.",
     max_win_min: 'Lowest max win (a multiple of the stake, inclusive), or null. Games with no known max win never match it.',
     released_after: 'Earliest release year (inclusive), or null. Games with no known year never match it.',
     released_before: 'Latest release year (inclusive), or null. Games with no known year never match it.',
     operator: 'The operator filter (`operator=`, an operator key), or null.',
     operator_build: 'The build filter (`operator_build=`: `top`, `lower`, `higher`), or null.',
     include: 'The parts of the full record added to each item (`include=`), each once in record order, `all` spelled out; or null.',
-    fields: 'The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta).',
+    fields:
+      'The only fields of each item (`fields=`), each once in record order; or null. With `format=csv` the parameter names columns and is not echoed (CSV has no meta).',
   },
   ListFacets: {
     providers: 'Matches per provider. Each facet counts the records matching every other filter, ignoring its own, so a client can offer alternatives.',
     game_types: 'Matches per game type, counted the same way.',
     confidence: 'Matches per confidence level, counted the same way.',
     volatilities: 'Matches per volatility level, counted the same way (games of unknown volatility are in no entry).',
-    operators: "Matches per operator (every operator, key order, zeros included): games its catalogue listed when its source was pinned (at `operator_build` when given), counted the same way.",
+    operators:
+      'Matches per operator (every operator, key order, zeros included): games its catalogue listed when its source was pinned (at `operator_build` when given), counted the same way.',
     'operators[].operator': 'Operator key.',
     'operators[].display': "The operator's name.",
     'operators[].count': 'Matching records this operator observed.',
-    operator_builds: 'Matches per build (`top`, `lower`, `higher`, zeros included): games observed at that build (by `operator` when given, else by any), counted the same way.',
+    operator_builds:
+      'Matches per build (`top`, `lower`, `higher`, zeros included): games observed at that build (by `operator` when given, else by any), counted the same way.',
     'operator_builds[].operator_build': 'The build.',
     'operator_builds[].count': 'Matching records observed at it.',
   },
@@ -246,7 +267,8 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     field: 'Which figure changed.',
     from: 'Value before (null when the game first appeared).',
     to: 'Value after (null when the game was removed).',
-    merged_into: 'On the entries of a game removed because it is the same game as another record: that record\'s slug (the old slug\'s routes redirect there with a 301); else null.',
+    merged_into:
+      "On the entries of a game removed because it is the same game as another record: that record's slug (the old slug's routes redirect there with a 301); else null.",
   },
   ErrorBody: {
     statusCode: 'HTTP status code.',

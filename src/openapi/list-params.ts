@@ -1,42 +1,100 @@
 // The query parameters of GET /api/rtp/list in the OpenAPI document: the list schema's own
 // (src/schemas/list.ts), the filters, the answer format, the batch lookup and the delta sync.
+
+import { paths } from '../routes/paths.ts';
 import { VOLATILITIES } from '../schemas/authoring.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
 import { LIST_FORMATS, ListQuerySchema, MAX_WIN_PARAM_MAX, NAMES_PARAM_MAX, YEAR_PARAM_MAX, YEAR_PARAM_MIN } from '../schemas/list.ts';
-import { paths } from '../routes/paths.ts';
 import { INCLUDE_ALL, LIST_INCLUDES, LIST_ITEM_FIELDS, RECORD_FIELDS } from '../schemas/list-item.ts';
-import { paramSchema, queryParam, type Json } from './components.ts';
+import { type Json, paramSchema, queryParam } from './components.ts';
 
 /** The list route's parameters, in the order its 400 answers report them. */
 export function listParameters(): Json[] {
   const list = ListQuerySchema.shape;
   return [
-    queryParam('q', 'Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.', paramSchema(list.q), 'book'),
+    queryParam(
+      'q',
+      'Free text over name, slug and provider (key, display name, group and every label the sources write for it): prefix matching, case and accent insensitive, a little typo tolerance for longer words. At most 10 words.',
+      paramSchema(list.q),
+      'book',
+    ),
     queryParam('provider', 'Provider key.', paramSchema(list.provider), 'playngo'),
     queryParam('game_type', 'Game type.', paramSchema(list.game_type)),
     queryParam('has_variants', 'When `1`, only games with more than one known RTP variant.', { type: 'string', enum: ['1'] }),
-    queryParam('badge', 'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).', paramSchema(list.badge), 'sources_disagree'),
-    queryParam('confidence', 'Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record\'s `confidence`). Counted in `facets.confidence`.', paramSchema(list.confidence), 'verified'),
-    queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', { ...paramSchema(list.sort), default: 'name' }),
+    queryParam(
+      'badge',
+      'Only games carrying this badge (`verified_rtp`, `variants_tracked`, `sources_disagree`).',
+      paramSchema(list.badge),
+      'sources_disagree',
+    ),
+    queryParam(
+      'confidence',
+      "Only games whose stated RTP has this much evidence behind it: `verified`, `corroborated` or `single_source` (the record's `confidence`). Counted in `facets.confidence`.",
+      paramSchema(list.confidence),
+      'verified',
+    ),
+    queryParam('sort', 'Order of results; `relevance` needs `q` (otherwise `name`). Ties are broken by name, then slug.', {
+      ...paramSchema(list.sort),
+      default: 'name',
+    }),
     queryParam('limit', 'Page size.', { ...paramSchema(list.limit), default: 50 }),
     queryParam('offset', 'Records to skip.', { ...paramSchema(list.offset), default: 0 }),
-    queryParam('rtp_min', 'Only games whose stated RTP is at least this (percent, inclusive; at most two decimals).', { type: 'number', minimum: 0, maximum: 100 }, 96),
-    queryParam('rtp_max', 'Only games whose stated RTP is at most this (percent, inclusive; at most two decimals; not below `rtp_min`).', { type: 'number', minimum: 0, maximum: 100 }, 97.5),
+    queryParam(
+      'rtp_min',
+      'Only games whose stated RTP is at least this (percent, inclusive; at most two decimals).',
+      { type: 'number', minimum: 0, maximum: 100 },
+      96,
+    ),
+    queryParam(
+      'rtp_max',
+      'Only games whose stated RTP is at most this (percent, inclusive; at most two decimals; not below `rtp_min`).',
+      { type: 'number', minimum: 0, maximum: 100 },
+      97.5,
+    ),
     queryParam(
       'volatility',
       `Only games of these volatility levels, separated by commas (any of them matches): ${VOLATILITIES.join(', ')}. Games of unknown volatility never match.`,
       { type: 'string', pattern: `^(${VOLATILITIES.join('|')})(,(${VOLATILITIES.join('|')}))*$` },
       'high,very-high',
     ),
-    queryParam('max_win_min', 'Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.', { type: 'number', minimum: 0, maximum: MAX_WIN_PARAM_MAX }, 5000),
-    queryParam('released_after', 'Only games released in this year or later. Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2020),
-    queryParam('released_before', 'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.', { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX }, 2024),
-    queryParam('operator', "Only games this licensed casino's catalogue listed when its source was pinned (an operator key; an unknown key matches nothing). Not a live reading.", { type: 'string', maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }, '711nl'),
-    queryParam('operator_build', 'Only games observed at this build: `top` (the stated RTP), `lower`, `higher`; by `operator` when given, else by any operator.', { type: 'string', enum: ['top', 'lower', 'higher'] }, 'lower'),
+    queryParam(
+      'max_win_min',
+      'Only games whose max win (a multiple of the stake) is at least this (inclusive; at most two decimals). Games with no known max win never match.',
+      { type: 'number', minimum: 0, maximum: MAX_WIN_PARAM_MAX },
+      5000,
+    ),
+    queryParam(
+      'released_after',
+      'Only games released in this year or later. Games with no known year never match.',
+      { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX },
+      2020,
+    ),
+    queryParam(
+      'released_before',
+      'Only games released in this year or earlier (not before `released_after`). Games with no known year never match.',
+      { type: 'integer', minimum: YEAR_PARAM_MIN, maximum: YEAR_PARAM_MAX },
+      2024,
+    ),
+    queryParam(
+      'operator',
+      "Only games this licensed casino's catalogue listed when its source was pinned (an operator key; an unknown key matches nothing). Not a live reading.",
+      { type: 'string', maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' },
+      '711nl',
+    ),
+    queryParam(
+      'operator_build',
+      'Only games observed at this build: `top` (the stated RTP), `lower`, `higher`; by `operator` when given, else by any operator.',
+      { type: 'string', enum: ['top', 'lower', 'higher'] },
+      'lower',
+    ),
     queryParam(
       'include',
       `Adds parts of the full record to each item, separated by commas: ${LIST_INCLUDES.join(', ')}, or \`${INCLUDE_ALL}\` for every one (the full GameRecord, the items before 2.0.0). The default item is ${LIST_ITEM_FIELDS.map((f) => `\`${f}\``).join(', ')}. Unknown names are a 400 naming them; not with \`fields\`. No effect on \`format=csv\` (its rows always have the CSV columns).`,
-      { type: 'string', maxLength: NAMES_PARAM_MAX, pattern: `^(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')})(,(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')}))*$` },
+      {
+        type: 'string',
+        maxLength: NAMES_PARAM_MAX,
+        pattern: `^(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')})(,(${[...LIST_INCLUDES, INCLUDE_ALL].join('|')}))*$`,
+      },
       'sources,variants',
     ),
     queryParam(

@@ -1,17 +1,25 @@
 // The answers every route of the OpenAPI document can give besides its own (src/server/app.ts,
 // connections.ts, mcp-http.ts): refused requests, bounds and load shedding, each with its body schema.
+
+import { paths } from '../routes/paths.ts';
 import { INVALID_API_KEY } from '../schemas/api-keys.ts';
 import type { Json } from './components.ts';
-import { paths } from '../routes/paths.ts';
 import { jsonError, ref } from './shapes.ts';
 
 /** The shared responses (components.responses), by name. */
 export const SHARED_RESPONSES: Record<string, Json> = {
   MergedSlug: {
-    description:
-      `The slug was merged into the record of the same game (a studio's record into its publisher's: GET ${paths.removed} names it in \`merged_into\`, with the reason): \`Location\` is the same URL for the surviving slug. Cached 1 hour.`,
+    description: `The slug was merged into the record of the same game (a studio's record into its publisher's: GET ${paths.removed} names it in \`merged_into\`, with the reason): \`Location\` is the same URL for the surviving slug. Cached 1 hour.`,
     headers: { Location: ref('Location', 'headers'), 'Cache-Control': ref('Cache-Control', 'headers') },
-    content: { 'application/json': { schema: ref('ErrorBody'), example: { statusCode: 301, statusMessage: `moved permanently: big-bass-splash-reel-kingdom was merged into big-bass-splash, the record of the same game (GET ${paths.removed} says why)` } } },
+    content: {
+      'application/json': {
+        schema: ref('ErrorBody'),
+        example: {
+          statusCode: 301,
+          statusMessage: `moved permanently: big-bass-splash-reel-kingdom was merged into big-bass-splash, the record of the same game (GET ${paths.removed} says why)`,
+        },
+      },
+    },
   },
   NotModified: { description: 'The `If-None-Match` validator matches: no body.' },
   BadRequest: jsonError('A request Node cannot parse, or an HTTP/1.1 request without a `Host` header (the connection is closed).', {
@@ -23,8 +31,15 @@ export const SHARED_RESPONSES: Record<string, Json> = {
     INVALID_API_KEY,
     { 'WWW-Authenticate': ref('WWW-Authenticate', 'headers') },
   ),
-  MethodNotAllowed: jsonError(`A method other than GET, HEAD and OPTIONS (POST and OPTIONS on ${paths.mcp}).`, { statusCode: 405, statusMessage: 'method not allowed' }, { Allow: ref('Allow', 'headers') }),
-  RequestTimeout: jsonError('The request head (or a body) did not arrive within the server\'s timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed.', { statusCode: 408, statusMessage: 'request timeout' }),
+  MethodNotAllowed: jsonError(
+    `A method other than GET, HEAD and OPTIONS (POST and OPTIONS on ${paths.mcp}).`,
+    { statusCode: 405, statusMessage: 'method not allowed' },
+    { Allow: ref('Allow', 'headers') },
+  ),
+  RequestTimeout: jsonError(
+    "The request head (or a body) did not arrive within the server's timeout (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`); the connection is closed.",
+    { statusCode: 408, statusMessage: 'request timeout' },
+  ),
   UriTooLong: jsonError('A path past 1,024 bytes, or a query string past 2,048 bytes (14,336 for a batch lookup), refused before it is read.', {
     statusCode: 414,
     statusMessage: 'query string too long: at most 2048 bytes',
@@ -33,7 +48,10 @@ export const SHARED_RESPONSES: Record<string, Json> = {
     statusCode: 417,
     statusMessage: 'expectation failed: the only Expect this server meets is 100-continue',
   }),
-  HeaderFieldsTooLarge: jsonError('A request head past 16 KiB; the connection is closed.', { statusCode: 431, statusMessage: 'request header fields too large' }),
+  HeaderFieldsTooLarge: jsonError('A request head past 16 KiB; the connection is closed.', {
+    statusCode: 431,
+    statusMessage: 'request header fields too large',
+  }),
   ServerBusy: jsonError(
     'Too many answers wait for their clients to read them (past `MAX_UNSENT_MB`): new requests are shed until they drain.',
     { statusCode: 503, statusMessage: 'server busy: too many answers wait for their clients to read them; retry after 1 s' },

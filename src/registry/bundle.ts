@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { HistoryEntrySchema, OperatorFileSchema, ProviderFileSchema, RegistryFileSchema } from '../schemas/authoring.ts';
 import { GameRecordSchema } from '../schemas/game-record.ts';
 import { toGameRecord } from './derive.ts';
-import { NO_OPERATORS } from './operators.ts';
 import type { Registry } from './load.ts';
+import { NO_OPERATORS } from './operators.ts';
 
 export const RegistryBundleSchema = z.strictObject({
   format: z.literal(1),

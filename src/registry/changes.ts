@@ -69,6 +69,14 @@ export function removedGames(history: readonly HistoryEntry[], meta: { data_vers
   const items = [...last.values()]
     .filter((e) => e.to === null)
     .sort((a, b) => compareStrings(a.slug, b.slug))
-    .map((e) => ({ slug: e.slug, provider: e.provider, removed_in: e.data_version, removed_at: e.frozen_at, last_stated_rtp: asNumber(e.from), reason: e.reason ?? null, merged_into: e.merged_into ?? null }));
+    .map((e) => ({
+      slug: e.slug,
+      provider: e.provider,
+      removed_in: e.data_version,
+      removed_at: e.frozen_at,
+      last_stated_rtp: asNumber(e.from),
+      reason: e.reason ?? null,
+      merged_into: e.merged_into ?? null,
+    }));
   return { meta: { data_version: meta.data_version, frozen_at: meta.frozen_at, total: items.length }, items };
 }

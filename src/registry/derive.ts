@@ -2,8 +2,8 @@
 import type { GameFile, ProviderFile, SourceEntry } from '../schemas/authoring.ts';
 import type { Badge, Confidence, GameRecord, SourceKind } from '../schemas/game-record.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
+import { NO_OPERATORS, type OperatorIndex, operatorBuilds } from './operators.ts';
 import { originOf } from './origin.ts';
-import { NO_OPERATORS, operatorBuilds, type OperatorIndex } from './operators.ts';
 
 /**
  * `provider_page` only where a provider page read here (a `provider` source) is the source URL; a
@@ -87,7 +87,15 @@ export function toGameRecord(game: GameFile, provider: ProviderFile, operators: 
     studio: game.studio ?? null,
     evidence_url: game.evidence_url,
     notes: game.notes,
-    sources: game.sources.map((s) => ({ kind: s.kind, origin: originOf(s), via: s.via ?? null, url: s.url, checked_at: s.checked_at, stated_rtp: s.stated_rtp, rtp_variants: s.rtp_variants })),
+    sources: game.sources.map((s) => ({
+      kind: s.kind,
+      origin: originOf(s),
+      via: s.via ?? null,
+      url: s.url,
+      checked_at: s.checked_at,
+      stated_rtp: s.stated_rtp,
+      rtp_variants: s.rtp_variants,
+    })),
     operators: operatorBuilds(game, operators),
   } satisfies GameRecord;
   base.snapshot_id = snapshotId(base);

@@ -1,17 +1,17 @@
 // Freeze logic (pure): version ordering, the frozen state of a snapshot, and the history diff between two frozen states.
 import {
-  TimestampSchema,
-  VersionSchema,
   type FrozenFile,
   type FrozenGame,
   type GameFile,
   type HistoryEntry,
   type ProviderFile,
   type RegistryFile,
+  TimestampSchema,
+  VersionSchema,
 } from '../schemas/authoring.ts';
 import { toGameRecord } from './derive.ts';
-import { BUMPS, bumpVersion, compareVersions, parseVersion, type Bump } from './version.ts';
 import type { Registry } from './load.ts';
+import { BUMPS, type Bump, bumpVersion, compareVersions, parseVersion } from './version.ts';
 
 /** The frozen state of `games` at `dataVersion`: RTP facts and snapshot_id per slug, slugs sorted. */
 export function frozenStateOf(games: readonly GameFile[], providers: readonly ProviderFile[], dataVersion: string, frozenAt: string): FrozenFile {
@@ -36,7 +36,14 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function entry(next: FrozenFile, slug: string, provider: string, field: HistoryEntry['field'], from: HistoryEntry['from'], to: HistoryEntry['to']): HistoryEntry {
+function entry(
+  next: FrozenFile,
+  slug: string,
+  provider: string,
+  field: HistoryEntry['field'],
+  from: HistoryEntry['from'],
+  to: HistoryEntry['to'],
+): HistoryEntry {
   // Key order is the schema's: the log is byte-stable.
   return { data_version: next.data_version, frozen_at: next.frozen_at, slug, provider, field, from, to };
 }
@@ -48,7 +55,12 @@ function entry(next: FrozenFile, slug: string, provider: string, field: HistoryE
  * removed gives both with `to: null`, with its reason (`reasons`) and the slug it was merged into
  * (`mergedInto`) where known. Changes to other fields give no entries (they show in snapshot_id only).
  */
-export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile, reasons: ReadonlyMap<string, string> = new Map(), mergedInto: ReadonlyMap<string, string> = new Map()): HistoryEntry[] {
+export function diffFrozen(
+  prev: FrozenFile | null | undefined,
+  next: FrozenFile,
+  reasons: ReadonlyMap<string, string> = new Map(),
+  mergedInto: ReadonlyMap<string, string> = new Map(),
+): HistoryEntry[] {
   const before = prev?.games ?? {};
   const after = next.games;
   const slugs = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
@@ -63,7 +75,11 @@ export function diffFrozen(prev: FrozenFile | null | undefined, next: FrozenFile
     } else if (b === undefined) {
       const reason = reasons.get(slug);
       const into = mergedInto.get(slug);
-      const gone = (e: HistoryEntry): HistoryEntry => ({ ...e, ...(reason === undefined ? {} : { reason }), ...(into === undefined ? {} : { merged_into: into }) });
+      const gone = (e: HistoryEntry): HistoryEntry => ({
+        ...e,
+        ...(reason === undefined ? {} : { reason }),
+        ...(into === undefined ? {} : { merged_into: into }),
+      });
       out.push(gone(entry(next, slug, provider, 'stated_rtp', a.stated_rtp, null)));
       out.push(gone(entry(next, slug, provider, 'rtp_variants', [...a.rtp_variants], null)));
     } else {
@@ -108,7 +124,8 @@ export function planFreeze(registry: Registry, request: FreezeRequest): FreezeRe
   if (request.version !== undefined && request.bump !== undefined) return { ok: false, error: 'give either --version or --bump, not both' };
   let version: string;
   if (request.version !== undefined) {
-    if (!VersionSchema.safeParse(request.version).success) return { ok: false, error: `--version "${request.version}": must be a dotted three-part version such as 1.0.0` };
+    if (!VersionSchema.safeParse(request.version).success)
+      return { ok: false, error: `--version "${request.version}": must be a dotted three-part version such as 1.0.0` };
     version = request.version;
   } else if (request.bump !== undefined) {
     if (!(BUMPS as readonly string[]).includes(request.bump)) return { ok: false, error: `--bump "${request.bump}": must be patch, minor or major` };
@@ -149,14 +166,22 @@ export function planFreeze(registry: Registry, request: FreezeRequest): FreezeRe
  * shows exactly the games whose facts changed.
  */
 export function frozenJson(frozen: FrozenFile): string {
-  const lines = Object.entries(frozen.games).map(([slug, g]) => `    ${JSON.stringify(slug)}: ${JSON.stringify({ provider: g.provider, stated_rtp: g.stated_rtp, rtp_variants: g.rtp_variants, snapshot_id: g.snapshot_id })}`);
+  const lines = Object.entries(frozen.games).map(
+    ([slug, g]) =>
+      `    ${JSON.stringify(slug)}: ${JSON.stringify({ provider: g.provider, stated_rtp: g.stated_rtp, rtp_variants: g.rtp_variants, snapshot_id: g.snapshot_id })}`,
+  );
   const games = lines.length === 0 ? '{}' : `{\n${lines.join(',\n')}\n  }`;
   return `{\n  "data_version": ${JSON.stringify(frozen.data_version)},\n  "frozen_at": ${JSON.stringify(frozen.frozen_at)},\n  "games": ${games}\n}\n`;
 }
 
 /** history.jsonl lines for `entries` (one JSON object per line, schema key order, trailing newline). */
 export function historyJsonl(entries: readonly HistoryEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.merged_into === undefined ? {} : { merged_into: e.merged_into }) })}\n`).join('');
+  return entries
+    .map(
+      (e) =>
+        `${JSON.stringify({ data_version: e.data_version, frozen_at: e.frozen_at, slug: e.slug, provider: e.provider, field: e.field, from: e.from, to: e.to, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.merged_into === undefined ? {} : { merged_into: e.merged_into }) })}\n`,
+    )
+    .join('');
 }
 
 /** The new history.jsonl text: the existing log (newline-terminated) followed by `entries`. */

@@ -1,25 +1,25 @@
 // Reads and validates a registry folder (RTP_DATA_DIR, default data/), collecting every problem before failing.
 import path from 'node:path';
 import fg from 'fast-glob';
-import { provenanceProblems } from './provenance.ts';
-import { catalogueEntries, loadOperators, operatorIndex, type OperatorIndex } from './operators.ts';
 import {
-  FrozenFileSchema,
-  GameFileSchema,
-  HistoryEntrySchema,
-  ProviderFileSchema,
-  RegistryFileSchema,
-  RESERVED_SLUGS,
-  SLUG_PATTERN,
   type FrozenFile,
+  FrozenFileSchema,
   type GameFile,
+  GameFileSchema,
   type HistoryEntry,
+  HistoryEntrySchema,
   type OperatorFile,
   type ProviderFile,
+  ProviderFileSchema,
+  RESERVED_SLUGS,
   type RegistryFile,
+  RegistryFileSchema,
+  SLUG_PATTERN,
 } from '../schemas/authoring.ts';
+import { catalogueEntries, loadOperators, type OperatorIndex, operatorIndex } from './operators.ts';
+import { FAILED, formatProblems, type Problem, parseJson, readText, zodProblems } from './problems.ts';
+import { provenanceProblems } from './provenance.ts';
 import { compareVersions } from './version.ts';
-import { FAILED, formatProblems, parseJson, readText, zodProblems, type Problem } from './problems.ts';
 
 /** A validated registry snapshot; games sorted by slug, providers by key. */
 export interface Registry {
@@ -167,7 +167,12 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
       gameFileOf.set(parsed.data, file);
     }
   }
-  problems.push(...provenanceProblems(dir, games.map((game) => ({ file: gameFileOf.get(game)!, game }))));
+  problems.push(
+    ...provenanceProblems(
+      dir,
+      games.map((game) => ({ file: gameFileOf.get(game)!, game })),
+    ),
+  );
   const operators = await loadOperators(dir, problems);
   const pinned = new Map<string, string[] | null>();
   const lineOf = (file: string, line: number): string | undefined => {
@@ -180,14 +185,16 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
   const entries = catalogueEntries(games, operators, lineOf, problems);
 
   const historyText = readText(dir, HISTORY_FILE);
-  if (historyText instanceof Error) problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });
+  if (historyText instanceof Error)
+    problems.push({ file: HISTORY_FILE, field: '(file)', reason: `cannot be read (${(historyText as NodeJS.ErrnoException).code ?? historyText.message})` });
   // No history.jsonl means nothing was frozen before this snapshot.
   const history = typeof historyText === 'string' ? historyProblems(historyText, meta, problems) : [];
 
   const frozenText = readText(dir, FROZEN_FILE);
   let frozen: FrozenFile | undefined;
   if (frozenText === null) {
-    if (history.length > 0) problems.push({ file: FROZEN_FILE, field: '(file)', reason: `is missing although ${HISTORY_FILE} has entries (npm run data:freeze writes both)` });
+    if (history.length > 0)
+      problems.push({ file: FROZEN_FILE, field: '(file)', reason: `is missing although ${HISTORY_FILE} has entries (npm run data:freeze writes both)` });
   } else {
     const raw = parseJson(FROZEN_FILE, frozenText, problems);
     if (raw !== FAILED) {
@@ -197,10 +204,18 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
         frozen = parsed.data;
         if (meta !== undefined) {
           if (frozen.data_version !== meta.data_version) {
-            problems.push({ file: FROZEN_FILE, field: 'data_version', reason: `"${frozen.data_version}" does not match ${REGISTRY_FILE} data_version "${meta.data_version}" (only npm run data:freeze changes versions)` });
+            problems.push({
+              file: FROZEN_FILE,
+              field: 'data_version',
+              reason: `"${frozen.data_version}" does not match ${REGISTRY_FILE} data_version "${meta.data_version}" (only npm run data:freeze changes versions)`,
+            });
           }
           if (frozen.frozen_at !== meta.frozen_at) {
-            problems.push({ file: FROZEN_FILE, field: 'frozen_at', reason: `"${frozen.frozen_at}" does not match ${REGISTRY_FILE} frozen_at "${meta.frozen_at}" (only npm run data:freeze changes it)` });
+            problems.push({
+              file: FROZEN_FILE,
+              field: 'frozen_at',
+              reason: `"${frozen.frozen_at}" does not match ${REGISTRY_FILE} frozen_at "${meta.frozen_at}" (only npm run data:freeze changes it)`,
+            });
           }
         }
       }
@@ -211,7 +226,15 @@ export async function loadRegistry(dir: string): Promise<LoadResult> {
     return { ok: false, problems };
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : a.canonical_slug > b.canonical_slug ? 1 : 0));
-  const registry: Registry = { dir, meta, providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)), games, history, operators, operatorIndex: operatorIndex(operators, entries) };
+  const registry: Registry = {
+    dir,
+    meta,
+    providers: [...providers.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)),
+    games,
+    history,
+    operators,
+    operatorIndex: operatorIndex(operators, entries),
+  };
   if (frozen !== undefined) registry.frozen = frozen;
   return { ok: true, registry };
 }
@@ -274,7 +297,9 @@ function historyProblems(text: string, meta: RegistryFile | undefined, problems:
 export async function loadRegistryOrThrow(dir: string): Promise<Registry> {
   const result = await loadRegistry(dir);
   if (!result.ok) {
-    const err = new Error(`Invalid registry data in ${dir} (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}):\n${formatProblems(result.problems)}\nFix the files above, then run \`npm run data:check\`.`);
+    const err = new Error(
+      `Invalid registry data in ${dir} (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}):\n${formatProblems(result.problems)}\nFix the files above, then run \`npm run data:check\`.`,
+    );
     err.name = 'RegistryDataError';
     throw err;
   }

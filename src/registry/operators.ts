@@ -1,9 +1,9 @@
 // Operators (data/operators/<key>.json) and the builds their pinned catalogue lines show per game.
 import path from 'node:path';
 import fg from 'fast-glob';
-import { OperatorFileSchema, type GameFile, type OperatorFile } from '../schemas/authoring.ts';
+import { type GameFile, type OperatorFile, OperatorFileSchema } from '../schemas/authoring.ts';
 import type { OperatorBuild, OperatorBuildKind } from '../schemas/game-record.ts';
-import { FAILED, parseJson, readText, zodProblems, type Problem } from './problems.ts';
+import { FAILED, type Problem, parseJson, readText, zodProblems } from './problems.ts';
 
 export const OPERATORS_GLOB = 'operators/*.json';
 
@@ -40,7 +40,11 @@ export function operatorIndex(operators: readonly OperatorFile[], entries: Reado
 export function higherReason(notes: string, variant?: { rtp: number; kind: string }, stated?: number): string | null {
   const sentence = notes.split(/(?<=\.)\s+/).find((s) => /stated RTP stays/i.test(s));
   if (sentence !== undefined) return sentence;
-  if (variant !== undefined && variant.kind !== 'standard') return `The record lists ${variant.rtp} as a build of kind ${variant.kind}; the stated RTP ${stated ?? ''} stays the default build.`.replace(' RTP  stays', ' RTP stays');
+  if (variant !== undefined && variant.kind !== 'standard')
+    return `The record lists ${variant.rtp} as a build of kind ${variant.kind}; the stated RTP ${stated ?? ''} stays the default build.`.replace(
+      ' RTP  stays',
+      ' RTP stays',
+    );
   return notes.trim() === '' ? null : notes.trim();
 }
 
@@ -103,7 +107,8 @@ export async function loadOperators(dir: string, problems: Problem[]): Promise<O
     // The date a source was pinned is the one sources/sources.json gives it, where the folder has one.
     parsed.data.sources.forEach((s, i) => {
       const pinned = pinnedAt.get(s.file.slice('sources/'.length));
-      if (pinned !== undefined && pinned !== s.pinned_at) problems.push({ file, field: `sources.${i}.pinned_at`, reason: `"${s.pinned_at}" is not the date sources/sources.json gives ${s.file} ("${pinned}")` });
+      if (pinned !== undefined && pinned !== s.pinned_at)
+        problems.push({ file, field: `sources.${i}.pinned_at`, reason: `"${s.pinned_at}" is not the date sources/sources.json gives ${s.file} ("${pinned}")` });
     });
     parsed.data.sources.forEach((s, i) => {
       const other = owner.get(s.file);
@@ -121,7 +126,12 @@ export async function loadOperators(dir: string, problems: Problem[]): Promise<O
  * The catalogue entry (`file`, `index`) each operator line cited by `games` names, read from the
  * pinned files under `dir`; a cited line that names none is a problem. `lineOf` gives a pinned line's text.
  */
-export function catalogueEntries(games: readonly GameFile[], operators: readonly OperatorFile[], lineOf: (file: string, line: number) => string | undefined, problems: Problem[]): Map<string, CatalogueEntry> {
+export function catalogueEntries(
+  games: readonly GameFile[],
+  operators: readonly OperatorFile[],
+  lineOf: (file: string, line: number) => string | undefined,
+  problems: Problem[],
+): Map<string, CatalogueEntry> {
   const files = new Set(operators.flatMap((o) => o.sources.map((s) => s.file)));
   const out = new Map<string, CatalogueEntry>();
   for (const game of games) {

@@ -24,7 +24,11 @@ function fieldPath(issuePath: PropertyKey[], root: string): string {
 export function zodProblems(file: string, error: z.ZodError, root = '(file)'): Problem[] {
   return error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return { file, field: fieldPath([...issue.path, ...(issue.keys.length === 1 ? issue.keys : [])], root), reason: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+      return {
+        file,
+        field: fieldPath([...issue.path, ...(issue.keys.length === 1 ? issue.keys : [])], root),
+        reason: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`,
+      };
     }
     if (issue.code === 'invalid_key') {
       // A record key (a slug in frozen.json) failed its own schema: say why.

@@ -4,8 +4,8 @@
 // folder (fixtures, synthetic registries) is checked for the first two rules only.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { nameKey } from './names.ts';
 import type { GameFile } from '../schemas/authoring.ts';
+import { nameKey } from './names.ts';
 
 export interface ProvenanceProblem {
   file: string;
@@ -38,7 +38,11 @@ export function provenanceProblems(dir: string, games: ReadonlyArray<{ file: str
   for (const { file, game } of games) {
     const first = game.sources[0]!;
     if (first.stated_rtp !== game.stated_rtp) {
-      out.push({ file, field: 'sources.0.stated_rtp', reason: `${first.stated_rtp} is not the published stated_rtp ${game.stated_rtp} (the first source states it)` });
+      out.push({
+        file,
+        field: 'sources.0.stated_rtp',
+        reason: `${first.stated_rtp} is not the published stated_rtp ${game.stated_rtp} (the first source states it)`,
+      });
     }
     const stated = new Set(game.sources.flatMap((s) => s.rtp_variants));
     game.rtp_variants.forEach((v, i) => {
@@ -51,9 +55,12 @@ export function provenanceProblems(dir: string, games: ReadonlyArray<{ file: str
         out.push({ file, field: `sources.${i}`, reason: linesOf(s.file) === null ? `${s.file} does not exist` : `${s.file} has no line ${s.line}` });
         return;
       }
-      if (!nameKey(text).includes(nameKey(game.canonical_name))) out.push({ file, field: `sources.${i}`, reason: `${s.file}:${s.line} does not name ${JSON.stringify(game.canonical_name)}` });
-      for (const rtp of s.rtp_variants) if (!lineStates(text, rtp)) out.push({ file, field: `sources.${i}.rtp_variants`, reason: `${rtp} does not appear on ${s.file}:${s.line}` });
-      if (!s.rtp_variants.includes(s.stated_rtp)) out.push({ file, field: `sources.${i}.stated_rtp`, reason: `${s.stated_rtp} is not among the source's figures` });
+      if (!nameKey(text).includes(nameKey(game.canonical_name)))
+        out.push({ file, field: `sources.${i}`, reason: `${s.file}:${s.line} does not name ${JSON.stringify(game.canonical_name)}` });
+      for (const rtp of s.rtp_variants)
+        if (!lineStates(text, rtp)) out.push({ file, field: `sources.${i}.rtp_variants`, reason: `${rtp} does not appear on ${s.file}:${s.line}` });
+      if (!s.rtp_variants.includes(s.stated_rtp))
+        out.push({ file, field: `sources.${i}.stated_rtp`, reason: `${s.stated_rtp} is not among the source's figures` });
     });
   }
   return out;

@@ -1,7 +1,7 @@
 // Pure shaping of the operator record (GET /api/rtp/operator/{operator}) from the public records.
 import type { OperatorFile } from '../schemas/authoring.ts';
 import type { GameRecord, OperatorBuildKind } from '../schemas/game-record.ts';
-import { OBSERVATION_NOTE, type BuildCounts, type OperatorRecord } from '../schemas/operator.ts';
+import { type BuildCounts, OBSERVATION_NOTE, type OperatorRecord } from '../schemas/operator.ts';
 import { round2, type ShapeContext } from './shape.ts';
 
 function counts(games: ReadonlyArray<{ builds: ReadonlyArray<{ build: OperatorBuildKind }> }>): BuildCounts {

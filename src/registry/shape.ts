@@ -1,12 +1,13 @@
 // Pure shaping of the static JSON responses: single-slot record, widget data, provider record.
 // Emits no files; src/emit/emit.ts renders and writes what these functions return.
-import { GAME_TYPES, type ProviderFile, type RegistryFile, type HistoryEntry } from '../schemas/authoring.ts';
+
+import { escapeHtml } from '../lib/html.ts';
+import { pageUrl, REGISTRY_NAME, widgetUrl } from '../routes/urls.ts';
+import { GAME_TYPES, type HistoryEntry, type ProviderFile, type RegistryFile } from '../schemas/authoring.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { License, ProviderMeta, SlotHistoryEntry, SlotRecord } from '../schemas/slot.ts';
 import type { WidgetData } from '../schemas/widget.ts';
-import { escapeHtml } from '../lib/html.ts';
-import { pageUrl, REGISTRY_NAME, widgetUrl } from '../routes/urls.ts';
 
 /** Everything the shaping functions need besides one record; built once per build by `makeContext`. */
 export interface ShapeContext {

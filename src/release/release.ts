@@ -5,16 +5,19 @@
 // `astro build` and dist-check; unit tests pass fakes).
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { loadRegistry } from '../registry/load.ts';
 import { syncDir, syncTree, toDataJson, writeFileAtomic } from '../lib/write.ts';
-import { ReleaseInfoSchema, ReleaseManifestSchema, type ReleaseInfo, type ReleaseManifest } from '../schemas/release.ts';
-import { diffReleases, purgeList, type ManifestSide } from './manifest.ts';
+import { loadRegistry } from '../registry/load.ts';
+import { formatProblems } from '../registry/problems.ts';
+import { readBuildInfo } from '../routes/build-info.ts';
+import { type ReleaseInfo, ReleaseInfoSchema, type ReleaseManifest, ReleaseManifestSchema } from '../schemas/release.ts';
+import { diffReleases, type ManifestSide, purgeList } from './manifest.ts';
 import {
   acquireLock,
   FILES_FILE,
   listReleases,
   MANIFEST_FILE,
   PURGE_FILE,
+  RELEASE_INFO_FILE,
   readCurrent,
   readReleaseInfo,
   releaseName,
@@ -23,11 +26,8 @@ import {
   rollbackTarget,
   STAGING_PREFIX,
   switchCurrent,
-  RELEASE_INFO_FILE,
 } from './store.ts';
-import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from './tree.ts';
-import { readBuildInfo } from '../routes/build-info.ts';
-import { formatProblems } from '../registry/problems.ts';
+import { contentHash, type FileHashes, formatHashes, hashTree, parseHashes } from './tree.ts';
 
 /** Points where a test may inject a fault (the CLI's RTP_RELEASE_FAULT). */
 export type ReleasePoint = 'built' | 'checked' | 'staged' | 'switched';
@@ -105,7 +105,10 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
 
     const loaded = await loadRegistry(dataDir);
     if (!loaded.ok) {
-      throw new ReleaseError('data', `the data in ${dataDir} is invalid (${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}):\n${formatProblems(loaded.problems)}`);
+      throw new ReleaseError(
+        'data',
+        `the data in ${dataDir} is invalid (${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}):\n${formatProblems(loaded.problems)}`,
+      );
     }
 
     const stagingDir = path.join(dir, `${STAGING_PREFIX}${process.pid}-${Date.now()}`);
@@ -126,7 +129,12 @@ export async function runRelease(options: ReleaseOptions): Promise<ReleaseOutcom
     if (current !== null) {
       const folder = path.join(dir, current);
       const currentInfo = await readReleaseInfo(dir, current);
-      const dataVersion = currentInfo?.data_version ?? (await readBuildInfo(path.join(folder, 'server')).then((i) => i.data_version, () => 'unknown'));
+      const dataVersion =
+        currentInfo?.data_version ??
+        (await readBuildInfo(path.join(folder, 'server')).then(
+          (i) => i.data_version,
+          () => 'unknown',
+        ));
       from = { name: current, dataVersion, hashes: await releaseHashes(folder) };
     }
     const manifest = ReleaseManifestSchema.parse(diffReleases(from, { name, dataVersion: info.data_version, hashes }));
@@ -192,7 +200,8 @@ export async function runRollback(options: { dir: string; log?: (line: string) =
   try {
     const current = await readCurrent(dir);
     const target = rollbackTarget(await listReleases(dir), current);
-    if (target === null || target === current) throw new ReleaseError('switch', `there is no release to roll back to in ${dir} (current: ${current ?? 'none'})`);
+    if (target === null || target === current)
+      throw new ReleaseError('switch', `there is no release to roll back to in ${dir} (current: ${current ?? 'none'})`);
     await step('switch', () => switchCurrent(dir, target));
     options.log?.(`rolled back current: ${current ?? '(none)'} -> ${target}`);
     return { from: current, to: target };

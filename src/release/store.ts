@@ -7,8 +7,8 @@
 //   releases/.lock                      held while a release or rollback runs
 import { lstat, readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { RELEASE_NAME, ReleaseInfoSchema, type ReleaseInfo } from '../schemas/release.ts';
 import { acquirePidLock, syncDir } from '../lib/write.ts';
+import { RELEASE_NAME, type ReleaseInfo, ReleaseInfoSchema } from '../schemas/release.ts';
 
 export const CURRENT_LINK = 'current';
 export const STAGING_PREFIX = '.staging-';
@@ -27,7 +27,8 @@ export function releasesDir(env: NodeJS.ProcessEnv = process.env): string {
 /** `<data_version>-<first 12 hex digits of the content hash>`. */
 export function releaseName(dataVersion: string, contentHash: string): string {
   const name = `${dataVersion}-${contentHash.slice(0, 12)}`;
-  if (!RELEASE_NAME.test(name)) throw new Error(`Cannot name a release from data version ${JSON.stringify(dataVersion)} and hash ${JSON.stringify(contentHash)}.`);
+  if (!RELEASE_NAME.test(name))
+    throw new Error(`Cannot name a release from data version ${JSON.stringify(dataVersion)} and hash ${JSON.stringify(contentHash)}.`);
   return name;
 }
 
@@ -106,7 +107,10 @@ export function releasesToRemove(releases: readonly ReleaseInfo[], current: stri
     if (prev !== null && prev !== undefined) protectedNames.add(prev);
   }
   const sorted = [...releases].sort(newestFirst);
-  return sorted.slice(Math.max(0, keep)).map((r) => r.name).filter((n) => !protectedNames.has(n));
+  return sorted
+    .slice(Math.max(0, keep))
+    .map((r) => r.name)
+    .filter((n) => !protectedNames.has(n));
 }
 
 /**

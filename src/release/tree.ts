@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { BUILD_INFO_FILE, BUNDLE_FILE } from '../schemas/dist.ts';
 import { IO_CONCURRENCY } from '../lib/write.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE } from '../schemas/dist.ts';
 
 /** Relative path (posix, `client/…` or `server/…`) → lowercase hex SHA-256 of the file. */
 export type FileHashes = Map<string, string>;
@@ -29,7 +29,11 @@ export async function hashTree(outDir: string): Promise<FileHashes> {
   await listFiles(outDir, 'client', files);
   files.push(...HASHED_SERVER_FILES);
   files.sort(compareBytes);
-  const hashes = await pLimit(IO_CONCURRENCY).map(files, async (rel) => createHash('sha256').update(await readFile(path.join(outDir, rel))).digest('hex'));
+  const hashes = await pLimit(IO_CONCURRENCY).map(files, async (rel) =>
+    createHash('sha256')
+      .update(await readFile(path.join(outDir, rel)))
+      .digest('hex'),
+  );
   return new Map(files.map((f, i) => [f, hashes[i]!]));
 }
 
@@ -40,7 +44,10 @@ export function compareBytes(a: string, b: string): number {
 
 /** `files.sha256` text: `<hash>  <path>` per line, sorted by path (checkable with `sha256sum -c`). */
 export function formatHashes(hashes: FileHashes): string {
-  return [...hashes.keys()].sort(compareBytes).map((f) => `${hashes.get(f)!}  ${f}\n`).join('');
+  return [...hashes.keys()]
+    .sort(compareBytes)
+    .map((f) => `${hashes.get(f)!}  ${f}\n`)
+    .join('');
 }
 
 /** Parses `files.sha256`; throws on a malformed line. */

@@ -1,7 +1,7 @@
 // The one reader of a build's record of itself (dist/server/build-info.json): read, parsed and checked against BuildInfoSchema.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BUILD_INFO_FILE, BuildInfoSchema, type BuildInfo } from '../schemas/dist.ts';
+import { BUILD_INFO_FILE, type BuildInfo, BuildInfoSchema } from '../schemas/dist.ts';
 
 /** Why a build record cannot be used: no file, a file that cannot be read, or one that is not a valid record. */
 export type BuildInfoErrorCode = 'build_info_missing' | 'build_info_unreadable' | 'build_info_invalid';

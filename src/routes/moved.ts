@@ -3,10 +3,11 @@
 // and what each URL of one answers: a permanent redirect to the same URL of the surviving slug. One
 // definition for the Node server (src/list/moved.ts), the CDN's `_redirects` and the edge's nginx.conf
 // (src/emit/redirects.ts, src/emit/nginx.ts), so the three cannot disagree.
-import { CACHE_HOUR, JSON_TYPE, POLICIES } from './routes.ts';
-import { KEYED_ROUTES, paths, type RouteFamily } from './paths.ts';
+
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
+import { KEYED_ROUTES, paths, type RouteFamily } from './paths.ts';
+import { CACHE_HOUR, JSON_TYPE, POLICIES } from './routes.ts';
 
 /** The status of a merged slug's URLs: Moved Permanently (RFC 9110 §15.4.2), followed by every client for GET and HEAD. */
 export const MOVED_STATUS = 301;
@@ -24,7 +25,10 @@ export const MOVED_HEADERS: Readonly<Record<string, string>> = {
 
 /** The body of a merged slug's redirect, naming the slug it went into. */
 export function movedBody(slug: string, into: string): ErrorBody {
-  return { statusCode: MOVED_STATUS, statusMessage: `moved permanently: ${slug} was merged into ${into}, the record of the same game (GET ${paths.removed} says why)` };
+  return {
+    statusCode: MOVED_STATUS,
+    statusMessage: `moved permanently: ${slug} was merged into ${into}, the record of the same game (GET ${paths.removed} says why)`,
+  };
 }
 
 /**
@@ -32,7 +36,10 @@ export function movedBody(slug: string, into: string): ErrorBody {
  * `merged_into`, followed along a chain (a survivor merged later) to a slug `exists` knows. A chain
  * that ends at a slug no longer published gives nothing (a 404). In slug order.
  */
-export function mergedSlugs(history: readonly Pick<HistoryEntry, 'slug' | 'field' | 'to' | 'merged_into'>[], exists: (slug: string) => boolean): Map<string, string> {
+export function mergedSlugs(
+  history: readonly Pick<HistoryEntry, 'slug' | 'field' | 'to' | 'merged_into'>[],
+  exists: (slug: string) => boolean,
+): Map<string, string> {
   const last = new Map<string, (typeof history)[number]>();
   for (const e of history) if (e.field === 'stated_rtp') last.set(e.slug, e);
   const next = new Map<string, string>();

@@ -3,7 +3,25 @@
 // (`paths`): the one place a route's path is written. No Node imports: the site's browser scripts
 // build their URLs here too. The policies (methods, headers, cache, budget) are in routes.ts.
 
-export type RouteFamily = 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp' | 'slot' | 'provider' | 'operator' | 'widget_data' | 'widget' | 'badge' | 'provider_feed' | 'game_feed' | 'openapi' | 'dump' | 'page' | 'asset';
+export type RouteFamily =
+  | 'list'
+  | 'history'
+  | 'identify'
+  | 'oembed'
+  | 'og_image'
+  | 'mcp'
+  | 'slot'
+  | 'provider'
+  | 'operator'
+  | 'widget_data'
+  | 'widget'
+  | 'badge'
+  | 'provider_feed'
+  | 'game_feed'
+  | 'openapi'
+  | 'dump'
+  | 'page'
+  | 'asset';
 
 /** The key a keyed family's paths carry: a game's slug, a provider's or an operator's key (its name in OpenAPI path templates). */
 export type RouteKey = 'slug' | 'provider' | 'operator';

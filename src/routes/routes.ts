@@ -3,18 +3,39 @@
 // pattern, where its file lives in dist/client, how a URL path resolves to it). Emits no files
 // itself: the server, the build (_headers, the edge's nginx.conf, the OpenAPI document), dist-check
 // and the docs (docs/server.md's route table, written by `npm run docs:routes`) all read it.
+
+import { bodyTooLarge, MCP_MESSAGE_BYTES, type RpcErrorMessage } from '../schemas/rpc.ts';
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_DATA_PATHS, keyedTemplate, OG_TEMPLATE, paths, type RouteFamily } from './paths.ts';
 import { WIDGET_CSP } from './widget-assets.ts';
-import { bodyTooLarge, MCP_MESSAGE_BYTES, type RpcErrorMessage } from '../schemas/rpc.ts';
 
 /** What answers a family: its file under dist/client, or one of the Node server's handlers. */
 export type RouteHandler = 'static' | 'list' | 'history' | 'identify' | 'oembed' | 'og_image' | 'mcp';
 
 /** The operations of the OpenAPI document (src/openapi/ describes each). */
 export type OperationId =
-  | 'listGames' | 'identifyBuild' | 'getOembed' | 'getOgImage' | 'mcp' | 'listHistory' | 'getGame' | 'getProvider' | 'getOperator' | 'getWidgetData' | 'getWidget' | 'getBadge'
-  | 'getProviderFeed' | 'getGameFeed' | 'getOpenApi' | 'getRegistryDump' | 'getRegistryNdjson' | 'getRegistryCsv' | 'getDataPackage' | 'getReleaseChanges'
-  | 'getRegistryFeed' | 'getLlmsTxt' | 'getRemoved';
+  | 'listGames'
+  | 'identifyBuild'
+  | 'getOembed'
+  | 'getOgImage'
+  | 'mcp'
+  | 'listHistory'
+  | 'getGame'
+  | 'getProvider'
+  | 'getOperator'
+  | 'getWidgetData'
+  | 'getWidget'
+  | 'getBadge'
+  | 'getProviderFeed'
+  | 'getGameFeed'
+  | 'getOpenApi'
+  | 'getRegistryDump'
+  | 'getRegistryNdjson'
+  | 'getRegistryCsv'
+  | 'getDataPackage'
+  | 'getReleaseChanges'
+  | 'getRegistryFeed'
+  | 'getLlmsTxt'
+  | 'getRemoved';
 
 /** A family's operation in the OpenAPI document: its id, and its path as an OpenAPI path template (keys in braces). */
 export interface RouteOperation {
@@ -97,31 +118,107 @@ function at(family: RouteFamily, handler: RouteHandler, path: string, id: Operat
 }
 
 export const POLICIES: Record<RouteFamily, RoutePolicy> = {
-  list: { ...at('list', 'list', paths.list, 'listGames'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
+  list: {
+    ...at('list', 'list', paths.list, 'listGames'),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_LIST,
+    rateLimited: true,
+    headers: NOSNIFF,
+    upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS,
+  },
   // Which build an observed figure is: answered like the list route (same headers, same budget).
-  identify: { ...at('identify', 'identify', paths.identify, 'identifyBuild'), contentType: JSON_TYPE, cacheControl: CACHE_LIST, rateLimited: true, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
+  identify: {
+    ...at('identify', 'identify', paths.identify, 'identifyBuild'),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_LIST,
+    rateLimited: true,
+    headers: NOSNIFF,
+    upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS,
+  },
   // oEmbed (link previews in editors and chat apps): a lookup per pasted link, exempt like the widget's data.
   oembed: { ...at('oembed', 'oembed', paths.oembed, 'getOembed'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
   // A game's link-preview card (og:image): exempt like the badge, because no request can make the
   // server draw more than each game's card once per data version (kept on disk after, read like a
   // static file) and at most two at once (src/server/og-image.ts); counting it would refuse
   // link-preview crawlers, which fetch a card per link shared, for no saving.
-  og_image: { ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'), contentType: 'image/png', cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  og_image: {
+    ...at('og_image', 'og_image', OG_TEMPLATE, 'getOgImage'),
+    contentType: 'image/png',
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
   // The MCP server: every tool call answers like the list route, so each counts like it.
-  mcp: { ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']), contentType: JSON_TYPE, cacheControl: CACHE_NO_STORE, rateLimited: true, headers: NOSNIFF, body: { maxBytes: MCP_MESSAGE_BYTES, tooLarge: bodyTooLarge() } },
-  history: { ...at('history', 'history', paths.history, 'listHistory'), contentType: JSON_TYPE, cacheControl: 'public, max-age=0, s-maxage=3600', rateLimited: false, headers: NOSNIFF, upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS },
+  mcp: {
+    ...at('mcp', 'mcp', paths.mcp, 'mcp', ['POST']),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_NO_STORE,
+    rateLimited: true,
+    headers: NOSNIFF,
+    body: { maxBytes: MCP_MESSAGE_BYTES, tooLarge: bodyTooLarge() },
+  },
+  history: {
+    ...at('history', 'history', paths.history, 'listHistory'),
+    contentType: JSON_TYPE,
+    cacheControl: 'public, max-age=0, s-maxage=3600',
+    rateLimited: false,
+    headers: NOSNIFF,
+    upstreamTimeoutMs: FAST_UPSTREAM_TIMEOUT_MS,
+  },
   slot: { ...at('slot', 'static', keyedTemplate('slot'), 'getGame'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
-  provider: { ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  provider: {
+    ...at('provider', 'static', keyedTemplate('provider'), 'getProvider'),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
   // One licensed casino's builds: static like the provider route, and exempt like it.
-  operator: { ...at('operator', 'static', keyedTemplate('operator'), 'getOperator'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  widget_data: { ...at('widget_data', 'static', keyedTemplate('widget_data'), 'getWidgetData'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  operator: {
+    ...at('operator', 'static', keyedTemplate('operator'), 'getOperator'),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
+  widget_data: {
+    ...at('widget_data', 'static', keyedTemplate('widget_data'), 'getWidgetData'),
+    contentType: JSON_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
   // No frame-ancestors in the CSP and no X-Frame-Options: the widget is meant to be embedded anywhere.
-  widget: { ...at('widget', 'static', keyedTemplate('widget'), 'getWidget'), contentType: HTML_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF } },
+  widget: {
+    ...at('widget', 'static', keyedTemplate('widget'), 'getWidget'),
+    contentType: HTML_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: true,
+    headers: { 'Content-Security-Policy': WIDGET_CSP, ...NOSNIFF },
+  },
   // A small image for forum posts and READMEs: exempt like the widget's data. Its CSP lets the SVG,
   // opened on its own, run nothing and load nothing.
-  badge: { ...at('badge', 'static', keyedTemplate('badge'), 'getBadge'), contentType: 'image/svg+xml', cacheControl: CACHE_HOUR, rateLimited: false, headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF } },
-  provider_feed: { ...at('provider_feed', 'static', keyedTemplate('provider_feed'), 'getProviderFeed'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
-  game_feed: { ...at('game_feed', 'static', keyedTemplate('game_feed'), 'getGameFeed'), contentType: ATOM_TYPE, cacheControl: CACHE_HOUR, rateLimited: false, headers: NOSNIFF },
+  badge: {
+    ...at('badge', 'static', keyedTemplate('badge'), 'getBadge'),
+    contentType: 'image/svg+xml',
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", ...NOSNIFF },
+  },
+  provider_feed: {
+    ...at('provider_feed', 'static', keyedTemplate('provider_feed'), 'getProviderFeed'),
+    contentType: ATOM_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
+  game_feed: {
+    ...at('game_feed', 'static', keyedTemplate('game_feed'), 'getGameFeed'),
+    contentType: ATOM_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
   openapi: { ...at('openapi', 'static', paths.openapi, 'getOpenApi'), contentType: JSON_TYPE, cacheControl: CACHE_HOUR, rateLimited: true, headers: NOSNIFF },
   // Bulk downloads for data users and mirrors: exempt, like the other static data routes. The
   // Content-Type follows the file (DUMP_TYPES); this one is the JSON files'.
@@ -145,19 +242,48 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
     rateLimited: false,
     headers: NOSNIFF,
   },
-  page: { family: 'page', methods: READ, handler: 'static', logName: '(page)', operations: [], contentType: HTML_TYPE, cacheControl: CACHE_PAGE, rateLimited: true, headers: pageHeaders() },
+  page: {
+    family: 'page',
+    methods: READ,
+    handler: 'static',
+    logName: '(page)',
+    operations: [],
+    contentType: HTML_TYPE,
+    cacheControl: CACHE_PAGE,
+    rateLimited: true,
+    headers: pageHeaders(),
+  },
   // Fingerprinted build assets are exempt: a page view loads several, and they are the same for everyone.
-  asset: { family: 'asset', methods: READ, handler: 'static', logName: `${ASSET_PREFIX}*`, operations: [], contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE, rateLimited: false, headers: NOSNIFF },
+  asset: {
+    family: 'asset',
+    methods: READ,
+    handler: 'static',
+    logName: `${ASSET_PREFIX}*`,
+    operations: [],
+    contentType: 'application/octet-stream',
+    cacheControl: CACHE_IMMUTABLE,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
 };
 
 /** The headers of every JSON error answer, the server's and the edge's own: never stored (who asks and when decides them), open to any origin, not sniffed. */
-export const JSON_ERROR: Readonly<Record<string, string>> = { 'Content-Type': JSON_TYPE, 'Cache-Control': CACHE_NO_STORE, 'Access-Control-Allow-Origin': '*', ...NOSNIFF };
+export const JSON_ERROR: Readonly<Record<string, string>> = {
+  'Content-Type': JSON_TYPE,
+  'Cache-Control': CACHE_NO_STORE,
+  'Access-Control-Allow-Origin': '*',
+  ...NOSNIFF,
+};
 
 /** The JSON 417 for an `Expect` other than 100-continue (Node's own answer is a bare status line), from an instance or the edge. */
 export const EXPECTATION_FAILED = { statusCode: 417, statusMessage: 'expectation failed: the only Expect this server meets is 100-continue' } as const;
 
 /** The families answered by the Node server alone: no file under dist/client holds them. */
-export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(Object.values(POLICIES).filter((p) => p.handler !== 'static').map((p) => p.family));
+export const DYNAMIC_FAMILIES: ReadonlySet<RouteFamily> = new Set(
+  Object.values(POLICIES)
+    .filter((p) => p.handler !== 'static')
+    .map((p) => p.family),
+);
 
 /** The Allow header of a family: its methods and the preflight. */
 export function allowOf(policy: RoutePolicy): string {
@@ -174,7 +300,11 @@ export const DUMP_TYPES = {
 /** The plain-text type of /llms.txt. */
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-const DATA_TYPES: ReadonlyMap<string, string> = new Map([[paths.removed, JSON_TYPE], [paths.llms, TEXT_TYPE], [paths.feed, ATOM_TYPE]]);
+const DATA_TYPES: ReadonlyMap<string, string> = new Map([
+  [paths.removed, JSON_TYPE],
+  [paths.llms, TEXT_TYPE],
+  [paths.feed, ATOM_TYPE],
+]);
 
 /** The static data files at exact URL paths (family `dump`): their file and Content-Type. */
 export const EXACT_DATA_ROUTES: ReadonlyMap<string, { file: string; contentType: string }> = new Map(

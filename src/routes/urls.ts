@@ -42,7 +42,9 @@ export function websubHub(env: NodeJS.ProcessEnv = process.env): string | null {
     url = null;
   }
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
-    throw new Error(`WEBSUB_HUB must be an absolute http(s) URL of a WebSub hub such as https://pubsubhubbub.appspot.com/ (got "${raw}"), or unset for feeds without a hub`);
+    throw new Error(
+      `WEBSUB_HUB must be an absolute http(s) URL of a WebSub hub such as https://pubsubhubbub.appspot.com/ (got "${raw}"), or unset for feeds without a hub`,
+    );
   }
   return url.href;
 }

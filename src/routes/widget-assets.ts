@@ -32,7 +32,20 @@ function labelTable(): string {
   const rows = WIDGET_LANGS.filter((l) => l !== 'en').map((l) => {
     const x = WIDGET_LABELS[l];
     // Short keys: this script is inline in every widget page.
-    return { S: x.stated, V: x.variants, v: x.variant, o: x.noOther, c: x.verified, e: x.confidence.verified, g: x.confidence.corroborated, h: x.confidence.single_source, u: x.source, d: x.decimal, s: x.suffix, t: x.date === 'dmy' ? x.dateSep : '' };
+    return {
+      S: x.stated,
+      V: x.variants,
+      v: x.variant,
+      o: x.noOther,
+      c: x.verified,
+      e: x.confidence.verified,
+      g: x.confidence.corroborated,
+      h: x.confidence.single_source,
+      u: x.source,
+      d: x.decimal,
+      s: x.suffix,
+      t: x.date === 'dmy' ? x.dateSep : '',
+    };
   });
   return `var N=${JSON.stringify(WIDGET_LANGS.filter((l) => l !== 'en'))},T=${JSON.stringify(rows)}`;
 }

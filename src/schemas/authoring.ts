@@ -5,7 +5,20 @@ import { z } from 'zod';
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Slugs that would collide with a route under /api/rtp/ or /widget/rtp/ (public-api.md, Endpoints). */
-export const RESERVED_SLUGS = ['list', 'history', 'provider', 'providers', 'openapi', 'openapi.json', 'index', 'dump', 'removed', 'identify', 'operator', 'operators'] as const;
+export const RESERVED_SLUGS = [
+  'list',
+  'history',
+  'provider',
+  'providers',
+  'openapi',
+  'openapi.json',
+  'index',
+  'dump',
+  'removed',
+  'identify',
+  'operator',
+  'operators',
+] as const;
 
 export const GAME_TYPES = ['slot', 'scratchcard', 'table', 'video_poker', 'instant', 'bingo', 'keno'] as const;
 export const GameTypeSchema = z.enum(GAME_TYPES);
@@ -22,7 +35,17 @@ export type Volatility = z.output<typeof VolatilitySchema>;
  * mode; `jurisdiction` a build made for one market (with its ISO 3166-1 alpha-2 code); `unknown`
  * where the source does not say.
  */
-export const VARIANT_KINDS = ['standard', 'operator_ladder', 'operator', 'bonus_buy', 'ante_bet', 'player_config', 'feature', 'jurisdiction', 'unknown'] as const;
+export const VARIANT_KINDS = [
+  'standard',
+  'operator_ladder',
+  'operator',
+  'bonus_buy',
+  'ante_bet',
+  'player_config',
+  'feature',
+  'jurisdiction',
+  'unknown',
+] as const;
 export const VariantKindSchema = z.enum(VARIANT_KINDS);
 export type VariantKind = z.output<typeof VariantKindSchema>;
 
@@ -38,7 +61,10 @@ export const VersionSchema = z.string().regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[
 export const VariantSchema = z.strictObject({
   rtp: RtpSchema,
   kind: VariantKindSchema,
-  jurisdiction: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE').optional(),
+  jurisdiction: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE')
+    .optional(),
 });
 export type Variant = z.output<typeof VariantSchema>;
 
@@ -52,31 +78,37 @@ export const SourceTierSchema = z.enum(SOURCE_TIERS);
 export type SourceTier = z.output<typeof SourceTierSchema>;
 
 /** One source that states a game's figures, traced to its line in the pinned file (data/sources/). */
-export const SourceEntrySchema = z.strictObject({
-  kind: SourceTierSchema,
-  /**
-   * How the source reached the figure when it is not what `kind` says: a catalogue line citing the
-   * provider's page is "provider page as cited by <catalogue>, not checked here". Null or absent otherwise.
-   */
-  via: z.string().min(1).nullable().optional(),
-  /** The page the source cites for its figures. */
-  url: HttpUrlSchema,
-  /** When the source says its figures were checked; null where it does not say. */
-  checked_at: TimestampSchema.nullable(),
-  stated_rtp: RtpSchema,
-  /** Every figure the source states, ascending (the stated one included). */
-  rtp_variants: z.array(RtpSchema).min(1, 'must list at least the stated RTP'),
-  /** The pinned file (`sources/<file>`) and 1-based line the figures were read from. */
-  file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
-  line: z.int().min(1),
-  /** For a provider page read here: `sha256:` and the hex SHA-256 of the page as it was read. */
-  page_sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lowercase hex digits').optional(),
-}).superRefine((s, ctx) => {
-  // `provider` is reserved for a page this project read itself: it says when, and what it read.
-  if (s.kind !== 'provider') return;
-  if (s.checked_at === null) ctx.addIssue({ code: 'custom', path: ['checked_at'], message: 'a provider page read here needs the date it was read' });
-  if (s.page_sha256 === undefined) ctx.addIssue({ code: 'custom', path: ['page_sha256'], message: 'a provider page read here needs the hash of the page as read' });
-});
+export const SourceEntrySchema = z
+  .strictObject({
+    kind: SourceTierSchema,
+    /**
+     * How the source reached the figure when it is not what `kind` says: a catalogue line citing the
+     * provider's page is "provider page as cited by <catalogue>, not checked here". Null or absent otherwise.
+     */
+    via: z.string().min(1).nullable().optional(),
+    /** The page the source cites for its figures. */
+    url: HttpUrlSchema,
+    /** When the source says its figures were checked; null where it does not say. */
+    checked_at: TimestampSchema.nullable(),
+    stated_rtp: RtpSchema,
+    /** Every figure the source states, ascending (the stated one included). */
+    rtp_variants: z.array(RtpSchema).min(1, 'must list at least the stated RTP'),
+    /** The pinned file (`sources/<file>`) and 1-based line the figures were read from. */
+    file: z.string().regex(/^sources\/[\w.-]+$/, 'must be sources/<file>'),
+    line: z.int().min(1),
+    /** For a provider page read here: `sha256:` and the hex SHA-256 of the page as it was read. */
+    page_sha256: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" followed by 64 lowercase hex digits')
+      .optional(),
+  })
+  .superRefine((s, ctx) => {
+    // `provider` is reserved for a page this project read itself: it says when, and what it read.
+    if (s.kind !== 'provider') return;
+    if (s.checked_at === null) ctx.addIssue({ code: 'custom', path: ['checked_at'], message: 'a provider page read here needs the date it was read' });
+    if (s.page_sha256 === undefined)
+      ctx.addIssue({ code: 'custom', path: ['page_sha256'], message: 'a provider page read here needs the hash of the page as read' });
+  });
 export type SourceEntry = z.output<typeof SourceEntrySchema>;
 
 /** data/games/<provider>/<slug>.json */
@@ -129,7 +161,10 @@ export const OperatorFileSchema = z.strictObject({
   operator: SlugSchema,
   display: z.string().trim().min(1, 'must not be empty'),
   /** The market the operator is licensed for, ISO 3166-1 alpha-2; null where the source does not say. */
-  market: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as NL').nullable(),
+  market: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as NL')
+    .nullable(),
   /** The licence as the source states it ("Dutch-licensed"); null where it does not say. */
   licence: z.string().trim().min(1).nullable(),
   /** The licensing authority as the source names it; null where it names none. */

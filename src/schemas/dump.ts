@@ -96,7 +96,9 @@ export const PackageResourceSchema = z.strictObject({
   encoding: z.literal('utf-8'),
   bytes: z.int().min(0),
   hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  dialect: z.strictObject({ delimiter: z.string(), lineTerminator: z.string(), quoteChar: z.string(), doubleQuote: z.boolean(), header: z.boolean() }).optional(),
+  dialect: z
+    .strictObject({ delimiter: z.string(), lineTerminator: z.string(), quoteChar: z.string(), doubleQuote: z.boolean(), header: z.boolean() })
+    .optional(),
   schema: z.strictObject({ fields: z.array(TableFieldSchema), primaryKey: z.string().optional() }),
 });
 

@@ -20,4 +20,3 @@ export const HeldBackFileSchema = z.strictObject({
   ),
 });
 export type HeldBackFile = z.output<typeof HeldBackFileSchema>;
-

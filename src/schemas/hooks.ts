@@ -88,7 +88,10 @@ export const DeliverySchema = z.strictObject({
   body: z.string(),
   /** The release the delivery announces, and the hash of its datapackage.json (what "serving" is checked by). */
   release: ReleaseNameSchema,
-  serving_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  serving_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   created_at: Timestamp,
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.int().min(0),

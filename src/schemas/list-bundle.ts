@@ -7,8 +7,8 @@
 // section at an 8-byte aligned offset (offsets in the header count from the start of the file).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
-import { BADGES, CONFIDENCE_LEVELS, OPERATOR_BUILDS, type Badge, type Confidence } from './game-record.ts';
+import { type HistoryEntrySchema, RegistryFileSchema, VOLATILITIES, type Volatility } from './authoring.ts';
+import { BADGES, type Badge, CONFIDENCE_LEVELS, type Confidence, OPERATOR_BUILDS } from './game-record.ts';
 import type { ListSort } from './list.ts';
 import { SEARCH_FIELDS, SearchIndexHeadSchema } from './search-index.ts';
 
@@ -121,7 +121,24 @@ export interface ListBundle {
 
 const MAGIC = 'RTPL';
 const PACKED_PARTS = ['head', 'postingStart', 'postingIds', 'postingFreqs', 'fieldLength', 'trieChar', 'trieEnd', 'trieTerm'] as const;
-const SECTIONS = ['offsets', 'providerOf', 'typeOf', 'multi', 'badges', 'confidence', 'volatilityOf', 'operatorBuilds', 'rtp', 'maxWin', 'year', ...STATIC_SORTS.map((s) => `order_${s}` as const), 'recordBytes', 'itemOffsets', 'itemBytes', ...PACKED_PARTS.map((p) => `search_${p}` as const)] as const;
+const SECTIONS = [
+  'offsets',
+  'providerOf',
+  'typeOf',
+  'multi',
+  'badges',
+  'confidence',
+  'volatilityOf',
+  'operatorBuilds',
+  'rtp',
+  'maxWin',
+  'year',
+  ...STATIC_SORTS.map((s) => `order_${s}` as const),
+  'recordBytes',
+  'itemOffsets',
+  'itemBytes',
+  ...PACKED_PARTS.map((p) => `search_${p}` as const),
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const SectionSchema = z.strictObject({ offset: z.int().min(8), length: z.int().min(0) });
@@ -190,7 +207,8 @@ export function encodeListBundle(b: ListBundle): Uint8Array[] {
   const sections = sectionBytes(b);
   // The header's length depends on the offsets it holds: lay the sections out after a generous
   // header estimate, then pad the header (with spaces) to exactly that size.
-  const estimate = Buffer.byteLength(JSON.stringify([b.meta, b.history, b.providerKeys, b.providerDisplay, b.operatorKeys, b.operatorDisplay, b.source])) + 4096;
+  const estimate =
+    Buffer.byteLength(JSON.stringify([b.meta, b.history, b.providerKeys, b.providerDisplay, b.operatorKeys, b.operatorDisplay, b.source])) + 4096;
   const start = align8(8 + estimate);
   const layout = {} as Record<SectionName, { offset: number; length: number }>;
   let at = start;
@@ -239,7 +257,9 @@ export function listBundleHeaderLength(first8: Uint8Array): number | null {
 /** Whether a list bundle's header (its JSON text) is of the format this code reads. */
 export function isCurrentListBundleHeader(header: Uint8Array): boolean {
   try {
-    return (JSON.parse(Buffer.from(header.buffer, header.byteOffset, header.byteLength).toString('utf8')) as { format?: unknown }).format === LIST_BUNDLE_FORMAT;
+    return (
+      (JSON.parse(Buffer.from(header.buffer, header.byteOffset, header.byteLength).toString('utf8')) as { format?: unknown }).format === LIST_BUNDLE_FORMAT
+    );
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 // The list route's item shapes: the lean default item, the parts `include=` adds and the fields
 // `fields=` may name (docs/api-list.md, "Item shape"), and how a full record is cut to each.
 import { z } from 'zod';
-import { GameRecordSchema, type GameRecord } from './game-record.ts';
+import { type GameRecord, GameRecordSchema } from './game-record.ts';
 
 /** A field of the full public game record, in the record's (schema) order. */
 export type RecordField = keyof GameRecord;
@@ -38,7 +38,9 @@ export const LIST_ITEM_FIELDS = [
 ] as const satisfies readonly RecordField[];
 
 /** The record's parts a list item leaves out, which `include=` adds by name (`all`: every one). */
-export const LIST_INCLUDES = RECORD_FIELDS.filter((f) => !(LIST_ITEM_FIELDS as readonly string[]).includes(f)) as Array<Exclude<RecordField, (typeof LIST_ITEM_FIELDS)[number]>>;
+export const LIST_INCLUDES = RECORD_FIELDS.filter((f) => !(LIST_ITEM_FIELDS as readonly string[]).includes(f)) as Array<
+  Exclude<RecordField, (typeof LIST_ITEM_FIELDS)[number]>
+>;
 export type ListInclude = (typeof LIST_INCLUDES)[number];
 /** A part `include=` names (as echoed: `all` spelled out). */
 export const ListIncludeSchema = z.enum(LIST_INCLUDES as [ListInclude, ...ListInclude[]]);
@@ -46,7 +48,9 @@ export const ListIncludeSchema = z.enum(LIST_INCLUDES as [ListInclude, ...ListIn
 export const INCLUDE_ALL = 'all';
 
 /** The default list item (no `include=`, no `fields=`). */
-export const ListItemSchema = GameRecordSchema.pick(Object.fromEntries(LIST_ITEM_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_ITEM_FIELDS)[number]]: true });
+export const ListItemSchema = GameRecordSchema.pick(
+  Object.fromEntries(LIST_ITEM_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_ITEM_FIELDS)[number]]: true },
+);
 export type ListItem = z.output<typeof ListItemSchema>;
 
 /** An item with `include=` or `fields=`: the record's fields asked for, the others absent. */

@@ -25,13 +25,11 @@ export const MergedEntrySchema = z
   .refine((e) => e.slug !== e.merged_into, { path: ['merged_into'], message: 'must name another slug' });
 export type MergedEntry = z.output<typeof MergedEntrySchema>;
 
-export const MergedFileSchema = z
-  .strictObject({ format: z.literal(1), games: z.array(MergedEntrySchema) })
-  .superRefine((file, ctx) => {
-    const seen = new Set<string>();
-    file.games.forEach((g, i) => {
-      if (seen.has(g.slug)) ctx.addIssue({ code: 'custom', path: ['games', i, 'slug'], message: `${g.slug} is listed twice` });
-      seen.add(g.slug);
-    });
+export const MergedFileSchema = z.strictObject({ format: z.literal(1), games: z.array(MergedEntrySchema) }).superRefine((file, ctx) => {
+  const seen = new Set<string>();
+  file.games.forEach((g, i) => {
+    if (seen.has(g.slug)) ctx.addIssue({ code: 'custom', path: ['games', i, 'slug'], message: `${g.slug} is listed twice` });
+    seen.add(g.slug);
   });
+});
 export type MergedFile = z.output<typeof MergedFileSchema>;

@@ -25,5 +25,8 @@ export const OembedResponseSchema = z.strictObject({
 export type OembedResponse = z.output<typeof OembedResponseSchema>;
 
 export const OEMBED_NOT_FOUND: ErrorBody = { statusCode: 404, statusMessage: 'no embeddable registry page at this url' };
-export const OEMBED_TOO_SMALL: ErrorBody = { statusCode: 404, statusMessage: `the widget needs at least ${OEMBED_MIN_WIDTH} px of width and ${OEMBED_HEIGHT} px of height` };
+export const OEMBED_TOO_SMALL: ErrorBody = {
+  statusCode: 404,
+  statusMessage: `the widget needs at least ${OEMBED_MIN_WIDTH} px of width and ${OEMBED_HEIGHT} px of height`,
+};
 export const OEMBED_FORMAT: ErrorBody = { statusCode: 501, statusMessage: 'format not implemented: only json' };

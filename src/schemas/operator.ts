@@ -41,13 +41,15 @@ export const OperatorRecordSchema = z.strictObject({
     by_provider: z.array(z.strictObject({ provider: z.string(), display: z.string(), ...BuildCountsSchema.shape })),
   }),
   /** The games its catalogue lists, by slug, each with every build observed. */
-  games: z.array(z.strictObject({
-    slug: z.string(),
-    name: z.string(),
-    provider: z.string(),
-    stated_rtp: z.number(),
-    builds: z.array(OperatorGameBuildSchema).min(1),
-  })),
+  games: z.array(
+    z.strictObject({
+      slug: z.string(),
+      name: z.string(),
+      provider: z.string(),
+      stated_rtp: z.number(),
+      builds: z.array(OperatorGameBuildSchema).min(1),
+    }),
+  ),
   license: LicenseSchema,
 });
 export type OperatorRecord = z.output<typeof OperatorRecordSchema>;

@@ -38,17 +38,22 @@ export const ProviderAliasesFileSchema = z
     file.providers.forEach((row, i) => {
       if (keys.has(row.provider)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'provider'], message: `${row.provider} has two rows` });
       keys.add(row.provider);
-      if (row.group !== null && !(row.group in file.groups)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'group'], message: `${row.group} is not a key of groups` });
-      if (row.distributor !== undefined && !file.providers.some((r) => r.provider === row.distributor)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'distributor'], message: `${row.distributor} has no row` });
-      for (const p of row.partners ?? []) if (!file.providers.some((r) => r.provider === p)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'partners'], message: `${p} has no row` });
+      if (row.group !== null && !(row.group in file.groups))
+        ctx.addIssue({ code: 'custom', path: ['providers', i, 'group'], message: `${row.group} is not a key of groups` });
+      if (row.distributor !== undefined && !file.providers.some((r) => r.provider === row.distributor))
+        ctx.addIssue({ code: 'custom', path: ['providers', i, 'distributor'], message: `${row.distributor} has no row` });
+      for (const p of row.partners ?? [])
+        if (!file.providers.some((r) => r.provider === p)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'partners'], message: `${p} has no row` });
       for (const label of row.labels) {
         const had = seen.get(label);
-        if (had !== undefined) ctx.addIssue({ code: 'custom', path: ['providers', i, 'labels'], message: `${JSON.stringify(label)} is also a label of ${had}` });
+        if (had !== undefined)
+          ctx.addIssue({ code: 'custom', path: ['providers', i, 'labels'], message: `${JSON.stringify(label)} is also a label of ${had}` });
         seen.set(label, row.provider);
       }
     });
     file.refused.forEach((r, i) => {
-      if (seen.has(r.label)) ctx.addIssue({ code: 'custom', path: ['refused', i, 'label'], message: `${JSON.stringify(r.label)} is also a label of ${seen.get(r.label)}` });
+      if (seen.has(r.label))
+        ctx.addIssue({ code: 'custom', path: ['refused', i, 'label'], message: `${JSON.stringify(r.label)} is also a label of ${seen.get(r.label)}` });
     });
   });
 export type ProviderAliasesFile = z.output<typeof ProviderAliasesFileSchema>;

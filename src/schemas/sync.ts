@@ -15,7 +15,11 @@ export const SyncResponseSchema = z.strictObject({
     /** Records changed after `updated_since`. */
     filtered: z.int().min(0),
     has_more: z.boolean(),
-    query: z.strictObject({ updated_since: z.iso.datetime(), limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX), offset: z.int().min(0).max(LIST_OFFSET_MAX) }),
+    query: z.strictObject({
+      updated_since: z.iso.datetime(),
+      limit: z.int().min(LIST_LIMIT_MIN).max(LIST_LIMIT_MAX),
+      offset: z.int().min(0).max(LIST_OFFSET_MAX),
+    }),
   }),
   /** Oldest change first (then by slug), so a mirror can resume from the last `updated_at` it stored. */
   items: z.array(SyncRecordSchema),

@@ -21,7 +21,13 @@ const ASCII_SEPARATORS = /[^a-z0-9]+/;
  */
 export function fold(value: string): string {
   if (ASCII.test(value)) return value.toLowerCase().replace(ASCII_APOSTROPHES, '');
-  return value.replace(SIGNS, '').normalize('NFKD').toLowerCase().replace(MARKS, '').replace(APOSTROPHES, '').replace(LETTER, (c) => LETTERS[c]!);
+  return value
+    .replace(SIGNS, '')
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(MARKS, '')
+    .replace(APOSTROPHES, '')
+    .replace(LETTER, (c) => LETTERS[c]!);
 }
 
 /**

@@ -9,10 +9,10 @@
 // or X-API-Key values, query strings.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { http } from './node-http.ts';
 import sonicBoom, { type SonicBoom } from 'sonic-boom';
 import type { KeyCheck } from '../keys/auth.ts';
 import { clientIp, type TrustProxy } from './client-ip.ts';
+import { http } from './node-http.ts';
 
 /** Most bytes of access-log lines waiting for the output (stdout or the file) before lines are dropped. */
 export const ACCESS_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -186,7 +186,8 @@ export class AccessLog {
     const remaining = headerValue(written, 'x-ratelimit-remaining') ?? stringHeader(res.getHeader('x-ratelimit-remaining'));
     const length = headerValue(written, 'content-length') ?? stringHeader(res.getHeader('content-length'));
     const check = this.keyCheck?.(req) ?? { status: 'none' };
-    const client = check.status === 'valid' ? `key:${check.id}` : this.clientHash(clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.trustProxy));
+    const client =
+      check.status === 'valid' ? `key:${check.id}` : this.clientHash(clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.trustProxy));
     const entry: AccessLogEntry = {
       method: req.method ?? '',
       path: loggedPath(req.url),

@@ -10,23 +10,23 @@
 // each call of an MCP batch. No framework runtime is loaded: framework endpoints (`/_image`,
 // `/_server-islands`, actions) answer 404 like any unknown path.
 import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allowOf, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
-import { classify, missingKind } from '../routes/paths.ts';
-import { ROUTE_NOT_FOUND, SLOT_NOT_FOUND, type ErrorBody } from '../schemas/errors.ts';
-import { CACHE_ERROR, JSON_ERROR_HEADERS, type HandlerResult } from '../list/handler-result.ts';
-import type { RegistryServices } from '../list/service.ts';
+import { pipeline } from 'node:stream';
+import { INVALID_API_KEY_BYTES, type KeyCheck, WWW_AUTHENTICATE } from '../keys/auth.ts';
+import { CACHE_ERROR, type HandlerResult, JSON_ERROR_HEADERS } from '../list/handler-result.ts';
 import { listBodies } from '../list/list.ts';
+import type { RegistryServices } from '../list/service.ts';
 import { MOVED_STATUS } from '../routes/moved.ts';
-import { INVALID_API_KEY_BYTES, WWW_AUTHENTICATE, type KeyCheck } from '../keys/auth.ts';
-import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
-import { normalizeTarget, targetTooLong } from './request-target.ts';
-import { etagMatches, hasHeader } from './request.ts';
-import { rateLimitedBody, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
-import type { StaticFile, StaticFiles } from './static.ts';
+import { classify, missingKind } from '../routes/paths.ts';
+import { allowOf, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
+import { type ErrorBody, ROUTE_NOT_FOUND, SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { UnsentLedger } from './backpressure.ts';
+import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
 import type { OgImages } from './og-image.ts';
+import { type RateLimitDecision, type RateLimiter, rateLimitedBody } from './rate-limit.ts';
+import { etagMatches, hasHeader } from './request.ts';
+import { normalizeTarget, targetTooLong } from './request-target.ts';
+import type { StaticFile, StaticFiles } from './static.ts';
 
 /** Request headers a preflight allows when the browser's request names none we can echo. */
 export const DEFAULT_ALLOWED_HEADERS = 'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key';
@@ -79,19 +79,41 @@ export interface AppOptions {
  * against the same budget (null when requests are not counted), `client` is the client's address key
  * (as the rate limiter counts it, whether or not a key was presented).
  */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, extra: string[] | null, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null, client: string) => Promise<void>;
+export type McpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  extra: string[] | null,
+  charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null,
+  client: string,
+) => Promise<void>;
 
 /** Creates the `(req, res)` listener for node:http. */
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { services, statics, limiter, trustProxy, notFoundHtml, onError, authenticate, mcp, ledger, ogImages } = options;
   const keyLimiter = options.keyLimiter === undefined ? limiter : options.keyLimiter;
-  const htmlNotFoundHeaders = ['Content-Type', HTML_TYPE, 'Cache-Control', CACHE_ERROR, 'Access-Control-Allow-Origin', '*', ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat()];
+  const htmlNotFoundHeaders = [
+    'Content-Type',
+    HTML_TYPE,
+    'Cache-Control',
+    CACHE_ERROR,
+    'Access-Control-Allow-Origin',
+    '*',
+    ...Object.entries(options.pageHeaders ?? POLICIES.page.headers ?? {}).flat(),
+  ];
 
   /**
    * Writes a complete response in one write; HEAD gets the same headers and no body. `written` runs
    * once the socket has taken the body, or at once when no body is sent (never if the client left).
    */
-  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: readonly string[], body: Uint8Array, extra: string[] | null, written?: () => void): void {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: readonly string[],
+    body: Uint8Array,
+    extra: string[] | null,
+    written?: () => void,
+  ): void {
     const length = String(body.byteLength);
     res.writeHead(status, extra === null ? headers.concat('Content-Length', length) : headers.concat(extra, 'Content-Length', length));
     if (req.method === 'HEAD') {
@@ -102,7 +124,15 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   /** 200 with the body (a buffer, or a file streamed from disk), or 304 when the client already holds this ETag. */
-  function sendCacheable(req: IncomingMessage, res: ServerResponse, headers: readonly string[], etag: string, body: Uint8Array | { path: string; size: number }, extra: string[] | null, written?: () => void): void {
+  function sendCacheable(
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: readonly string[],
+    etag: string,
+    body: Uint8Array | { path: string; size: number },
+    extra: string[] | null,
+    written?: () => void,
+  ): void {
     if (hasHeader(req, 'if-none-match') && etagMatches(req.headers['if-none-match'], etag)) {
       // A 304 repeats the validators and caching headers of the 200 it stands for (RFC 9110 §15.4.5).
       const kept: string[] = [];
@@ -158,14 +188,22 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     const target = normalizeTarget(req.url);
     const methods = allowOf(target.ok ? POLICIES[classify(target.pathname)] : POLICIES.page);
     const headers = [
-      'Access-Control-Allow-Origin', '*',
-      'Access-Control-Allow-Methods', methods,
-      'Access-Control-Allow-Headers', echo ? requested.trim() : DEFAULT_ALLOWED_HEADERS,
-      'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
-      'Allow', methods,
-      'Vary', 'Access-Control-Request-Headers',
-      'X-Content-Type-Options', 'nosniff',
-      'Content-Length', '0',
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Allow-Methods',
+      methods,
+      'Access-Control-Allow-Headers',
+      echo ? requested.trim() : DEFAULT_ALLOWED_HEADERS,
+      'Access-Control-Max-Age',
+      PREFLIGHT_MAX_AGE,
+      'Allow',
+      methods,
+      'Vary',
+      'Access-Control-Request-Headers',
+      'X-Content-Type-Options',
+      'nosniff',
+      'Content-Length',
+      '0',
     ];
     res.writeHead(204, headers);
     res.end();
@@ -183,18 +221,30 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
    * Serves a request once the rate limiter has let it through, by its family's handler; `hit` is
    * the static file already found in memory for it, if any.
    */
-  function route(req: IncomingMessage, res: ServerResponse, policy: RoutePolicy, pathname: string, search: string, extra: string[] | null, hit: StaticFile | undefined, charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null): void {
+  function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    policy: RoutePolicy,
+    pathname: string,
+    search: string,
+    extra: string[] | null,
+    hit: StaticFile | undefined,
+    charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null,
+  ): void {
     const handler = policy.handler;
     if (handler === 'static') {
       if (hit !== undefined) return sendStatic(req, res, hit, extra);
-      statics.load(pathname).then(
-        (file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra, search)),
-      ).catch((err: unknown) => fail(req, res, err));
+      statics
+        .load(pathname)
+        .then((file) => (file !== null ? sendStatic(req, res, file, extra) : notFound(req, res, pathname, extra, search)))
+        .catch((err: unknown) => fail(req, res, err));
       return;
     }
     if (handler === 'og_image') {
       if (ogImages === undefined) return notFound(req, res, pathname, extra, search);
-      ogImages(pathname).then((r) => (r.status === 404 && moved(req, res, pathname, search, extra) ? undefined : sendResult(req, res, r, extra))).catch((err: unknown) => fail(req, res, err));
+      ogImages(pathname)
+        .then((r) => (r.status === 404 && moved(req, res, pathname, search, extra) ? undefined : sendResult(req, res, r, extra)))
+        .catch((err: unknown) => fail(req, res, err));
       return;
     }
     if (handler !== 'mcp') return sendResult(req, res, dynamic[handler](search), extra);
@@ -214,7 +264,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   /** The client's key for the address budget. */
-  const addressKey = (req: IncomingMessage) => limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
+  const addressKey = (req: IncomingMessage) =>
+    limiterKey(clientIp(req.socket.remoteAddress, trustProxy.active ? req.headers['x-forwarded-for'] : undefined, trustProxy));
 
   /**
    * Counts a request refused before routing against the client's address budget, then sends the
@@ -222,7 +273,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
    */
   function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer, headers: string[] | null): void {
     if (limiter === null) return send(req, res, status, JSON_ERROR_HEADERS, body, headers);
-    const answer = (d: RateLimitDecision) => (d.allowed ? send(req, res, status, JSON_ERROR_HEADERS, body, headers === null ? d.headers : d.headers.concat(headers)) : limited(req, res, d));
+    const answer = (d: RateLimitDecision) =>
+      d.allowed ? send(req, res, status, JSON_ERROR_HEADERS, body, headers === null ? d.headers : d.headers.concat(headers)) : limited(req, res, d);
     const decision = limiter.hit(addressKey(req));
     if (decision instanceof Promise) decision.then(answer).catch((err: unknown) => fail(req, res, err));
     else answer(decision);
@@ -241,7 +293,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       const method = req.method;
       if (method === 'OPTIONS') return preflight(req, res);
       const url = req.url ?? '';
-      if (req.headers.host === undefined && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1) return send(req, res, 400, JSON_ERROR_HEADERS, HOST_REQUIRED_BYTES, ['Connection', 'close']);
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)
+        return send(req, res, 400, JSON_ERROR_HEADERS, HOST_REQUIRED_BYTES, ['Connection', 'close']);
       const tooLong = targetTooLong(url);
       if (tooLong !== null) return send(req, res, 414, JSON_ERROR_HEADERS, tooLong, null);
       const target = normalizeTarget(url);

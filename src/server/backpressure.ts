@@ -106,7 +106,7 @@ export class UnsentLedger {
   }
 
   private account(socket: Socket): Account {
-    let account = this.accounts.get(socket);
+    const account = this.accounts.get(socket);
     if (account !== undefined) return account;
     const created: Account = { bytes: 0, open: !socket.destroyed, waiting: [], draining: false, socket };
     this.accounts.set(socket, created);
@@ -124,7 +124,11 @@ export class UnsentLedger {
 type Chunk = string | Uint8Array | undefined | null | ((error?: Error | null) => void);
 
 const lengthOf = (chunk: Chunk, encoding: unknown): number =>
-  typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+  typeof chunk === 'string'
+    ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+    : chunk instanceof Uint8Array
+      ? chunk.byteLength
+      : 0;
 
 type Callback = (error?: Error | null) => void;
 

@@ -4,14 +4,14 @@
 // --max-old-space-size); bodies and arrays outside the heap are counted apart.
 import v8 from 'node:v8';
 import { HISTORY_CACHE_BYTES } from '../list/history.ts';
-import { defaultSearchCacheBytes, Q_KEYS_BYTES } from '../list/memory-engine.ts';
-import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASHES, ACCESS_LOG_HASH_BYTES } from './access-log.ts';
-import type { ServerConfig } from './config.ts';
-import { BYTES_PER_KEY } from './rate-limit-memory.ts';
-import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
 import { LIST_BODY_POOL_BYTES } from '../list/list.ts';
+import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
+import { defaultSearchCacheBytes, Q_KEYS_BYTES } from '../list/memory-engine.ts';
+import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASH_BYTES, ACCESS_LOG_HASHES } from './access-log.ts';
+import type { ServerConfig } from './config.ts';
 import { MCP_BODY_BYTES, MCP_READING } from './mcp-http.ts';
 import { OG_CACHE_BYTES, OG_DRAWING_BYTES } from './og-image.ts';
+import { BYTES_PER_KEY } from './rate-limit-memory.ts';
 
 /** Heap a connection holds while open beyond what the kernel and Node's C++ parser keep (socket, parser and request objects). */
 export const BYTES_PER_CONNECTION = 6 * 1024;
@@ -50,7 +50,12 @@ export interface MemoryBudget {
  * default the heap in use now, the registry loaded), must fit the heap limit; the bodies and
  * arrays outside the heap are reported beside them.
  */
-export function memoryBudget(config: ServerConfig, games: number, heapUsed = process.memoryUsage().heapUsed, heapLimit = v8.getHeapStatistics().heap_size_limit): MemoryBudget {
+export function memoryBudget(
+  config: ServerConfig,
+  games: number,
+  heapUsed = process.memoryUsage().heapUsed,
+  heapLimit = v8.getHeapStatistics().heap_size_limit,
+): MemoryBudget {
   const parts: Array<[string, number, MemorySpace]> = [
     ['static file cache (STATIC_CACHE_MB)', config.staticCacheBytes, 'outside'],
     ['list response cache (LIST_CACHE_MB)', config.listCacheBytes, 'outside'],

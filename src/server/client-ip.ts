@@ -42,7 +42,10 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
   }
   const entries: string[] = [];
   const bad: string[] = [];
-  for (const entry of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
     const named = NAMED_BLOCKS[entry];
     if (named !== undefined) {
       entries.push(named);
@@ -82,7 +85,8 @@ export function normalizeIp(address: string): string {
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
   const p = v6.parts;
   // IPv4-compatible (RFC 4291 §2.5.5.1): 96 zero bits, then an IPv4 address (:: and ::1 excluded).
-  if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0 && p[6] !== 0) return `${p[6]! >> 8}.${p[6]! & 255}.${p[7]! >> 8}.${p[7]! & 255}`;
+  if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0 && p[6] !== 0)
+    return `${p[6]! >> 8}.${p[6]! & 255}.${p[7]! >> 8}.${p[7]! & 255}`;
   return v6.toRFC5952String();
 }
 
@@ -120,5 +124,8 @@ export function limiterKey(address: string): string {
   if (!address.includes(':') || isIP(address) !== 6) return address;
   const zone = address.indexOf('%');
   const groups = ipaddr.IPv6.parse(zone < 0 ? address : address.slice(0, zone)).parts;
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }

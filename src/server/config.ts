@@ -1,8 +1,8 @@
 // Server settings from the environment, validated all at once (docs/server.md lists them).
 import path from 'node:path';
-import { DEFAULT_MAX_KEYS } from './rate-limit-memory.ts';
 import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
 import { DEFAULT_RATE_LIMIT, DEFAULT_WINDOW_MS } from './rate-limit.ts';
+import { DEFAULT_MAX_KEYS } from './rate-limit-memory.ts';
 
 export interface ServerConfig {
   host: string;
@@ -79,7 +79,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUnsentPerConnection: int(env, 'MAX_UNSENT_KB_PER_CONNECTION', 1024, 64, 1024 * 1024, problems) * 1024,
     maxUnsent: int(env, 'MAX_UNSENT_MB', 64, 1, 65536, problems) * 1024 * 1024,
     // Outside the build by default: dist/ may be read-only where it is deployed. `off`: memory only.
-    cardCacheDir: env.CARD_CACHE_DIR === 'off' ? null : path.resolve(env.CARD_CACHE_DIR !== undefined && env.CARD_CACHE_DIR !== '' ? env.CARD_CACHE_DIR : '.cache/cards'),
+    cardCacheDir:
+      env.CARD_CACHE_DIR === 'off' ? null : path.resolve(env.CARD_CACHE_DIR !== undefined && env.CARD_CACHE_DIR !== '' ? env.CARD_CACHE_DIR : '.cache/cards'),
     cardCacheBytes: int(env, 'CARD_CACHE_MB', 512, 1, 1024 * 1024, problems) * 1024 * 1024,
   };
   if (problems.length > 0) throw new Error(`Invalid server settings:\n${problems.join('\n')}`);

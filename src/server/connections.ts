@@ -2,11 +2,11 @@
 // timeouts, a cap on open connections in all and per client address, and the answer to requests
 // Node's parser refuses (docs/security.md lists the values and their variables).
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
-import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
 import { EXPECTATION_FAILED } from '../routes/routes.ts';
+import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
+import { http } from './node-http.ts';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -71,7 +71,20 @@ const EXPECTATION_FAILED_BYTES = Buffer.from(JSON.stringify(EXPECTATION_FAILED))
 
 /** The server's `checkExpectation` listener: a JSON 417, and the connection closed (the body is not read). */
 export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(417, ['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(EXPECTATION_FAILED_BYTES.length), 'Connection', 'close']);
+  res.writeHead(417, [
+    'Content-Type',
+    'application/json; charset=utf-8',
+    'Cache-Control',
+    'no-store',
+    'Access-Control-Allow-Origin',
+    '*',
+    'X-Content-Type-Options',
+    'nosniff',
+    'Content-Length',
+    String(EXPECTATION_FAILED_BYTES.length),
+    'Connection',
+    'close',
+  ]);
   res.end(EXPECTATION_FAILED_BYTES);
 }
 
@@ -120,7 +133,12 @@ function refuseClient(err: NodeJS.ErrnoException, socket: Duplex, inFlight: Serv
     else inFlight.once('close', () => closeAfter(socket, ''));
     return;
   }
-  const [status, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request header fields too large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout'] : [400, 'bad request'];
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request header fields too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request timeout']
+        : [400, 'bad request'];
   const body = JSON.stringify({ statusCode: status, statusMessage: message });
   closeAfter(
     socket,

@@ -38,7 +38,10 @@ export async function checkFreshness(outDir: string, dataDir: string): Promise<F
     // A build that records itself (build-info.json) also holds the list bundle the server loads; older builds do not.
     if ((await stat(path.join(outDir, 'server', BUILD_INFO_FILE)).catch(() => null)) !== null) await stat(path.join(outDir, 'server', LIST_BUNDLE_FILE));
   } catch {
-    return { fresh: false, reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, ${LIST_BUNDLE_FILE}, entry.mjs, client/)` };
+    return {
+      fresh: false,
+      reason: `${path.relative(process.cwd(), outDir) || outDir} has no complete build (${BUNDLE_FILE}, ${LIST_BUNDLE_FILE}, entry.mjs, client/)`,
+    };
   }
   const listBundle = path.join(outDir, 'server', LIST_BUNDLE_FILE);
   if ((await stat(listBundle).catch(() => null)) !== null && !(await hasCurrentFormat(listBundle))) {
@@ -46,9 +49,15 @@ export async function checkFreshness(outDir: string, dataDir: string): Promise<F
   }
   const newest = await newestFile(dataDir);
   if (newest !== null && newest.mtimeMs > bundleMtime) {
-    return { fresh: false, reason: `${path.relative(process.cwd(), newest.file)} changed after the last build (${new Date(newest.mtimeMs).toISOString()} > ${new Date(bundleMtime).toISOString()})` };
+    return {
+      fresh: false,
+      reason: `${path.relative(process.cwd(), newest.file)} changed after the last build (${new Date(newest.mtimeMs).toISOString()} > ${new Date(bundleMtime).toISOString()})`,
+    };
   }
-  return { fresh: true, reason: `the build (${new Date(bundleMtime).toISOString()}) is newer than every file in ${path.relative(process.cwd(), dataDir) || dataDir}` };
+  return {
+    fresh: true,
+    reason: `the build (${new Date(bundleMtime).toISOString()}) is newer than every file in ${path.relative(process.cwd(), dataDir) || dataDir}`,
+  };
 }
 
 /** Whether the list bundle at `file` is of the format this code reads (its header only is read). */

@@ -42,7 +42,11 @@ export class LiveRelease<T> {
         },
         onError: (err, key, { key: serving }) => {
           const why = err instanceof Error ? err.message : String(err);
-          log(key === undefined ? `release: keeping ${serving}: cannot resolve ${options.outDir}: ${why}` : `release: keeping ${serving}: loading ${key} failed: ${why}`);
+          log(
+            key === undefined
+              ? `release: keeping ${serving}: cannot resolve ${options.outDir}: ${why}`
+              : `release: keeping ${serving}: loading ${key} failed: ${why}`,
+          );
         },
       },
       { key: realDir, value: await options.load(realDir) },

@@ -8,13 +8,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { RegistryServices } from '../list/service.ts';
-import { rpcError, RPC, type RpcErrorMessage } from '../schemas/rpc.ts';
-import { POLICIES } from '../routes/routes.ts';
-import { parseMessage, RpcDispatcher, type Meter } from '../mcp/rpc.ts';
-import { createMcpServer } from '../mcp/server.ts';
 import { JSON_ERROR_HEADERS } from '../list/handler-result.ts';
+import type { RegistryServices } from '../list/service.ts';
+import { type Meter, parseMessage, RpcDispatcher } from '../mcp/rpc.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import { POLICIES } from '../routes/routes.ts';
 import { RATE_LIMITED_MESSAGE } from '../schemas/rate-limit.ts';
+import { RPC, type RpcErrorMessage, rpcError } from '../schemas/rpc.ts';
 import type { McpHandler } from './app.ts';
 import type { RateLimitDecision } from './rate-limit.ts';
 
@@ -29,7 +29,6 @@ export const MCP_READING_PER_ADDRESS = 4;
 export const MCP_READING = 256;
 /** How long a request body may take to arrive once its head has (BODY_TIMEOUT_MS), by default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
-
 
 function write(res: ServerResponse, status: number, body: string | null, extra: readonly string[] | null, close = false): void {
   const bytes = body === null ? null : Buffer.from(body);
@@ -106,7 +105,10 @@ function rateLimited(d: RateLimitDecision): RpcErrorMessage['error'] {
  * A meter over `charge`: the first call is the one the request itself was counted as; each other
  * call is one more hit on the budget. `headers()` are the rate-limit headers of the last hit.
  */
-function meterOf(charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null, extra: string[] | null): { meter: Meter | undefined; headers: () => string[] | null } {
+function meterOf(
+  charge: (() => RateLimitDecision | Promise<RateLimitDecision>) | null,
+  extra: string[] | null,
+): { meter: Meter | undefined; headers: () => string[] | null } {
   let latest = extra;
   if (charge === null) return { meter: undefined, headers: () => latest };
   let paid = 1;
@@ -136,12 +138,18 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
   const readingBy = new Map<string, number>();
   const perConnection = new WeakMap<Socket, number>();
   const busy = (res: ServerResponse, extra: string[] | null, code: string, rule: string) =>
-    refuse(res, 503, rpcError(null, RPC.BUSY, `server busy: at most ${rule}; retry after 1 s`, { code, retry_after: 1 }), (extra ?? []).concat('Retry-After', '1'));
+    refuse(
+      res,
+      503,
+      rpcError(null, RPC.BUSY, `server busy: at most ${rule}; retry after 1 s`, { code, retry_after: 1 }),
+      (extra ?? []).concat('Retry-After', '1'),
+    );
 
   return async (req, res, extra, charge, client) => {
     const socket = req.socket;
     const onSocket = perConnection.get(socket) ?? 0;
-    if (onSocket >= MCP_IN_FLIGHT_PER_CONNECTION) return busy(res, extra, 'ERR_MCP_BUSY', `${MCP_IN_FLIGHT_PER_CONNECTION} MCP request at a time on one connection`);
+    if (onSocket >= MCP_IN_FLIGHT_PER_CONNECTION)
+      return busy(res, extra, 'ERR_MCP_BUSY', `${MCP_IN_FLIGHT_PER_CONNECTION} MCP request at a time on one connection`);
     // Held until the answer has left (or the client has): an unread answer keeps its place.
     perConnection.set(socket, onSocket + 1);
     res.once('close', () => {
@@ -150,16 +158,24 @@ export function createMcpHandler(services: RegistryServices, site: string, optio
       else perConnection.set(socket, left);
     });
 
-    if (!isJson(req.headers['content-type'])) return refuse(res, 415, rpcError(null, RPC.INVALID_REQUEST, 'Unsupported Media Type: Content-Type must be application/json'), extra);
-    if (!acceptsJson(req.headers.accept)) return refuse(res, 406, rpcError(null, RPC.INVALID_REQUEST, 'Not Acceptable: Accept must allow application/json'), extra);
+    if (!isJson(req.headers['content-type']))
+      return refuse(res, 415, rpcError(null, RPC.INVALID_REQUEST, 'Unsupported Media Type: Content-Type must be application/json'), extra);
+    if (!acceptsJson(req.headers.accept))
+      return refuse(res, 406, rpcError(null, RPC.INVALID_REQUEST, 'Not Acceptable: Accept must allow application/json'), extra);
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) {
-      return refuse(res, 400, rpcError(null, RPC.INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`), extra);
+      return refuse(
+        res,
+        400,
+        rpcError(null, RPC.INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`),
+        extra,
+      );
     }
     // A body still arriving holds a reading place, never a place in flight: a client's slow bodies
     // wait on its own address's places and cannot keep another address's requests out.
     const mine = readingBy.get(client) ?? 0;
-    if (mine >= MCP_READING_PER_ADDRESS) return busy(res, extra, 'ERR_MCP_BODIES_BUSY', `${MCP_READING_PER_ADDRESS} MCP request bodies being received from one client at a time`);
+    if (mine >= MCP_READING_PER_ADDRESS)
+      return busy(res, extra, 'ERR_MCP_BODIES_BUSY', `${MCP_READING_PER_ADDRESS} MCP request bodies being received from one client at a time`);
     if (reading >= MCP_READING) return busy(res, extra, 'ERR_MCP_BODIES_BUSY', `${MCP_READING} MCP request bodies being received at a time`);
     reading++;
     readingBy.set(client, mine + 1);

@@ -8,15 +8,15 @@
 import { createRequire } from 'node:module';
 import pLimit from 'p-limit';
 import { byteLru } from '../lib/bounded.ts';
-import { jsonError, okAnswer, type HandlerResult } from '../list/handler-result.ts';
+import { type HandlerResult, jsonError, okAnswer } from '../list/handler-result.ts';
 import type { RegistryServices } from '../list/service.ts';
-import { CACHE_HOUR, POLICIES } from '../routes/routes.ts';
 import { KEY_SEGMENT, OG_PREFIX } from '../routes/paths.ts';
+import { CACHE_HOUR, POLICIES } from '../routes/routes.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { OG_FONT, OG_HEIGHT, OG_WIDTH, ogCardSvg } from '../site/og-card.ts';
-import { DEFAULT_CARD_CACHE_BYTES, openCardStore, type CardStore } from './card-store.ts';
+import { type CardStore, DEFAULT_CARD_CACHE_BYTES, openCardStore } from './card-store.ts';
 
 /** Cards rendering at once, and waiting to. */
 export const OG_RENDERS = 2;
@@ -58,7 +58,8 @@ async function loadRenderer(): Promise<Render> {
   const { renderAsync } = await import('@resvg/resvg-js');
   const require = createRequire(import.meta.url);
   const fontFiles = FONT_FILES.map((f) => require.resolve(f));
-  return async (svg) => (await renderAsync(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: OG_FONT }, fitTo: { mode: 'width', value: OG_WIDTH } })).asPng();
+  return async (svg) =>
+    (await renderAsync(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: OG_FONT }, fitTo: { mode: 'width', value: OG_WIDTH } })).asPng();
 }
 
 /** The card route over one release's services. */
@@ -70,10 +71,12 @@ export function createOgImages(services: RegistryServices, options: OgImageOptio
   // One answer in the making per slug: requests for a card being read or drawn wait for it.
   const making = new Map<string, Promise<HandlerResult>>();
   const log = options.log ?? ((line: string) => console.error(line));
-  if (gc === undefined) log('preview cards: node runs without --expose-gc, so the pixels of drawn cards are freed late (resident memory grows by up to about 250 MB)');
-  const store: Promise<CardStore | null> = options.cacheDir === null
-    ? Promise.resolve(null)
-    : openCardStore(options.cacheDir, services.dataVersion, options.diskBytes ?? DEFAULT_CARD_CACHE_BYTES, log);
+  if (gc === undefined)
+    log('preview cards: node runs without --expose-gc, so the pixels of drawn cards are freed late (resident memory grows by up to about 250 MB)');
+  const store: Promise<CardStore | null> =
+    options.cacheDir === null
+      ? Promise.resolve(null)
+      : openCardStore(options.cacheDir, services.dataVersion, options.diskBytes ?? DEFAULT_CARD_CACHE_BYTES, log);
   let renderer: Promise<Render> | undefined;
   let drawn = 0;
   const busy = jsonError(503, OG_BUSY);
@@ -113,10 +116,12 @@ export function createOgImages(services: RegistryServices, options: OgImageOptio
     if (kept !== undefined) return kept;
     let pending = making.get(slug);
     if (pending === undefined) {
-      pending = make(slug, index).then((r) => {
-        if (r.status === 200) cache.set(slug, r);
-        return r;
-      }).finally(() => making.delete(slug));
+      pending = make(slug, index)
+        .then((r) => {
+          if (r.status === 200) cache.set(slug, r);
+          return r;
+        })
+        .finally(() => making.delete(slug));
       making.set(slug, pending);
     }
     return pending;

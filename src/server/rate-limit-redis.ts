@@ -9,7 +9,7 @@
 // again (one probe request at a time, at most once a second) until it answers.
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { RateLimiter, type RateLimitDecision, type RateLimiterOptions } from './rate-limit.ts';
+import { type RateLimitDecision, RateLimiter, type RateLimiterOptions } from './rate-limit.ts';
 import { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS, type RateLimitStore, type WindowCount } from './rate-limit-store.ts';
 
 export { DEFAULT_REDIS_PREFIX, DEFAULT_REDIS_TIMEOUT_MS };
@@ -178,7 +178,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     // A graceful close waits for pending replies; a hung Redis would hold shutdown up, so 1 s at most.
     let timer: NodeJS.Timeout | undefined;
     const gave = await Promise.race([
-      this.client.close().then(() => false, () => true),
+      this.client.close().then(
+        () => false,
+        () => true,
+      ),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 1000))),
     ]);
     clearTimeout(timer);

@@ -68,11 +68,16 @@ export class RateLimiter {
       reset,
       retryAfter,
       headers: [
-        'X-RateLimit-Limit', String(this.limit),
-        'X-RateLimit-Remaining', String(remaining),
-        'X-RateLimit-Reset', String(reset),
-        'RateLimit-Policy', this.policy,
-        'RateLimit', `"${POLICY_NAME}";r=${remaining};t=${retryAfter}`,
+        'X-RateLimit-Limit',
+        String(this.limit),
+        'X-RateLimit-Remaining',
+        String(remaining),
+        'X-RateLimit-Reset',
+        String(reset),
+        'RateLimit-Policy',
+        this.policy,
+        'RateLimit',
+        `"${POLICY_NAME}";r=${remaining};t=${retryAfter}`,
       ],
     };
   }

@@ -13,7 +13,10 @@ export const QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `quer
  * registry average 3.6 KB. 14 KiB leaves room for the headers within the server's 16 KiB head.
  */
 export const MAX_BATCH_QUERY_LENGTH = 14 * 1024;
-export const BATCH_QUERY_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup` };
+export const BATCH_QUERY_TOO_LONG: ErrorBody = {
+  statusCode: 414,
+  statusMessage: `query string too long: at most ${MAX_BATCH_QUERY_LENGTH} bytes for a batch lookup`,
+};
 export const PATH_TOO_LONG: ErrorBody = { statusCode: 414, statusMessage: `path too long: at most ${MAX_PATH_LENGTH} bytes` };
 
 const QUERY_TOO_LONG_BYTES = Buffer.from(JSON.stringify(QUERY_TOO_LONG));

@@ -1,8 +1,8 @@
 // What the server reads of a request before any handler: the route it names, safe to log; whether it
 // carries a header, without building the header object; whether its If-None-Match names an ETag.
 import type { IncomingMessage } from 'node:http';
-import { POLICIES } from '../routes/routes.ts';
 import { classify } from '../routes/paths.ts';
+import { POLICIES } from '../routes/routes.ts';
 
 /** `GET /api/rtp/{slug}`: the method and route pattern of a request, safe to log. */
 export function describeRoute(req: IncomingMessage): string {

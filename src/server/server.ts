@@ -5,28 +5,29 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pageHeaders } from '../routes/routes.ts';
+import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
 import { loadServices, type RegistryServices } from '../list/service.ts';
 import { readBuildInfo } from '../routes/build-info.ts';
+import { pageHeaders } from '../routes/routes.ts';
+import { createAccessLog } from './access-log.ts';
 import { createApp, type McpHandler } from './app.ts';
-import { describeRoute } from './request.ts';
-import { answerClientError, answerExpectation, limitConnections, OpenResponses, serverOptions } from './connections.ts';
 import { countedResponse, UnsentLedger } from './backpressure.ts';
 import { listPageCacheBytes, memoryBudget } from './budget.ts';
 import { readConfig } from './config.ts';
-import { MemoryRateLimitStore } from './rate-limit-memory.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { StaticFiles } from './static.ts';
-import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
-import { readProductionSettings } from './production.ts';
-import { LiveRelease } from './live-release.ts';
-import { createAccessLog } from './access-log.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import { answerClientError, answerExpectation, limitConnections, OpenResponses, serverOptions } from './connections.ts';
 import { makeGraceful } from './graceful.ts';
+import { LiveRelease } from './live-release.ts';
 import { http } from './node-http.ts';
 import type { OgImageOptions, OgImages } from './og-image.ts';
+import { readProductionSettings } from './production.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { MemoryRateLimitStore } from './rate-limit-memory.ts';
+import type { RateLimitStore } from './rate-limit-store.ts';
+import { describeRoute } from './request.ts';
+import { StaticFiles } from './static.ts';
 
-const FALLBACK_404 = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
+const FALLBACK_404 =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page at this address.</p></body></html>\n';
 
 async function readNotFoundPage(clientDir: string): Promise<Buffer> {
   try {
@@ -80,7 +81,13 @@ async function main(): Promise<void> {
       // Redis down, full or too slow: requests are counted in this process meanwhile, see rate-limit-redis.ts.
       const redis = await RedisRateLimitStore.connect({ url: production.redisUrl, prefix: production.redisPrefix, timeoutMs: production.redisTimeoutMs });
       const local = new MemoryRateLimitStore({ maxKeys: config.rateLimitMaxKeys });
-      store = { increment: (k, w) => redis.increment(k, w), close: async () => { local.close(); await redis.close(); } };
+      store = {
+        increment: (k, w) => redis.increment(k, w),
+        close: async () => {
+          local.close();
+          await redis.close();
+        },
+      };
       limiter = new FallbackRateLimiter({ store: redis, ...budget, fallback: new RateLimiter({ store: local, ...budget }) });
       const keyBudget = { ...budget, limit: budget.limit * KEY_BUDGET_FACTOR };
       keyLimiter = new FallbackRateLimiter({ store: redis, ...keyBudget, fallback: new RateLimiter({ store: local, ...keyBudget }) });
@@ -106,7 +113,17 @@ async function main(): Promise<void> {
     const siteRead = infoRead.then((info) => info.site);
     const headersRead = siteRead.then((site) => pageHeaders(new URL(site).origin));
     const [[services, listMs], [statics, filesMs], notFoundHtml, headers] = await Promise.all([
-      timed(loadServices(serverDir, { cacheBytes: config.listCacheBytes, pageCacheBytes: listPageCacheBytes(config), ...(config.searchCacheBytes === null ? {} : { searchCacheBytes: config.searchCacheBytes }) }, infoRead)),
+      timed(
+        loadServices(
+          serverDir,
+          {
+            cacheBytes: config.listCacheBytes,
+            pageCacheBytes: listPageCacheBytes(config),
+            ...(config.searchCacheBytes === null ? {} : { searchCacheBytes: config.searchCacheBytes }),
+          },
+          infoRead,
+        ),
+      ),
       timed(headersRead.then((h) => StaticFiles.open(clientDir, { cacheBytes: config.staticCacheBytes, pageHeaders: h }))),
       readNotFoundPage(clientDir),
       headersRead,
@@ -192,7 +209,9 @@ async function main(): Promise<void> {
     console.log(
       `rtp-registry: data ${services.dataVersion}, ${services.games} games, listening on ${urlOf(server.address() as AddressInfo)} ` +
         `(ready ${ready} ms after start; ${timings}, in parallel)` +
-        (limiter === null ? ', rate limit off' : `, rate limit ${limiter.limit} per ${Math.round(limiter.windowMs / 1000)} s (${production.rateLimitStore} store)`) +
+        (limiter === null
+          ? ', rate limit off'
+          : `, rate limit ${limiter.limit} per ${Math.round(limiter.windowMs / 1000)} s (${production.rateLimitStore} store)`) +
         `, ${keys.size} API key(s)`,
     );
     const budget = memoryBudget(config, services.games);

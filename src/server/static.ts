@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dumpFile, POLICIES } from '../routes/routes.ts';
-import { classify, KEYED_DIRS, keyedFile, urlOfFile, type RouteFamily } from '../routes/paths.ts';
-import { strongEtag } from '../list/handler-result.ts';
 import type { LRUCache } from 'lru-cache';
 import { byteLru, stringBytes } from '../lib/bounded.ts';
+import { strongEtag } from '../list/handler-result.ts';
+import { classify, KEYED_DIRS, keyedFile, type RouteFamily, urlOfFile } from '../routes/paths.ts';
+import { dumpFile, POLICIES } from '../routes/routes.ts';
 import { contentTypeOf } from './mime.ts';
 
 /**
@@ -147,12 +147,7 @@ export class StaticFiles {
       return null;
     }
     const policy = POLICIES[located.family];
-    const headers = [
-      'Content-Type', located.contentType,
-      'Cache-Control', policy.cacheControl,
-      'ETag', etag,
-      'Access-Control-Allow-Origin', '*',
-    ];
+    const headers = ['Content-Type', located.contentType, 'Cache-Control', policy.cacheControl, 'ETag', etag, 'Access-Control-Allow-Origin', '*'];
     const extra = located.family === 'page' ? this.pageHeaders : (policy.headers ?? {});
     for (const [name, value] of Object.entries(extra)) headers.push(name, value);
     return { family: located.family, body, etag, headers, path: located.file, size };

@@ -4,8 +4,8 @@
 // states every number it draws, and a visible caption. Colours come from classes in site.css, so
 // the charts follow the light and dark schemes and print in black on white.
 import { escapeHtml as e } from '../lib/html.ts';
-import { formatRtp, formatVariantKind } from './format.ts';
 import type { VariantKind } from '../schemas/authoring.ts';
+import { formatRtp, formatVariantKind } from './format.ts';
 
 /** Chart width in SVG units; the stylesheet lets it shrink to the column (text stays legible at 320 px). */
 const W = 340;
@@ -64,7 +64,11 @@ export function ladderChart(id: string, rungs: readonly Rung[], stated: number, 
     `<text x="0" y="${axisY + 15}" class="tick">${formatRtp(floor)}</text>` +
     `<text x="${W}" y="${axisY + 15}" class="tick" text-anchor="end">${formatRtp(100)}</text>`;
   const desc = `${sorted.length} RTP variant${sorted.length === 1 ? '' : 's'}, highest first: ${sorted.map(label).join('; ')}. Bars on a scale from ${formatRtp(floor)} to ${formatRtp(100)}.`;
-  return figure(svgOpen(id, axisY + 20, 'RTP ladder', desc) + body + '</svg>', `RTP ladder: each bar is one build of the game; the accented bar and the line mark the stated RTP (${e(formatRtp(stated))}).`, 'ladder-chart');
+  return figure(
+    `${svgOpen(id, axisY + 20, 'RTP ladder', desc) + body}</svg>`,
+    `RTP ladder: each bar is one build of the game; the accented bar and the line mark the stated RTP (${e(formatRtp(stated))}).`,
+    'ladder-chart',
+  );
 }
 
 /** A histogram bin: [from, to) in percent, and how many values fall in it. `below`: the bin of every value under the scale. */
@@ -142,7 +146,8 @@ export function histogramChart(id: string, values: readonly number[], what: stri
   body += `<line x1="0" y1="${base}" x2="${W}" y2="${base}" class="ax"/>`;
   // Tick labels at the scale's ends and middle (every bin edge would crowd a phone's width).
   const ticks = [lo, lo + Math.round(scaled.length / 2) * (scaled[0]!.to - scaled[0]!.from), hi];
-  for (const [k, t] of ticks.entries()) body += `<text x="${n(xOf(t))}" y="${base + 15}" class="tick" text-anchor="${k === 0 ? 'start' : k === 2 ? 'end' : 'middle'}">${formatRtp(t)}</text>`;
+  for (const [k, t] of ticks.entries())
+    body += `<text x="${n(xOf(t))}" y="${base + 15}" class="tick" text-anchor="${k === 0 ? 'start' : k === 2 ? 'end' : 'middle'}">${formatRtp(t)}</text>`;
   if (offset > 0) body += `<text x="0" y="${base + 30}" class="tick">↑ lower</text>`;
   for (const m of marks) {
     const x = n(Math.min(W - 1, Math.max(1, xOf(Math.max(lo, m.value)))));
@@ -157,7 +162,11 @@ export function histogramChart(id: string, values: readonly number[], what: stri
     `. ${marks.map((m) => `${m.label}: ${formatRtp(m.value)}`).join('; ')}.`;
   const legend = marks.map((m) => `<span class="key ${m.style}">${e(m.label)} ${e(formatRtp(m.value))}</span>`).join(' ');
   const lower = offset > 0 ? `; the grey bar at the left counts every game under ${e(formatRtp(lo))}` : '';
-  return figure(svgOpen(id, base + 34, `Distribution of stated RTP of ${what}`, desc) + body + '</svg>', `Games per stated RTP band (count above each bar${lower}).<span class="keys">${legend}</span>`, 'histogram');
+  return figure(
+    `${svgOpen(id, base + 34, `Distribution of stated RTP of ${what}`, desc) + body}</svg>`,
+    `Games per stated RTP band (count above each bar${lower}).<span class="keys">${legend}</span>`,
+    'histogram',
+  );
 }
 
 /** The stated RTP and the variants of a game at one data version. */
@@ -199,5 +208,9 @@ export function historyChart(id: string, points: readonly HistoryPoint[]): strin
     `Stated RTP and RTP variants per data version, oldest first: ` +
     points.map((p) => `${p.data_version} (${p.date}): stated ${formatRtp(p.stated)}, variants ${p.variants.map(formatRtp).join(', ')}`).join('; ') +
     '.';
-  return figure(svgOpen(id, 10 + PLOT + 38, 'RTP history', desc) + body + '</svg>', 'RTP history: the line is the stated RTP at each data version, the dots are the variants known then.', 'history-chart');
+  return figure(
+    `${svgOpen(id, 10 + PLOT + 38, 'RTP history', desc) + body}</svg>`,
+    'RTP history: the line is the stated RTP at each data version, the dots are the variants known then.',
+    'history-chart',
+  );
 }

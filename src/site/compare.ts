@@ -22,9 +22,18 @@ export interface CompareState {
 
 /** Reads `slugs` from a query string (comma-separated; several `slugs` parameters are joined). */
 export function compareState(search: string): CompareState {
-  const raw = new URLSearchParams(search).getAll('slugs').join(',').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  const raw = new URLSearchParams(search)
+    .getAll('slugs')
+    .join(',')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
   const valid = [...new Set(raw.filter((s) => s.length <= 200 && SLUG.test(s)))];
-  return { slugs: valid.slice(0, COMPARE_MAX), dropped: Math.max(0, valid.length - COMPARE_MAX), invalid: raw.filter((s) => !(s.length <= 200 && SLUG.test(s))).length };
+  return {
+    slugs: valid.slice(0, COMPARE_MAX),
+    dropped: Math.max(0, valid.length - COMPARE_MAX),
+    invalid: raw.filter((s) => !(s.length <= 200 && SLUG.test(s))).length,
+  };
 }
 
 /** The page URL for a list of slugs. */

@@ -30,8 +30,12 @@ export function correctionsTemplate(env: NodeJS.ProcessEnv = process.env): strin
   }
   const problems: string[] = [];
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) problems.push('it is not an absolute http(s) URL');
-  if (unknown.length > 0) problems.push(`it uses unknown placeholder(s) ${unknown.map((u) => `{${u}}`).join(', ')} (known: ${CORRECTION_FIELDS.map((f) => `{${f}}`).join(', ')})`);
-  if (problems.length > 0) throw new Error(`CORRECTIONS_URL is invalid: ${problems.join('; ')}. Set it to a URL template such as ${EXAMPLE}, or leave it unset to render no correction link.`);
+  if (unknown.length > 0)
+    problems.push(`it uses unknown placeholder(s) ${unknown.map((u) => `{${u}}`).join(', ')} (known: ${CORRECTION_FIELDS.map((f) => `{${f}}`).join(', ')})`);
+  if (problems.length > 0)
+    throw new Error(
+      `CORRECTIONS_URL is invalid: ${problems.join('; ')}. Set it to a URL template such as ${EXAMPLE}, or leave it unset to render no correction link.`,
+    );
   return raw;
 }
 
@@ -63,6 +67,14 @@ export function correctionText(r: GameRecord, pageUrl: string, dataVersion: stri
 /** The template filled for one game (every value percent-encoded, so it cannot add parameters). */
 export function correctionUrl(template: string, r: GameRecord, pageUrl: string, dataVersion: string): string {
   const { title, body } = correctionText(r, pageUrl, dataVersion);
-  const values: Record<CorrectionField, string> = { title, body, slug: r.canonical_slug, name: r.canonical_name, provider: r.provider, page_url: pageUrl, data_version: dataVersion };
+  const values: Record<CorrectionField, string> = {
+    title,
+    body,
+    slug: r.canonical_slug,
+    name: r.canonical_name,
+    provider: r.provider,
+    page_url: pageUrl,
+    data_version: dataVersion,
+  };
   return template.replace(PLACEHOLDER, (whole, name: string) => (name in values ? encodeURIComponent(values[name as CorrectionField]) : whole));
 }

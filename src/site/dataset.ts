@@ -1,8 +1,8 @@
 // The registry as a citable dataset: the schema.org `Dataset` JSON-LD of the home and about pages,
 // and the root CITATION.cff (Citation File Format 1.2.0), both from registry.json's meta.
 import type { DataDownload, Dataset, WithContext } from 'schema-dts';
-import type { RegistryFile } from '../schemas/authoring.ts';
 import { paths } from '../routes/paths.ts';
+import type { RegistryFile } from '../schemas/authoring.ts';
 import { SITE_NAME } from './site.ts';
 
 /** What the dataset is, in one sentence (JSON-LD `description`, CITATION.cff `abstract`). */

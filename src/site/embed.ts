@@ -7,7 +7,7 @@
 // exactly the `embed_html` of GET /api/rtp/{slug} (src/registry/shape.ts; a unit test pins it).
 
 import { paths } from '../routes/paths.ts';
-import { widgetLang, type WidgetLang } from '../routes/widget-i18n.ts';
+import { type WidgetLang, widgetLang } from '../routes/widget-i18n.ts';
 
 export type WidgetTheme = 'light' | 'dark';
 

@@ -1,6 +1,7 @@
 // Display formatting shared by the registry pages (Astro pages and the string-rendered game pages).
-import type { VariantKind, Volatility } from '../schemas/authoring.ts';
+
 import { percent } from '../lib/percent.ts';
+import type { VariantKind, Volatility } from '../schemas/authoring.ts';
 
 /** An RTP percentage as stated, with at least two decimals, e.g. `96.30%` (padded, never rounded: the figure is the provider's). */
 export function formatRtp(rtp: number): string {
@@ -55,7 +56,8 @@ const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', var
 
 const CONFIDENCE_LABELS: Record<string, string> = { verified: 'Verified', corroborated: 'Corroborated by 2+ sources', single_source: 'Single source' };
 const CONFIDENCE_WHY: Record<string, string> = {
-  verified: "a provider page read here states this figure, or a licensed casino's catalogue and a source of another origin both state it and no source states a higher one",
+  verified:
+    "a provider page read here states this figure, or a licensed casino's catalogue and a source of another origin both state it and no source states a higher one",
   corroborated: 'sources of two or more independent origins state this figure',
   single_source: 'one source line states this figure, and no other source confirms it',
 };
@@ -75,7 +77,15 @@ export function formatBadge(badge: string): string {
   return BADGE_LABELS[badge] ?? badge;
 }
 
-const GAME_TYPE_LABELS: Record<string, string> = { slot: 'Slot', scratchcard: 'Scratchcard', table: 'Table game', video_poker: 'Video poker', instant: 'Instant win', bingo: 'Bingo', keno: 'Keno' };
+const GAME_TYPE_LABELS: Record<string, string> = {
+  slot: 'Slot',
+  scratchcard: 'Scratchcard',
+  table: 'Table game',
+  video_poker: 'Video poker',
+  instant: 'Instant win',
+  bingo: 'Bingo',
+  keno: 'Keno',
+};
 
 /** A game type in words. */
 export function formatGameType(t: string): string {
@@ -87,7 +97,13 @@ export function formatRange(min: number, max: number): string {
   return min === max ? formatRtp(min) : `${formatRtp(min)} – ${formatRtp(max)}`;
 }
 
-const SOURCE_KIND_LABELS: Record<string, string> = { provider: "Provider's page", operator: "Licensed casino's catalogue", hand_checked: 'Hand-checked', catalogue: 'Catalogue', aggregator: 'Aggregator' };
+const SOURCE_KIND_LABELS: Record<string, string> = {
+  provider: "Provider's page",
+  operator: "Licensed casino's catalogue",
+  hand_checked: 'Hand-checked',
+  catalogue: 'Catalogue',
+  aggregator: 'Aggregator',
+};
 
 /** A source's tier in words (the order of trust: provider's page, hand-checked, catalogue, aggregator). */
 export function formatSourceKind(kind: string): string {

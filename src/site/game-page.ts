@@ -5,19 +5,22 @@
 //   /providers/{provider}        linked provider page
 //   /compare?slugs={slug}        linked compare page
 //   /api/rtp/{slug}, /api/widget/rtp/{slug}, /widget/rtp/{slug}   linked API and widget URLs
-import type { RegistryFile } from '../schemas/authoring.ts';
-import type { SlotHistoryEntry } from '../schemas/slot.ts';
-import type { GameRecord } from '../schemas/game-record.ts';
-import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
+
 import { escapeHtml as e } from '../lib/html.ts';
 import { paths } from '../routes/paths.ts';
+import { oembedUrl } from '../routes/urls.ts';
+import type { RegistryFile } from '../schemas/authoring.ts';
+import type { GameRecord } from '../schemas/game-record.ts';
+import type { SlotHistoryEntry } from '../schemas/slot.ts';
+import { type HistoryPoint, historyChart, ladderChart } from './charts.ts';
+import { correctionUrl } from './corrections.ts';
+import { DEFAULT_WIDGET_OPTIONS, embedSnippet, widgetSrc } from './embed.ts';
 import {
   explainConfidence,
   formatBadge,
   formatDate,
   formatGameType,
   formatHouseEdge,
-  hostOf,
   formatMaxWin,
   formatRange,
   formatRtp,
@@ -25,15 +28,19 @@ import {
   formatVariantKind,
   formatVolatility,
   formatYear,
+  hostOf,
 } from './format.ts';
-import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
-import { historyChart, ladderChart, type HistoryPoint } from './charts.ts';
 import { OG_HEIGHT, OG_WIDTH } from './og-card.ts';
-import { correctionUrl } from './corrections.ts';
-import { oembedUrl } from '../routes/urls.ts';
+import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 
 /** Markers in the shell page that the game's content replaces (each must occur exactly once). */
-export const MARKERS = { title: '@@RTP_TITLE@@', description: '@@RTP_DESCRIPTION@@', feed: '@@RTP_FEED@@', head: '@@RTP_HEAD@@', main: '@@RTP_MAIN@@' } as const;
+export const MARKERS = {
+  title: '@@RTP_TITLE@@',
+  description: '@@RTP_DESCRIPTION@@',
+  feed: '@@RTP_FEED@@',
+  head: '@@RTP_HEAD@@',
+  main: '@@RTP_MAIN@@',
+} as const;
 
 type MarkerName = keyof typeof MARKERS;
 
@@ -254,12 +261,20 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<section data-cite><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +
     `<p>Data version <data data-data-version value="${e(ctx.meta.data_version)}">${e(ctx.meta.data_version)}</data>, frozen <time datetime="${e(ctx.meta.frozen_at)}">${e(formatDate(ctx.meta.frozen_at))}</time>: name it when you quote these figures.</p>` +
     `<p>As JSON: <a href="${paths.slot(slug)}">${paths.slot(slug)}</a></p>` +
-    (ctx.corrections ? `<p><a href="${e(correctionUrl(ctx.corrections, r, pageUrl, ctx.meta.data_version))}" rel="nofollow noopener" data-correction>Report a correction</a></p>` : '') +
+    (ctx.corrections
+      ? `<p><a href="${e(correctionUrl(ctx.corrections, r, pageUrl, ctx.meta.data_version))}" rel="nofollow noopener" data-correction>Report a correction</a></p>`
+      : '') +
     `</section>`
   );
 }
 
 /** The complete HTML of a game page. */
 export function renderGamePage(shell: Shell, r: GameRecord, ctx: GamePageContext): string {
-  return fillShell(shell, { title: e(gameTitle(r)), description: e(gameDescription(r)), feed: e(paths.gameFeed(r.canonical_slug)), head: gameHead(r, ctx.site), main: gameMain(r, ctx) });
+  return fillShell(shell, {
+    title: e(gameTitle(r)),
+    description: e(gameDescription(r)),
+    feed: e(paths.gameFeed(r.canonical_slug)),
+    head: gameHead(r, ctx.site),
+    main: gameMain(r, ctx),
+  });
 }

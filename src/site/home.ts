@@ -4,7 +4,7 @@
 import type { RegistryBundle } from '../registry/bundle.ts';
 import { GAME_TYPES, VOLATILITIES } from '../schemas/authoring.ts';
 import { CONFIDENCE_LEVELS, OPERATOR_BUILDS } from '../schemas/game-record.ts';
-import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListResponse } from '../schemas/list.ts';
+import { LIST_QUERY_DEFAULTS, type ListResponse, ListResponseSchema } from '../schemas/list.ts';
 import { listItemOf } from '../schemas/list-item.ts';
 import { compareStrings } from '../schemas/text.ts';
 import { byName } from './registry.ts';
@@ -55,7 +55,13 @@ export function firstPage(bundle: RegistryBundle, limit: number): ListResponse {
         .map((volatility) => ({ volatility, count: levels.get(volatility)! }))
         .sort(byCount((f) => f.volatility)),
       // Every operator and every build, zeros included (docs/api-list.md).
-      operators: [...bundle.operators].sort((a, b) => compareStrings(a.operator, b.operator)).map((o) => ({ operator: o.operator, display: o.display, count: bundle.records.filter((r) => r.operators.some((x) => x.operator === o.operator)).length })),
+      operators: [...bundle.operators]
+        .sort((a, b) => compareStrings(a.operator, b.operator))
+        .map((o) => ({
+          operator: o.operator,
+          display: o.display,
+          count: bundle.records.filter((r) => r.operators.some((x) => x.operator === o.operator)).length,
+        })),
       operator_builds: OPERATOR_BUILDS.map((b) => ({ operator_build: b, count: bundle.records.filter((r) => r.operators.some((x) => x.build === b)).length })),
     },
     items: [...bundle.records].sort(byName).slice(0, limit).map(listItemOf),

@@ -17,9 +17,23 @@ export interface ListItemFields {
 }
 
 /** The fields of ListItemFields, each once: the search page asks the list route for these only (`fields=`). */
-export const LIST_ITEM_SHOWN = ['canonical_slug', 'canonical_name', 'provider_display', 'game_type', 'stated_rtp', 'rtp_min', 'rtp_max', 'variants_count', 'badges', 'confidence'] as const satisfies ReadonlyArray<keyof ListItemFields>;
+export const LIST_ITEM_SHOWN = [
+  'canonical_slug',
+  'canonical_name',
+  'provider_display',
+  'game_type',
+  'stated_rtp',
+  'rtp_min',
+  'rtp_max',
+  'variants_count',
+  'badges',
+  'confidence',
+] as const satisfies ReadonlyArray<keyof ListItemFields>;
 // Every field of ListItemFields is in LIST_ITEM_SHOWN (a compile-time check).
-const shownAll: Record<keyof ListItemFields, true> = Object.fromEntries(LIST_ITEM_SHOWN.map((f) => [f, true])) as Record<(typeof LIST_ITEM_SHOWN)[number], true>;
+const shownAll: Record<keyof ListItemFields, true> = Object.fromEntries(LIST_ITEM_SHOWN.map((f) => [f, true])) as Record<
+  (typeof LIST_ITEM_SHOWN)[number],
+  true
+>;
 void shownAll;
 
 /** Display texts of a search result. */

@@ -36,7 +36,10 @@ function ladderAt(r: Pick<GameRecord, 'variants' | 'stated_rtp'>, x: number, y: 
 }
 
 /** The card of one game as SVG (every text escaped). */
-export function ogCardSvg(r: Pick<GameRecord, 'canonical_name' | 'provider_display' | 'stated_rtp' | 'variants'>, meta: { data_version: string; registry: string }): string {
+export function ogCardSvg(
+  r: Pick<GameRecord, 'canonical_name' | 'provider_display' | 'stated_rtp' | 'variants'>,
+  meta: { data_version: string; registry: string },
+): string {
   const chart = r.variants.length > 1 ? ladderAt(r, 660, 150, 480, 380) : '';
   const left = 72;
   return (

@@ -1,12 +1,13 @@
 // The registry as the pages see it: loaded once per build process and indexed for page rendering.
-import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
+
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
-import { makeContext, median, round2, shapeProvider, type ShapeContext } from '../registry/shape.ts';
+import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
+import { makeContext, median, round2, type ShapeContext, shapeProvider } from '../registry/shape.ts';
 import { siteUrl } from '../routes/urls.ts';
-import { compareStrings, fold } from '../schemas/text.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
+import { compareStrings, fold } from '../schemas/text.ts';
 
 /** A provider page's content: the provider record (as GET /api/rtp/provider/{provider}) and its games by name. */
 export interface ProviderSummary {
@@ -40,7 +41,13 @@ export function indexBundle(bundle: RegistryBundle, site: string, ctx: ShapeCont
     record: shapeProvider(ctx, p.provider),
     games: (ctx.gamesByProvider.get(p.provider) ?? []).slice().sort(byName),
   }));
-  return { bundle, site, historyBySlug: ctx.historyBySlug, providers, statedMedian: round2(median(bundle.records.map((r) => r.stated_rtp).sort((a, b) => a - b))) };
+  return {
+    bundle,
+    site,
+    historyBySlug: ctx.historyBySlug,
+    providers,
+    statedMedian: round2(median(bundle.records.map((r) => r.stated_rtp).sort((a, b) => a - b))),
+  };
 }
 
 // One load per build process, shared by the Astro pages (bundled by Vite), the pages integration

@@ -1,6 +1,7 @@
 // Site-wide constants and texts shared by the layout, the pages and the string-rendered game pages.
-import type { RegistryFile } from '../schemas/authoring.ts';
+
 import { paths } from '../routes/paths.ts';
+import type { RegistryFile } from '../schemas/authoring.ts';
 import { formatDate } from './format.ts';
 
 export const SITE_NAME = 'RTP Registry';

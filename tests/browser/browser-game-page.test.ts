@@ -5,7 +5,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, trapPage } from '../helpers/browser.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
-import { startServer, testDataDir, type Server } from '../helpers/server.ts';
+import { type Server, startServer, testDataDir } from '../helpers/server.ts';
 
 const SLUG = 'book-of-dead';
 /** The data version the build under test was made from (the widget links carry it as `v`). */
@@ -98,7 +98,14 @@ describe('embed builder', () => {
     const trap = trapPage(page);
     await page.goto(`${server.url}/rtp/${SLUG}`);
     const options = await page.locator('#eb-lang option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
-    expect(options).toEqual([['en', 'English'], ['de', 'Deutsch'], ['es', 'Español'], ['pt', 'Português'], ['fr', 'Français'], ['it', 'Italiano']]);
+    expect(options).toEqual([
+      ['en', 'English'],
+      ['de', 'Deutsch'],
+      ['es', 'Español'],
+      ['pt', 'Português'],
+      ['fr', 'Français'],
+      ['it', 'Italiano'],
+    ]);
     await page.locator('#eb-lang').selectOption('de');
     const de = `${server.url}/widget/rtp/${SLUG}?lang=de&v=${VERSION}`;
     const frame = await previewFrame(page, de);

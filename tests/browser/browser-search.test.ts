@@ -4,14 +4,14 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RegistryServices } from '../../src/list/service.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
+import type { RegistryServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { ListResponse } from '../../src/schemas/list.ts';
 import { LIST_ITEM_SHOWN } from '../../src/site/list-item.ts';
-import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
-import { startServer, testDataDir, type Server } from '../helpers/server.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
+import { launchBrowser, removeTemp, screenshotDir, type Trap, tempDir, trapPage } from '../helpers/browser.ts';
+import { type Server, startServer, testDataDir } from '../helpers/server.ts';
 
 let shots: string | undefined;
 let server: Server;
@@ -57,7 +57,9 @@ describe('search page without JavaScript', () => {
     expect(res!.status()).toBe(200);
     const first = expected('');
     expect(await resultNames(page)).toEqual(first.items.map((r) => r.canonical_name));
-    expect(await page.locator('[data-search-status]').textContent()).toBe(`Showing 1–50 of ${first.meta.filtered} games (${first.meta.total} in the registry).`);
+    expect(await page.locator('[data-search-status]').textContent()).toBe(
+      `Showing 1–50 of ${first.meta.filtered} games (${first.meta.total} in the registry).`,
+    );
     expect(await page.locator('form[data-search-form]').getAttribute('method')).toBe('get');
     expect(await page.locator('form[data-search-form]').getAttribute('action')).toBe('/api/rtp/list');
     // Header: data version and freeze time; footer: licence and how to cite.
@@ -91,7 +93,9 @@ describe('search page with JavaScript', () => {
     expect(names).toEqual(expected('q=book&sort=relevance').items.map((r) => r.canonical_name));
     expect(new URL(page.url()).search).toBe('?q=book');
     const want = expected('q=book&sort=relevance');
-    expect(await page.locator('[data-search-status]').textContent()).toBe(`Showing 1–${want.items.length} of ${want.meta.filtered} games (${want.meta.total} in the registry).`);
+    expect(await page.locator('[data-search-status]').textContent()).toBe(
+      `Showing 1–${want.items.length} of ${want.meta.filtered} games (${want.meta.total} in the registry).`,
+    );
     await page.screenshot({ path: path.join(screenshotDir(shots!), 'search.png') });
     await page.getByRole('link', { name: 'Book of Dead', exact: true }).click();
     await page.waitForURL('**/rtp/book-of-dead');

@@ -3,13 +3,14 @@
 // from 360 to 390 px never scroll sideways, and what overflows scrolls inside a focusable region;
 // tap targets pass axe's target-size rule (24 px, WCAG 2.2 2.5.8); the charts are images with a text
 // alternative that states their numbers, and stay visible in dark mode and in print.
+
+import { writeFile } from 'node:fs/promises';
+import nodePath from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import nodePath from 'node:path';
 import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage } from '../helpers/browser.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
 let browser: Browser;
@@ -71,7 +72,11 @@ const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 describe('axe-core on every page type', () => {
   for (const path of PAGES) {
-    for (const [width, scheme] of [[1280, 'light'], [375, 'light'], [375, 'dark']] as const) {
+    for (const [width, scheme] of [
+      [1280, 'light'],
+      [375, 'light'],
+      [375, 'dark'],
+    ] as const) {
       it(`${path} at ${width} px, ${scheme}: no violation of any impact`, async () => {
         const { page, trap } = await open(path, width, scheme);
         // Moderate and minor findings count too: a game page once had two unlabelled main
@@ -97,8 +102,12 @@ describe('phones', () => {
           });
           return {
             sideways: root.scrollWidth - window.innerWidth,
-            unfocusable: overflowing.filter((el) => el.tabIndex < 0 && !el.querySelector('a, button, input, select, textarea')).map((el) => el.outerHTML.slice(0, 80)),
-            unlabelled: overflowing.filter((el) => el.tabIndex >= 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && el.tagName !== 'TEXTAREA').map((el) => el.outerHTML.slice(0, 80)),
+            unfocusable: overflowing
+              .filter((el) => el.tabIndex < 0 && !el.querySelector('a, button, input, select, textarea'))
+              .map((el) => el.outerHTML.slice(0, 80)),
+            unlabelled: overflowing
+              .filter((el) => el.tabIndex >= 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && el.tagName !== 'TEXTAREA')
+              .map((el) => el.outerHTML.slice(0, 80)),
           };
         });
         expect(facts, `${path} at ${width}`).toEqual({ sideways: 0, unfocusable: [], unlabelled: [] });
@@ -115,7 +124,9 @@ describe('phones', () => {
 
   it('the embed code wraps inside its box on a phone', async () => {
     const { page } = await open('/rtp/book-of-dead', 360);
-    const box = await page.locator('[data-embed-snippet]').evaluate((t) => ({ scroll: t.scrollWidth, client: t.clientWidth, right: t.getBoundingClientRect().right }));
+    const box = await page
+      .locator('[data-embed-snippet]')
+      .evaluate((t) => ({ scroll: t.scrollWidth, client: t.clientWidth, right: t.getBoundingClientRect().right }));
     expect(box.scroll).toBeLessThanOrEqual(box.client);
     expect(box.right).toBeLessThanOrEqual(360);
     await page.close();
@@ -125,10 +136,13 @@ describe('phones', () => {
 /** Relative luminance contrast of two computed CSS colours (rgb/rgba), WCAG 2.1. */
 function contrast(a: string, b: string): number {
   const lum = (c: string) => {
-    const [r, g, bl] = c.match(/[\d.]+/g)!.slice(0, 3).map((x) => {
-      const v = Number(x) / 255;
-      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, bl] = c
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((x) => {
+        const v = Number(x) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
@@ -138,17 +152,34 @@ function contrast(a: string, b: string): number {
 describe('charts', () => {
   it('are images whose text alternative states the numbers: game ladder and history, provider and registry histograms', async () => {
     const cases: Array<[string, RegExp]> = [
-      ['/rtp/book-of-dead', /^RTP ladder 5 RTP variants, highest first: 96\.21% · Standard · stated RTP; 94\.25% · Operator ladder; .*84\.18% · Operator ladder\./],
-      ['/rtp/gates-of-olympus-1000', /^RTP history Stated RTP and RTP variants per data version, oldest first: 1\.0\.0 \(2026-11-21\): stated 96\.50%, variants 96\.50%; 1\.1\.0 \(2026-11-23\): stated 96\.50%, variants 96\.49%, 96\.50%\./],
-      ['/providers/playngo', /^Distribution of stated RTP of the \d+ Play'n GO games Stated RTP of the \d+ Play'n GO games, \d+ in all, in bins of [\d.]+ points?: .*Play'n GO median: \d+\.\d\d%; Registry median: \d+\.\d\d%\./],
+      [
+        '/rtp/book-of-dead',
+        /^RTP ladder 5 RTP variants, highest first: 96\.21% · Standard · stated RTP; 94\.25% · Operator ladder; .*84\.18% · Operator ladder\./,
+      ],
+      [
+        '/rtp/gates-of-olympus-1000',
+        /^RTP history Stated RTP and RTP variants per data version, oldest first: 1\.0\.0 \(2026-11-21\): stated 96\.50%, variants 96\.50%; 1\.1\.0 \(2026-11-23\): stated 96\.50%, variants 96\.49%, 96\.50%\./,
+      ],
+      [
+        '/providers/playngo',
+        /^Distribution of stated RTP of the \d+ Play'n GO games Stated RTP of the \d+ Play'n GO games, \d+ in all, in bins of [\d.]+ points?: .*Play'n GO median: \d+\.\d\d%; Registry median: \d+\.\d\d%\./,
+      ],
       ['/about', /^Distribution of stated RTP of every game in the registry .*Registry median: \d+\.\d\d%\./],
     ];
     for (const [path, name] of cases) {
       const { page } = await open(path, 1280);
       const names = await page.locator('svg.chart[role="img"]').evaluateAll((svgs) =>
-        svgs.map((s) => (s.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')),
+        svgs.map((s) =>
+          (s.getAttribute('aria-labelledby') ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' '),
+        ),
       );
-      expect(names.some((n) => name.test(n)), `${path}: ${names.join(' | ')}`).toBe(true);
+      expect(
+        names.some((n) => name.test(n)),
+        `${path}: ${names.join(' | ')}`,
+      ).toBe(true);
       const shot = { '/rtp/book-of-dead': 'chart-ladder.png', '/providers/playngo': 'chart-histogram.png' }[path];
       if (shot !== undefined) await writeFile(nodePath.join(screenshotDir(shots!), shot), await page.locator('figure.chart-box').first().screenshot());
       await page.close();
@@ -156,14 +187,24 @@ describe('charts', () => {
   });
 
   it('keep their marks visible against the page in light, dark and print', async () => {
-    for (const [scheme, media] of [['light', 'screen'], ['dark', 'screen'], ['dark', 'print']] as const) {
+    for (const [scheme, media] of [
+      ['light', 'screen'],
+      ['dark', 'screen'],
+      ['dark', 'print'],
+    ] as const) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
       await page.emulateMedia({ media, colorScheme: scheme });
       await page.goto(`${server.url}/providers/playngo`);
       const colours = await page.evaluate(() => {
         const fill = (sel: string) => getComputedStyle(document.querySelector(sel)!).fill;
         const stroke = (sel: string) => getComputedStyle(document.querySelector(sel)!).stroke;
-        return { bg: getComputedStyle(document.body).backgroundColor, bar: fill('svg.chart .bar'), text: fill('svg.chart text'), median: stroke('svg.chart .mark'), ref: stroke('svg.chart .mark.ref') };
+        return {
+          bg: getComputedStyle(document.body).backgroundColor,
+          bar: fill('svg.chart .bar'),
+          text: fill('svg.chart text'),
+          median: stroke('svg.chart .mark'),
+          ref: stroke('svg.chart .mark.ref'),
+        };
       });
       const label = `${scheme} ${media}`;
       // WCAG 1.4.11: graphical objects at least 3:1 against what is around them; text 4.5:1.
@@ -208,7 +249,9 @@ describe('compare page', () => {
     await page.waitForFunction(() => document.querySelector('[data-compare-status]')?.textContent?.includes('Only the first'));
     expect(await page.locator('[data-compare-table] thead th a:first-child').allTextContents()).toEqual(['Book of Dead', 'Starburst', 'Wolf Gold']);
     const status = await page.locator('[data-compare-status]').textContent();
-    expect(status).toBe('Comparing 3 games. Not in the registry: nope-not-a-game. Only the first 4 games are compared; 2 more left out. 1 value is not a game\'s slug and left out.');
+    expect(status).toBe(
+      "Comparing 3 games. Not in the registry: nope-not-a-game. Only the first 4 games are compared; 2 more left out. 1 value is not a game's slug and left out.",
+    );
     // The unknown game leaves the list: three shown, a fourth may be added.
     expect(new URL(page.url()).search).toBe('?slugs=book-of-dead,starburst,wolf-gold');
     expect(await page.locator('#cq').isDisabled()).toBe(false);

@@ -4,8 +4,8 @@
 // traps for errors, dialogs and console errors, and checked for elements created from the text.
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistry, launchBrowser, removeTemp, tempDir, trapPage, type Trap } from '../helpers/browser.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { buildRegistry, launchBrowser, removeTemp, type Trap, tempDir, trapPage } from '../helpers/browser.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 const NAME = `Book of <img src=x onerror="window.__xss='name';alert(1)"> XSS`;
 const QUOTE_NAME = `Quote" onmouseover="window.__xss='attr'" ' </iframe></textarea><svg onload=alert(3)>`;
@@ -120,7 +120,9 @@ describe('hostile names execute nothing', () => {
       }));
       expect(badge.root).toBe('svg');
       expect(badge.tags).toEqual(['g', 'rect', 'svg', 'text', 'title']);
-      expect(badge.title).toMatch(new RegExp(`^${(slug === 'book-of-xss' ? NAME : QUOTE_NAME).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.+\\): provider-stated RTP \\d+\\.\\d\\d%$`));
+      expect(badge.title).toMatch(
+        new RegExp(`^${(slug === 'book-of-xss' ? NAME : QUOTE_NAME).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.+\\): provider-stated RTP \\d+\\.\\d\\d%$`),
+      );
       expect(badge.label).toMatch(/^RTP: \d+\.\d\d%$/);
       expect(badge.handlers).toEqual([]);
       expect(badge.xss).toBeNull();

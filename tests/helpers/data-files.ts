@@ -23,7 +23,12 @@ function originOf(s: { kind: string; file: string; url: string }): string {
     if (url.includes('i-gaming.tools/') || url.includes('github.com/igamingtools/')) return 'igt';
     return `site:${new URL(s.url).hostname.replace(/^www\./, '')}`;
   }
-  const byFile: Record<string, string> = { 'sources/slotfolio.jsonl': 'slotfolio', 'sources/igt-slots.jsonl': 'igt', 'sources/overlay-slots.jsonl': 'scrapes', 'sources/slotcatalog.jsonl': 'scrapes' };
+  const byFile: Record<string, string> = {
+    'sources/slotfolio.jsonl': 'slotfolio',
+    'sources/igt-slots.jsonl': 'igt',
+    'sources/overlay-slots.jsonl': 'scrapes',
+    'sources/slotcatalog.jsonl': 'scrapes',
+  };
   return byFile[s.file] ?? s.file;
 }
 
@@ -32,12 +37,17 @@ export function readDataFiles(dir: string): DataFiles {
   const meta = JSON.parse(readFileSync(path.join(dir, 'registry.json'), 'utf8'));
   const providers = readdirSync(path.join(dir, 'providers'))
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(path.join(dir, 'providers', f), 'utf8')) as { provider: string; display: string; group?: string | null; aliases?: string[] });
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(path.join(dir, 'providers', f), 'utf8')) as { provider: string; display: string; group?: string | null; aliases?: string[] },
+    );
   const display = new Map(providers.map((p) => [p.provider, p.display]));
   // What search finds a provider's games by besides its key and name: its group and every label the sources write.
   const also = new Map(providers.map((p) => [p.provider, [p.group ?? '', ...(p.aliases ?? [])].join(' ')]));
   const operatorFiles = existsSync(path.join(dir, 'operators')) ? readdirSync(path.join(dir, 'operators')).filter((f) => f.endsWith('.json')) : [];
-  const operators = operatorFiles.map((f) => JSON.parse(readFileSync(path.join(dir, 'operators', f), 'utf8')) as { operator: string; display: string; sources: Array<{ file: string }> });
+  const operators = operatorFiles.map(
+    (f) => JSON.parse(readFileSync(path.join(dir, 'operators', f), 'utf8')) as { operator: string; display: string; sources: Array<{ file: string }> },
+  );
   // Each operator line's build, against the stated RTP (docs/data-model.md, "Public game record").
   const operatorOf = new Map(operators.flatMap((o) => o.sources.map((s) => [s.file, o.operator] as const)));
   const games: GameRecord[] = [];
@@ -72,5 +82,10 @@ export function readDataFiles(dir: string): DataFiles {
       } as unknown as GameRecord);
     }
   }
-  return { meta, providers: providers.map((p) => ({ provider: p.provider, display: p.display })), operators: operators.map((o) => ({ operator: o.operator, display: o.display })), games };
+  return {
+    meta,
+    providers: providers.map((p) => ({ provider: p.provider, display: p.display })),
+    operators: operators.map((o) => ({ operator: o.operator, display: o.display })),
+    games,
+  };
 }

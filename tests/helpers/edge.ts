@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { alive } from '../../src/lib/write.ts';
-import { EDGE_STATE_FILE, EdgeStateSchema, type EdgeState } from '../../src/schemas/edge.ts';
+import { EDGE_STATE_FILE, type EdgeState, EdgeStateSchema } from '../../src/schemas/edge.ts';
 import { REPO_ROOT, testOutDir } from './server.ts';
 
 export interface RunningEdge {

@@ -2,12 +2,12 @@
 // (RTP_DATA_DIR or data/), running `npm run build` only when it is missing or older than the data,
 // and that its bundled server is current with src/ (bundled again after an edit).
 import { execFileSync } from 'node:child_process';
-import { checkFreshness } from '../../src/server/freshness.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EDGE_DIR, NGINX_CONF_FILE } from '../../src/emit/nginx.ts';
 import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
 import { refreshServerBundle } from '../../src/emit/server-bundle.ts';
+import { checkFreshness } from '../../src/server/freshness.ts';
 import { REPO_ROOT, testDataDir, testOutDir } from './server.ts';
 
 export default async function setup(): Promise<void> {

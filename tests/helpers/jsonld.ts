@@ -22,11 +22,14 @@ async function documentLoader(url: string) {
  * licence, dateModified, creator and distribution.
  */
 export async function expandDataset(doc: object): Promise<Record<string, unknown>> {
-  const expanded = (await jsonld.expand(doc as jsonld.JsonLdDocument, { documentLoader, safe: true } as jsonld.Options.Expand)) as Array<Record<string, unknown>>;
+  const expanded = (await jsonld.expand(doc as jsonld.JsonLdDocument, { documentLoader, safe: true } as jsonld.Options.Expand)) as Array<
+    Record<string, unknown>
+  >;
   expect(expanded).toHaveLength(1);
   const ds = expanded[0]!;
   expect(ds['@type']).toEqual([`${SCHEMA}Dataset`]);
-  for (const p of ['name', 'description', 'version', 'license', 'dateModified', 'creator', 'distribution']) expect(ds[`${SCHEMA}${p}`], `schema:${p}`).toBeDefined();
+  for (const p of ['name', 'description', 'version', 'license', 'dateModified', 'creator', 'distribution'])
+    expect(ds[`${SCHEMA}${p}`], `schema:${p}`).toBeDefined();
   return ds;
 }
 

@@ -4,13 +4,39 @@ import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { parseListQuery } from '../../src/list/query.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { slugify } from '../../src/registry/names.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { GAME_TYPES, VOLATILITIES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
+import { slugify } from '../../src/registry/names.ts';
+import { GAME_TYPES, type GameFile, type ProviderFile, VOLATILITIES } from '../../src/schemas/authoring.ts';
 import type { ListQuery } from '../../src/schemas/list.ts';
 import { withSource } from '../fixtures/registry.ts';
 
-const WORDS = ['book', 'dead', 'gold', 'fruit', 'wild', 'mega', 'sweet', 'bonanza', 'crystal', 'dragon', 'fortune', 'lucky', 'Café', 'Élan', 'señor', 'Zebra', 'apple', 'Äpfel', 'quest', 'gonzo\'s', 'rise', 'olympus', 'moon', 'star', 'x'];
+const WORDS = [
+  'book',
+  'dead',
+  'gold',
+  'fruit',
+  'wild',
+  'mega',
+  'sweet',
+  'bonanza',
+  'crystal',
+  'dragon',
+  'fortune',
+  'lucky',
+  'Café',
+  'Élan',
+  'señor',
+  'Zebra',
+  'apple',
+  'Äpfel',
+  'quest',
+  "gonzo's",
+  'rise',
+  'olympus',
+  'moon',
+  'star',
+  'x',
+];
 
 export const FIXTURE_PROVIDERS: ProviderFile[] = [
   { provider: 'alpha-games', display: 'Alpha Games', website: 'https://alpha.example.com' },
@@ -51,41 +77,99 @@ export function fixtureRegistry(count = 300, seed = 7): Registry {
     const stated = pick([94, 95.5, 96, 96.5, 97, 98.1]);
     const lower = stated - 2;
     const multi = rnd() < 0.3;
-    const game = withSource({
-      canonical_slug: slug,
-      canonical_name: name,
-      provider,
-      game_type: GAME_TYPES[i % 7 === 0 ? 1 + (i % 5) : 0]!,
-      stated_rtp: stated,
-      rtp_variants: multi ? [{ rtp: lower, kind: 'operator_ladder' }, { rtp: stated, kind: 'standard' }] : [{ rtp: stated, kind: 'standard' }],
-      // From the index, not the random stream, so names and figures stay as they were.
-      volatility: ([null, ...VOLATILITIES] as const)[(i * 3) % 5]!,
-      max_win_x: [null, 250, 5000, 12500.5, 96.21][Math.floor(i / 3) % 5]!,
-      release_year: rnd() < 0.25 ? null : 2010 + Math.floor(rnd() * 15),
-      source_url: `https://${provider}.example.com/${slug}`,
-      evidence_url: `https://evidence.example.com/${slug}`,
-      last_verified: `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T00:00:00Z`,
-      notes: '',
-    }, i + 1);
+    const game = withSource(
+      {
+        canonical_slug: slug,
+        canonical_name: name,
+        provider,
+        game_type: GAME_TYPES[i % 7 === 0 ? 1 + (i % 5) : 0]!,
+        stated_rtp: stated,
+        rtp_variants: multi
+          ? [
+              { rtp: lower, kind: 'operator_ladder' },
+              { rtp: stated, kind: 'standard' },
+            ]
+          : [{ rtp: stated, kind: 'standard' }],
+        // From the index, not the random stream, so names and figures stay as they were.
+        volatility: ([null, ...VOLATILITIES] as const)[(i * 3) % 5]!,
+        max_win_x: [null, 250, 5000, 12500.5, 96.21][Math.floor(i / 3) % 5]!,
+        release_year: rnd() < 0.25 ? null : 2010 + Math.floor(rnd() * 15),
+        source_url: `https://${provider}.example.com/${slug}`,
+        evidence_url: `https://evidence.example.com/${slug}`,
+        last_verified: `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T00:00:00Z`,
+        notes: '',
+      },
+      i + 1,
+    );
     // Every confidence level: a licensed casino and the hand-checked row (two origins) state it (verified), two catalogues stating the same figure (corroborated), one (single_source).
     const [seed] = game.sources;
     if (i % 3 === 0) game.sources = [seed!, { ...seed!, kind: 'operator', checked_at: null, file: 'sources/o.jsonl' }];
-    if (i % 3 === 1) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }, { ...seed!, kind: 'aggregator', checked_at: null, file: 'sources/b.jsonl' }];
+    if (i % 3 === 1)
+      game.sources = [
+        { ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' },
+        { ...seed!, kind: 'aggregator', checked_at: null, file: 'sources/b.jsonl' },
+      ];
     if (i % 3 === 2) game.sources = [{ ...seed!, kind: 'catalogue', checked_at: null, file: 'sources/a.jsonl' }];
     games.push(game);
   }
   games.sort((a, b) => (a.canonical_slug < b.canonical_slug ? -1 : 1));
   return {
     dir: '(fixture)',
-    meta: { data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', license: 'CC-BY-4.0', license_url: 'https://creativecommons.org/licenses/by/4.0/', attribution: 'fixture' },
+    meta: {
+      data_version: '2.3.4',
+      frozen_at: '2026-05-01T00:00:00Z',
+      license: 'CC-BY-4.0',
+      license_url: 'https://creativecommons.org/licenses/by/4.0/',
+      attribution: 'fixture',
+    },
     providers: FIXTURE_PROVIDERS,
     games,
     history: [
-      { data_version: '2.3.3', frozen_at: '2026-03-01T00:00:00Z', slug: games[0]!.canonical_slug, provider: games[0]!.provider, field: 'stated_rtp', from: 95, to: games[0]!.stated_rtp },
-      { data_version: '2.3.3', frozen_at: '2026-03-01T00:00:00Z', slug: games[1]!.canonical_slug, provider: games[1]!.provider, field: 'rtp_variants', from: [95], to: [94, 95] },
-      { data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', slug: games[0]!.canonical_slug, provider: games[0]!.provider, field: 'stated_rtp', from: 97, to: 96 },
-      { data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', slug: games[2]!.canonical_slug, provider: games[2]!.provider, field: 'rtp_variants', from: null, to: [96] },
-      { data_version: '2.2.0', frozen_at: '2026-01-15T12:00:00+02:00', slug: games[3]!.canonical_slug, provider: games[3]!.provider, field: 'stated_rtp', from: null, to: 96 },
+      {
+        data_version: '2.3.3',
+        frozen_at: '2026-03-01T00:00:00Z',
+        slug: games[0]!.canonical_slug,
+        provider: games[0]!.provider,
+        field: 'stated_rtp',
+        from: 95,
+        to: games[0]!.stated_rtp,
+      },
+      {
+        data_version: '2.3.3',
+        frozen_at: '2026-03-01T00:00:00Z',
+        slug: games[1]!.canonical_slug,
+        provider: games[1]!.provider,
+        field: 'rtp_variants',
+        from: [95],
+        to: [94, 95],
+      },
+      {
+        data_version: '2.3.4',
+        frozen_at: '2026-05-01T00:00:00Z',
+        slug: games[0]!.canonical_slug,
+        provider: games[0]!.provider,
+        field: 'stated_rtp',
+        from: 97,
+        to: 96,
+      },
+      {
+        data_version: '2.3.4',
+        frozen_at: '2026-05-01T00:00:00Z',
+        slug: games[2]!.canonical_slug,
+        provider: games[2]!.provider,
+        field: 'rtp_variants',
+        from: null,
+        to: [96],
+      },
+      {
+        data_version: '2.2.0',
+        frozen_at: '2026-01-15T12:00:00+02:00',
+        slug: games[3]!.canonical_slug,
+        provider: games[3]!.provider,
+        field: 'stated_rtp',
+        from: null,
+        to: 96,
+      },
     ],
   };
 }

@@ -16,12 +16,78 @@ const VALID: Record<(typeof PARAMS)[number], readonly string[]> = {
   offset: ['0', '1', '10', '132', '133', '500', '1000000'],
 };
 const HOSTILE = [
-  '', ' ', '0', '-1', '+1', '1.5', '1e3', '0x10', '201', '9999999999999999999999', 'NaN', 'Infinity', 'null', 'undefined', 'true', 'yes', '[]', '{}', '__proto__', 'constructor',
-  '<script>alert(1)</script>', '"\'><img src=x onerror=alert(1)>', "' OR '1'='1' --", '../../etc/passwd', '..\\..\\windows', '\u0000', 'a\u0000b', '\u202egnp.exe', '\u200b', '😀', '👨‍👩‍👧‍👦',
-  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'e\u0301', 'ǅ', 'İstanbul', 'STRASSE ß', '\uFFFF', '\uFEFF', 'Ωmega', '日本語のゲーム', 'عربي', '\t\n\r', '   book   ', '*', '?', '%', '#', '\\',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '+1',
+  '1.5',
+  '1e3',
+  '0x10',
+  '201',
+  '9999999999999999999999',
+  'NaN',
+  'Infinity',
+  'null',
+  'undefined',
+  'true',
+  'yes',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  '<script>alert(1)</script>',
+  '"\'><img src=x onerror=alert(1)>',
+  "' OR '1'='1' --",
+  '../../etc/passwd',
+  '..\\..\\windows',
+  '\u0000',
+  'a\u0000b',
+  '\u202egnp.exe',
+  '\u200b',
+  '😀',
+  '👨‍👩‍👧‍👦',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'e\u0301',
+  'ǅ',
+  'İstanbul',
+  'STRASSE ß',
+  '\uFFFF',
+  '\uFEFF',
+  'Ωmega',
+  '日本語のゲーム',
+  'عربي',
+  '\t\n\r',
+  '   book   ',
+  '*',
+  '?',
+  '%',
+  '#',
+  '\\',
 ];
 /** Already percent-encoded (or deliberately broken) text, inserted into the query as is. */
-const RAW = ['%', '%%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%FF%FE', '%00', '+', '++', '%2B', '&&', '==', ';', '%26', '%3D', '%25', '%2525', '%u0041', '%%32%65'];
+const RAW = [
+  '%',
+  '%%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%FF%FE',
+  '%00',
+  '+',
+  '++',
+  '%2B',
+  '&&',
+  '==',
+  ';',
+  '%26',
+  '%3D',
+  '%25',
+  '%2525',
+  '%u0041',
+  '%%32%65',
+];
 
 /**
  * `count` list and history query strings (seeded): every combination of the seven parameters with
@@ -36,7 +102,14 @@ export function fuzzQueries(count: number, seed: number): string[] {
     const n = Math.floor(rnd() * max);
     for (let k = 0; k < n; k++) {
       const r = rnd();
-      const cp = r < 0.5 ? 0x20 + Math.floor(rnd() * 0x5f) : r < 0.8 ? 0xa0 + Math.floor(rnd() * 0x2000) : r < 0.95 ? 0x3000 + Math.floor(rnd() * 0x6000) : 0x1f300 + Math.floor(rnd() * 0x300);
+      const cp =
+        r < 0.5
+          ? 0x20 + Math.floor(rnd() * 0x5f)
+          : r < 0.8
+            ? 0xa0 + Math.floor(rnd() * 0x2000)
+            : r < 0.95
+              ? 0x3000 + Math.floor(rnd() * 0x6000)
+              : 0x1f300 + Math.floor(rnd() * 0x300);
       s += String.fromCodePoint(cp);
     }
     return s;
@@ -52,7 +125,11 @@ export function fuzzQueries(count: number, seed: number): string[] {
   // Every combination of the seven parameters, with valid values, twice.
   for (let round = 0; round < 2; round++) {
     for (let mask = 0; mask < 1 << PARAMS.length; mask++) {
-      out.push(PARAMS.filter((_, i) => mask & (1 << i)).map((p) => `${p}=${enc(pick(VALID[p]))}`).join('&'));
+      out.push(
+        PARAMS.filter((_, i) => mask & (1 << i))
+          .map((p) => `${p}=${enc(pick(VALID[p]))}`)
+          .join('&'),
+      );
     }
   }
   while (out.length < count) {

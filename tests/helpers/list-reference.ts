@@ -37,7 +37,10 @@ const SPELLED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o',
 /** Case, accents, compatibility forms, apostrophes and trademark signs ignored. */
 export function refFold(s: string): string {
   let out = '';
-  for (const ch of s.replace(/[™®©℠´]/g, '').normalize('NFKD').toLowerCase()) {
+  for (const ch of s
+    .replace(/[™®©℠´]/g, '')
+    .normalize('NFKD')
+    .toLowerCase()) {
     if (/\p{M}/u.test(ch) || "'`‘’ʼ′".includes(ch)) continue;
     out += SPELLED[ch] ?? ch;
   }
@@ -45,7 +48,9 @@ export function refFold(s: string): string {
 }
 
 export function refTokens(s: string): string[] {
-  return refFold(s).split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  return refFold(s)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0);
 }
 
 export function levenshtein(a: string, b: string): number {
@@ -73,7 +78,13 @@ export function wordMatches(term: string, token: string): boolean {
 export type RefRecord = GameRecord & { also?: string };
 
 function recordTokens(r: RefRecord): string[] {
-  return [...refTokens(r.canonical_name), ...refTokens(r.canonical_slug), ...refTokens(r.provider), ...refTokens(r.provider_display), ...refTokens(r.also ?? '')];
+  return [
+    ...refTokens(r.canonical_name),
+    ...refTokens(r.canonical_slug),
+    ...refTokens(r.provider),
+    ...refTokens(r.provider_display),
+    ...refTokens(r.also ?? ''),
+  ];
 }
 
 /** Whether a record matches every word of q as typed. */
@@ -86,7 +97,27 @@ export function refMatchesQ(r: GameRecord, q: string): boolean {
 
 // The forgiving reading (docs/api-list.md, Search), written out plainly.
 const SMALL = new Set(['a', 'an', 'the', 'of', 'and', 'n', 'de', 'del', 'la', 'le', 'el', 'du', 'des', 'di', 'da', 'der', 'die', 'das', 'und', 'y', 'et', 'e']);
-const ROMAN: Record<string, string> = { ii: '2', iii: '3', iv: '4', v: '5', vi: '6', vii: '7', viii: '8', ix: '9', x: '10', xi: '11', xii: '12', xiii: '13', xiv: '14', xv: '15', xvi: '16', xvii: '17', xviii: '18', xix: '19', xx: '20' };
+const ROMAN: Record<string, string> = {
+  ii: '2',
+  iii: '3',
+  iv: '4',
+  v: '5',
+  vi: '6',
+  vii: '7',
+  viii: '8',
+  ix: '9',
+  x: '10',
+  xi: '11',
+  xii: '12',
+  xiii: '13',
+  xiv: '14',
+  xv: '15',
+  xvi: '16',
+  xvii: '17',
+  xviii: '18',
+  xix: '19',
+  xx: '20',
+};
 const ARABIC: Record<string, string> = Object.fromEntries(Object.entries(ROMAN).map(([r, a]) => [a, r]));
 
 /** Edits a forgiving word tolerates: 0 up to 2 letters, 1 for 3-4, 2 from 5, and never less than as typed. */
@@ -130,7 +161,8 @@ export function refSearch(records: readonly GameRecord[], q: string): GameRecord
   const vocab = new Set(records.flatMap(recordTokens));
   // A word no record's word is or starts, cut wholly into vocabulary words, is read as them even
   // when records match it as typed through typos.
-  const whole = (t: string) => (t.length >= 6 && t.length <= 40 && ![...vocab].some((v) => v.startsWith(t)) ? (cuts(t, vocab).find((c) => c.length >= 2) ?? null) : null);
+  const whole = (t: string) =>
+    t.length >= 6 && t.length <= 40 && ![...vocab].some((v) => v.startsWith(t)) ? (cuts(t, vocab).find((c) => c.length >= 2) ?? null) : null;
   if (typed.length > 0 && !terms.some((t) => whole(t) !== null)) return typed;
   const words: string[] = [];
   for (const t of terms) {
@@ -188,7 +220,11 @@ function passes(r: GameRecord, q: RefQuery, skip: 'provider' | 'game_type' | 'co
   if (q.max_win_min != null && (r.max_win === null || r.max_win < q.max_win_min)) return false;
   if (q.released_after != null && (r.release_year === null || r.release_year < q.released_after)) return false;
   if (q.released_before != null && (r.release_year === null || r.release_year > q.released_before)) return false;
-  if ((q.operator != null || q.operator_build != null) && !observed(r, skip === 'operator' ? null : q.operator, skip === 'operator_build' ? null : q.operator_build)) return false;
+  if (
+    (q.operator != null || q.operator_build != null) &&
+    !observed(r, skip === 'operator' ? null : q.operator, skip === 'operator_build' ? null : q.operator_build)
+  )
+    return false;
   return true;
 }
 
@@ -199,7 +235,12 @@ export function refFilterSort(records: readonly GameRecord[], q: RefQuery): Game
 }
 
 /** Facets: each counted over the records passing every other filter; zero counts only for the selected value. */
-export function refFacets(records: readonly GameRecord[], providers: ReadonlyArray<{ provider: string; display: string }>, q: RefQuery, operators: ReadonlyArray<{ operator: string; display: string }> = []): RefFacets {
+export function refFacets(
+  records: readonly GameRecord[],
+  providers: ReadonlyArray<{ provider: string; display: string }>,
+  q: RefQuery,
+  operators: ReadonlyArray<{ operator: string; display: string }> = [],
+): RefFacets {
   const providerFacet = providers
     .map((p) => ({ provider: p.provider, display: p.display, count: records.filter((r) => r.provider === p.provider && passes(r, q, 'provider')).length }))
     .filter((f) => f.count > 0 || f.provider === q.provider)
@@ -214,14 +255,27 @@ export function refFacets(records: readonly GameRecord[], providers: ReadonlyArr
     .map((c) => ({ confidence: c, count: records.filter((r) => r.confidence === c && passes(r, q, 'confidence')).length }))
     .filter((f) => f.count > 0 || f.confidence === q.confidence)
     .sort((a, b) => b.count - a.count || levels.indexOf(a.confidence) - levels.indexOf(b.confidence));
-  const levelFacet = VOLATILITIES
-    .map((v) => ({ volatility: v, count: records.filter((r) => r.volatility === v && passes(r, q, 'volatility')).length }))
+  const levelFacet = VOLATILITIES.map((v) => ({ volatility: v, count: records.filter((r) => r.volatility === v && passes(r, q, 'volatility')).length }))
     .filter((f) => f.count > 0 || (q.volatility ?? []).includes(f.volatility))
     .sort((a, b) => b.count - a.count || str(a.volatility, b.volatility));
   // Every operator (key order) and every build (top, lower, higher), zeros included.
   const operatorFacet = [...operators]
     .sort((a, b) => str(a.operator, b.operator))
-    .map((o) => ({ operator: o.operator, display: o.display, count: records.filter((r) => observed(r, o.operator, q.operator_build) && passes(r, q, 'operator')).length }));
-  const buildFacet = ['top', 'lower', 'higher'].map((b) => ({ operator_build: b, count: records.filter((r) => observed(r, q.operator, b) && passes(r, q, 'operator_build')).length }));
-  return { providers: providerFacet, game_types: typeFacet, confidence: confidenceFacet, volatilities: levelFacet, operators: operatorFacet, operator_builds: buildFacet };
+    .map((o) => ({
+      operator: o.operator,
+      display: o.display,
+      count: records.filter((r) => observed(r, o.operator, q.operator_build) && passes(r, q, 'operator')).length,
+    }));
+  const buildFacet = ['top', 'lower', 'higher'].map((b) => ({
+    operator_build: b,
+    count: records.filter((r) => observed(r, q.operator, b) && passes(r, q, 'operator_build')).length,
+  }));
+  return {
+    providers: providerFacet,
+    game_types: typeFacet,
+    confidence: confidenceFacet,
+    volatilities: levelFacet,
+    operators: operatorFacet,
+    operator_builds: buildFacet,
+  };
 }

@@ -1,8 +1,8 @@
 // Setup shared by the list route's integration files: the real server (rate limit out of the way) for the
 // file's tests, and a GET of the list route that expects 200 and a schema-valid body.
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ListResponseSchema, type ListResponse } from '../../src/schemas/list.ts';
-import { startServer, type Server } from './server.ts';
+import { type ListResponse, ListResponseSchema } from '../../src/schemas/list.ts';
+import { type Server, startServer } from './server.ts';
 
 export interface ListServer {
   /** The server's base URL (once started). */

@@ -17,7 +17,9 @@ export function get(url: string, options: { agent?: http.Agent; localAddress?: s
     const req = http.get(url, { agent: options.agent, localAddress: options.localAddress, headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
+      );
       res.on('error', () => resolve({ status: 0, headers: {}, body: '', ms: performance.now() - started }));
     });
     req.setTimeout(30_000, () => req.destroy());
@@ -27,7 +29,11 @@ export function get(url: string, options: { agent?: http.Agent; localAddress?: s
 
 /** Keep-alive agents bound to 127.0.0.`first` … 127.0.0.`first + count - 1`. */
 export function agents(count: number, first = 2, perAgentSockets = 2): http.Agent[] {
-  return Array.from({ length: count }, (_, k) => new http.Agent({ keepAlive: true, maxSockets: perAgentSockets, localAddress: `127.0.${Math.floor((first + k) / 250)}.${((first + k) % 250) + 1}` }));
+  return Array.from(
+    { length: count },
+    (_, k) =>
+      new http.Agent({ keepAlive: true, maxSockets: perAgentSockets, localAddress: `127.0.${Math.floor((first + k) / 250)}.${((first + k) % 250) + 1}` }),
+  );
 }
 
 /**

@@ -7,7 +7,13 @@ import { tokenize } from '../../src/schemas/text.ts';
 
 /** A MiniSearch index over `docs` with the list's fields, tokenising and search options. */
 export function referenceIndex(docs: readonly SearchDocument[]): MiniSearch<SearchDocument> {
-  const index = new MiniSearch<SearchDocument>({ fields: [...SEARCH_FIELDS], idField: 'id', tokenize, processTerm: (term) => term, searchOptions: SEARCH_OPTIONS });
+  const index = new MiniSearch<SearchDocument>({
+    fields: [...SEARCH_FIELDS],
+    idField: 'id',
+    tokenize,
+    processTerm: (term) => term,
+    searchOptions: SEARCH_OPTIONS,
+  });
   index.addAll(docs);
   return index;
 }

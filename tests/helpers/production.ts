@@ -17,10 +17,15 @@ export interface Run {
 /** Runs a Node script of the project (`scripts/release.ts`, `scripts/keys.ts`) to completion. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 170_000): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env }, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals }) | null;
-      resolve({ code: e === null ? 0 : typeof e.code === 'number' ? e.code : null, signal: e?.signal ?? null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, script), ...args],
+      { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env }, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals }) | null;
+        resolve({ code: e === null ? 0 : typeof e.code === 'number' ? e.code : null, signal: e?.signal ?? null, stdout, stderr });
+      },
+    );
   });
 }
 

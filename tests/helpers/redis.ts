@@ -1,9 +1,8 @@
 // A throwaway redis-server for tests: Debian's `redis-server` on a free loopback port, no
 // persistence (--save '' --appendonly no), stopped in teardown; restartable on the same port.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { missingMessage, requireTool } from '../../scripts/lib/system-tools.ts';
+import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-
+import { missingMessage, requireTool } from '../../scripts/lib/system-tools.ts';
 
 /** A port nobody listens on right now (bound and released by the kernel). */
 export function freePort(): Promise<number> {
@@ -31,7 +30,11 @@ export interface TestRedis {
 
 function launch(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(requireTool('redis-server'), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      requireTool('redis-server'),
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -1,12 +1,12 @@
 // The one way tests start the real server: the bundle `npm run serve` runs (dist/server/runtime/server.mjs,
 // kept current with src/ by the test global setup) as a child process on a free port, its address
 // read from the start-up log line, with its pid, output, memory and CPU time; stopped with SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
 import { serveFlags } from '../../scripts/node.mjs';
+import { SERVER_ENTRY_FILE } from '../../src/schemas/dist.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -63,7 +63,9 @@ const CLK_TCK = 100;
 
 /** A process's CPU time so far, in ms (utime + stime of /proc/<pid>/stat): work done, whatever else the machine runs. */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 

@@ -2,8 +2,8 @@
 // moment a response writes what the kernel does not take until Node has handed it over or the
 // connection closed, and the verdict on a request arriving: serve, wait, close its connection, or shed it.
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countedResponse, MAX_WAITING_PER_CONNECTION, UnsentLedger } from '../../src/server/backpressure.ts';
 

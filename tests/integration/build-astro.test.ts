@@ -7,14 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareBuild } from '../../src/emit/emit.ts';
 import { pageRules, parseHeadersFile, renderHeadersFile } from '../../src/emit/headers.ts';
 import { renderNginxConf } from '../../src/emit/nginx.ts';
 import { REDIRECTS_FILE, renderRedirectsFile } from '../../src/emit/redirects.ts';
-import { prepareBuild } from '../../src/emit/emit.ts';
+import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { servedFiles } from '../../src/routes/served-files.ts';
 import { WIDGET_CSP } from '../../src/routes/widget-assets.ts';
-import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../../src/schemas/widget.ts';
@@ -25,7 +25,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ASTRO = path.join(ROOT, 'node_modules/astro/bin/astro.mjs');
 const SITE = 'https://rtp.example.org';
 const EVIL_NAME = `<script>alert(1)</script> "Q" 'S' </iframe> & Co`;
-const GAMES = [...FIXTURE_GAMES, fixtureGame({ canonical_slug: 'evil-game', canonical_name: EVIL_NAME, source_url: 'https://www.aurora-games.example/g?a=1&b="x"' })];
+const GAMES = [
+  ...FIXTURE_GAMES,
+  fixtureGame({ canonical_slug: 'evil-game', canonical_name: EVIL_NAME, source_url: 'https://www.aurora-games.example/g?a=1&b="x"' }),
+];
 
 const temps: string[] = [];
 let data: string;
@@ -56,7 +59,10 @@ function hashes(dir: string): Record<string, string> {
     for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(r);
-      else out[r] = createHash('sha256').update(readFileSync(path.join(dir, r))).digest('hex');
+      else
+        out[r] = createHash('sha256')
+          .update(readFileSync(path.join(dir, r)))
+          .digest('hex');
     }
   };
   walk('');
@@ -126,7 +132,10 @@ describe('astro build on a fixture registry', () => {
   });
 
   it('passes dist-check', async () => {
-    const r = await run(process.execPath, ['dist-check/check.ts'], { cwd: ROOT, env: { ...process.env, RTP_DATA_DIR: data, RTP_OUT_DIR: outA, RTP_SITE: SITE } });
+    const r = await run(process.execPath, ['dist-check/check.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, RTP_DATA_DIR: data, RTP_OUT_DIR: outA, RTP_SITE: SITE },
+    });
     expect(r.stdout).toContain(`dist-check: ok: ${outA} matches ${data} (${GAMES.length} games, ${FIXTURE_PROVIDERS.length} providers`);
   });
 

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDist } from '../../dist-check/run.ts';
 import { checkFile, checkHeadersFile, strayFiles, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
+import { checkDist } from '../../dist-check/run.ts';
+import { renderDumps } from '../../src/emit/dumps.ts';
 import { prepareBuild, writeBuild } from '../../src/emit/emit.ts';
 import { renderHeadersFile } from '../../src/emit/headers.ts';
-import { renderDumps } from '../../src/emit/dumps.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
 
@@ -106,7 +106,7 @@ describe('checkDist', () => {
     const w = path.join(d, 'client/widget/rtp/book-of-aurora.html');
     let noise = '';
     for (let i = 0; noise.length < 20_000; i++) noise += ((i * 2654435761) >>> 0).toString(36);
-    writeFileSync(w, readFileSync(w, 'utf8') + `<!--${noise}-->`);
+    writeFileSync(w, `${readFileSync(w, 'utf8')}<!--${noise}-->`);
     const problems = (await check(d)).problems;
     expect(problems).toHaveLength(2);
     expect(problems[0]!.problem).toMatch(new RegExp(`^is \\d+ bytes gzip, over the ${WIDGET_GZIP_BUDGET}-byte widget budget$`));
@@ -119,11 +119,17 @@ describe('checkDist', () => {
     unlinkSync(hf);
     expect((await check(d)).problems).toEqual([{ file: 'client/_headers', problem: 'is missing' }]);
     const text = renderHeadersFile()
-      .replace(/^\/widget\/rtp\/:slug\n(  .*\n)+/m, '')
-      .replace('/api/rtp/provider/:provider\n  Content-Type: application/json; charset=utf-8', '/api/rtp/provider/:provider\n  Content-Type: application/octet-stream');
+      .replace(/^\/widget\/rtp\/:slug\n( {2}.*\n)+/m, '')
+      .replace(
+        '/api/rtp/provider/:provider\n  Content-Type: application/json; charset=utf-8',
+        '/api/rtp/provider/:provider\n  Content-Type: application/octet-stream',
+      );
     writeFileSync(hf, text);
     expect((await check(d)).problems).toEqual([
-      { file: 'client/_headers', problem: 'rule /api/rtp/provider/:provider: Content-Type is "application/octet-stream", expected "application/json; charset=utf-8"' },
+      {
+        file: 'client/_headers',
+        problem: 'rule /api/rtp/provider/:provider: Content-Type is "application/octet-stream", expected "application/json; charset=utf-8"',
+      },
       { file: 'client/_headers', problem: 'has no rule for /widget/rtp/:slug' },
       { file: 'client/_headers', problem: 'differs from what the route table gives the pages of this build' },
     ]);
@@ -231,8 +237,12 @@ describe('checkDist', () => {
 describe('rules', () => {
   it('checkFile and strayFiles work on plain values', () => {
     expect(checkFile({ family: 'widget', file: 'widget/rtp/a.html', text: '<p>' }, '<p>')).toEqual([]);
-    expect(checkFile({ family: 'widget', file: 'widget/rtp/a.html', text: '<p>' }, undefined)).toEqual([{ file: 'client/widget/rtp/a.html', problem: 'is missing' }]);
-    expect(strayFiles(new Set(['api/rtp/a']), ['api/rtp/b', 'api/rtp/a'])).toEqual([{ file: 'client/api/rtp/b', problem: 'is stray: the data has no game or provider for it' }]);
+    expect(checkFile({ family: 'widget', file: 'widget/rtp/a.html', text: '<p>' }, undefined)).toEqual([
+      { file: 'client/widget/rtp/a.html', problem: 'is missing' },
+    ]);
+    expect(strayFiles(new Set(['api/rtp/a']), ['api/rtp/b', 'api/rtp/a'])).toEqual([
+      { file: 'client/api/rtp/b', problem: 'is stray: the data has no game or provider for it' },
+    ]);
     expect(checkHeadersFile(renderHeadersFile())).toEqual([]);
   });
 });
@@ -247,7 +257,9 @@ describe('npm run dist:check', () => {
   it('exits 0 on a good dist', async () => {
     const r = await cli(pristine);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 5 + 3 * 2 + DUMPS} files, _headers, registry bundle).`);
+    expect(r.stdout).toContain(
+      `dist-check: ok: ${pristine} matches ${data} (6 games, 3 providers, ${6 * 5 + 3 * 2 + DUMPS} files, _headers, registry bundle).`,
+    );
   });
 
   it('prints every problem with its file and the fix command, then exits 1 once', async () => {

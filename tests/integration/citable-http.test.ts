@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { expandDataset, jsonLdOf, SCHEMA } from '../helpers/jsonld.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
-import { startServer, testDataDir, type Server } from '../helpers/server.ts';
+import { expandDataset, jsonLdOf, SCHEMA } from '../helpers/jsonld.ts';
+import { type Server, startServer, testDataDir } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,7 +26,11 @@ let data: string;
 
 async function build(outDir: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
   try {
-    const r = await run(process.execPath, [ASTRO, 'build'], { cwd: ROOT, env: { ...process.env, RTP_DATA_DIR: data, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    const r = await run(process.execPath, [ASTRO, 'build'], {
+      cwd: ROOT,
+      env: { ...process.env, RTP_DATA_DIR: data, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, output: r.stdout + r.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

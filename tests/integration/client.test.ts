@@ -2,11 +2,11 @@
 // pagination helpers, record, identify, batch and delta calls answer what the registry holds, and
 // errors come back as RegistryError with the status and the registry's message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistryClient, RegistryError, type ListItem, type RegistryClient } from '../../clients/typescript/src/index.ts';
-import { LIST_ITEM_FIELDS, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
+import { createRegistryClient, type ListItem, type RegistryClient, RegistryError } from '../../clients/typescript/src/index.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { startServer, testDataDir, type Server } from '../helpers/server.ts';
+import { LIST_ITEM_FIELDS, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
+import { type Server, startServer, testDataDir } from '../helpers/server.ts';
 
 let server: Server;
 let bundle: RegistryBundle;
@@ -62,13 +62,19 @@ describe('typed client', () => {
     const plain = await client.list({ provider: 'playngo', limit: 3 });
     for (const item of plain.items) expect(Object.keys(item)).toEqual(LIST_ITEM_FIELDS);
     const full = await client.list({ provider: 'playngo', limit: 3, include: ['all'] });
-    full.items.forEach((item, k) => expect(item).toEqual(record(plain.items[k]!.canonical_slug)));
+    full.items.forEach((item, k) => {
+      expect(item).toEqual(record(plain.items[k]!.canonical_slug));
+    });
     expect(Object.keys(full.items[0]!)).toEqual(RECORD_FIELDS);
     const some = await client.list({ provider: 'playngo', limit: 3, include: 'sources,variants' });
     expect(some.meta.query.include).toEqual(['variants', 'sources']);
-    some.items.forEach((item, k) => expect(item.sources).toEqual(record(plain.items[k]!.canonical_slug).sources));
+    some.items.forEach((item, k) => {
+      expect(item.sources).toEqual(record(plain.items[k]!.canonical_slug).sources);
+    });
     const few = await client.list({ provider: 'playngo', limit: 3, fields: ['stated_rtp', 'canonical_slug'] });
-    few.items.forEach((item, k) => expect(item).toEqual({ canonical_slug: plain.items[k]!.canonical_slug, stated_rtp: plain.items[k]!.stated_rtp }));
+    few.items.forEach((item, k) => {
+      expect(item).toEqual({ canonical_slug: plain.items[k]!.canonical_slug, stated_rtp: plain.items[k]!.stated_rtp });
+    });
     const err = await client.list({ fields: ['canonical_slug', 'colour'] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RegistryError);
     expect((err as RegistryError).status).toBe(400);

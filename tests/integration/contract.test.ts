@@ -9,9 +9,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractChecker, type Observed } from '../helpers/openapi-check.ts';
 import { rng } from '../helpers/list-fixture.ts';
 import { fuzzQueries } from '../helpers/list-fuzz.ts';
+import { ContractChecker, type Observed } from '../helpers/openapi-check.ts';
 import { type Server, startServer } from '../helpers/server.ts';
 
 let tmp: string;
@@ -31,7 +31,12 @@ function responses(bytes: Buffer): Array<{ status: number; contentType: string; 
     if (split < 0) return out;
     const head = bytes.toString('latin1', at, split);
     const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    out.push({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), contentType: /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? '', body: bytes.toString('utf8', split + 4, split + 4 + length), head });
+    out.push({
+      status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+      contentType: /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? '',
+      body: bytes.toString('utf8', split + 4, split + 4 + length),
+      head,
+    });
     at = split + 4 + length;
   }
 }
@@ -65,7 +70,8 @@ async function raw(s: Server, method: string, target: string, text: string): Pro
 }
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const rpc = (id: number | null, method: string, params: object = {}) => JSON.stringify(id === null ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id, method, params });
+const rpc = (id: number | null, method: string, params: object = {}) =>
+  JSON.stringify(id === null ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id, method, params });
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-e2e-contract-'));
@@ -92,27 +98,57 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
   const moved = (target: string) => ({ target, status: 301 });
   const old = 'big-bass-splash-reel-kingdom';
   return [
-    ok('/api/rtp/list?limit=2'), ok('/api/rtp/list?limit=2&format=csv'), ok('/api/rtp/list?slugs=book-of-dead,no-such-game'), ok('/api/rtp/list?updated_since=2026-01-01&limit=2'),
+    ok('/api/rtp/list?limit=2'),
+    ok('/api/rtp/list?limit=2&format=csv'),
+    ok('/api/rtp/list?slugs=book-of-dead,no-such-game'),
+    ok('/api/rtp/list?updated_since=2026-01-01&limit=2'),
     ok('/api/rtp/list?rtp_min=96&volatility=high,very-high&released_after=2015&max_win_min=1000&sort=rtp_desc&limit=3'),
     ok('/api/rtp/list?confidence=verified&volatility=high&rtp_max=97&limit=3'),
-    bad('/api/rtp/list?limit=0'), bad('/api/rtp/list?rtp_min=abc&format=xml'),
-    ok('/api/rtp/history?limit=2'), bad('/api/rtp/history?since=yesterday'),
-    ok('/api/rtp/identify?slug=book-of-dead&rtp=96.21'), bad('/api/rtp/identify?rtp=96'), no('/api/rtp/identify?slug=no-such-game&rtp=96'),
-    ok(`${oembed.pathname}${oembed.search}`), bad('/api/oembed'), no(`/api/oembed?url=${encodeURIComponent('https://elsewhere.example/rtp/book-of-dead')}`),
+    bad('/api/rtp/list?limit=0'),
+    bad('/api/rtp/list?rtp_min=abc&format=xml'),
+    ok('/api/rtp/history?limit=2'),
+    bad('/api/rtp/history?since=yesterday'),
+    ok('/api/rtp/identify?slug=book-of-dead&rtp=96.21'),
+    bad('/api/rtp/identify?rtp=96'),
+    no('/api/rtp/identify?slug=no-such-game&rtp=96'),
+    ok(`${oembed.pathname}${oembed.search}`),
+    bad('/api/oembed'),
+    no(`/api/oembed?url=${encodeURIComponent('https://elsewhere.example/rtp/book-of-dead')}`),
     { target: `${oembed.pathname}${oembed.search}`.replace('format=json', 'format=xml'), status: 501 },
-    ok('/api/rtp/book-of-dead'), no('/api/rtp/no-such-game'), moved(`/api/rtp/${old}`),
-    ok('/api/rtp/provider/playngo'), no('/api/rtp/provider/no-such-provider'),
-    ok('/api/rtp/operator/711nl'), no('/api/rtp/operator/no-such-casino'),
-    ok('/api/widget/rtp/book-of-dead'), no('/api/widget/rtp/no-such-game'), moved(`/api/widget/rtp/${old}`),
-    ok('/widget/rtp/book-of-dead?theme=dark'), no('/widget/rtp/no-such-game'), moved(`/widget/rtp/${old}?theme=dark`),
-    ok('/api/badge/rtp/book-of-dead.svg'), no('/api/badge/rtp/no-such-game.svg'), moved(`/api/badge/rtp/${old}.svg`),
-    ok('/api/og/rtp/book-of-dead.png'), no('/api/og/rtp/no-such-game.png'), moved(`/api/og/rtp/${old}.png`),
+    ok('/api/rtp/book-of-dead'),
+    no('/api/rtp/no-such-game'),
+    moved(`/api/rtp/${old}`),
+    ok('/api/rtp/provider/playngo'),
+    no('/api/rtp/provider/no-such-provider'),
+    ok('/api/rtp/operator/711nl'),
+    no('/api/rtp/operator/no-such-casino'),
+    ok('/api/widget/rtp/book-of-dead'),
+    no('/api/widget/rtp/no-such-game'),
+    moved(`/api/widget/rtp/${old}`),
+    ok('/widget/rtp/book-of-dead?theme=dark'),
+    no('/widget/rtp/no-such-game'),
+    moved(`/widget/rtp/${old}?theme=dark`),
+    ok('/api/badge/rtp/book-of-dead.svg'),
+    no('/api/badge/rtp/no-such-game.svg'),
+    moved(`/api/badge/rtp/${old}.svg`),
+    ok('/api/og/rtp/book-of-dead.png'),
+    no('/api/og/rtp/no-such-game.png'),
+    moved(`/api/og/rtp/${old}.png`),
     ok('/api/openapi.json'),
-    ok('/api/rtp/dump/registry.json'), ok('/api/rtp/dump/registry.ndjson'), ok('/api/rtp/dump/registry.csv'), ok('/api/rtp/dump/datapackage.json'),
-    ok(`/api/rtp/dump/changes/${version}.json`), no('/api/rtp/dump/changes/0.0.1.json'),
-    ok('/api/feeds/rtp.atom'), ok('/api/feeds/provider/playngo.atom'), no('/api/feeds/provider/no-such-provider.atom'),
-    ok('/api/feeds/game/book-of-dead.atom'), no('/api/feeds/game/no-such-game.atom'), moved(`/api/feeds/game/${old}.atom`),
-    ok('/llms.txt'), ok('/api/rtp/removed'),
+    ok('/api/rtp/dump/registry.json'),
+    ok('/api/rtp/dump/registry.ndjson'),
+    ok('/api/rtp/dump/registry.csv'),
+    ok('/api/rtp/dump/datapackage.json'),
+    ok(`/api/rtp/dump/changes/${version}.json`),
+    no('/api/rtp/dump/changes/0.0.1.json'),
+    ok('/api/feeds/rtp.atom'),
+    ok('/api/feeds/provider/playngo.atom'),
+    no('/api/feeds/provider/no-such-provider.atom'),
+    ok('/api/feeds/game/book-of-dead.atom'),
+    no('/api/feeds/game/no-such-game.atom'),
+    moved(`/api/feeds/game/${old}.atom`),
+    ok('/llms.txt'),
+    ok('/api/rtp/removed'),
   ];
 }
 
@@ -120,7 +156,7 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
 let examples: string[] = [];
 
 describe('every status of every documented route, driven against the real server', () => {
-  it('answers 200, 304 and each route\'s own errors as documented', async () => {
+  it("answers 200, 304 and each route's own errors as documented", async () => {
     const targets = await routeTargets();
     for (const { target, status } of targets) {
       const r = await call(server, 'GET', target);
@@ -129,7 +165,8 @@ describe('every status of every documented route, driven against the real server
       if (status === 200 && etag !== null) expect((await call(server, 'GET', target, { 'if-none-match': etag })).status, target).toBe(304);
     }
     const byTemplate = new Map<string, string>();
-    for (const { target, status } of targets) if (status === 200 && !byTemplate.has(checker.templateOf(target)!)) byTemplate.set(checker.templateOf(target)!, target);
+    for (const { target, status } of targets)
+      if (status === 200 && !byTemplate.has(checker.templateOf(target)!)) byTemplate.set(checker.templateOf(target)!, target);
     examples = [...byTemplate.values()];
     expect(examples.length).toBe(Object.keys((await (await fetch(`${server.url}/api/openapi.json`)).json()).paths).length - 1); // all but POST /mcp
   });
@@ -142,7 +179,10 @@ describe('every status of every documented route, driven against the real server
       const long = `${target}${target.includes('?') ? '&' : '?'}pad=${'x'.repeat(14_400)}`;
       expect((await raw(server, 'GET', long, `GET ${long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status, target).toBe(414);
       expect((await raw(server, 'GET', target, `GET ${target} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n`)).status, target).toBe(417);
-      expect((await raw(server, 'GET', target, `GET ${target} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)).status, target).toBe(431);
+      expect(
+        (await raw(server, 'GET', target, `GET ${target} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)).status,
+        target,
+      ).toBe(431);
     }
     // A head that never ends: 408 once HEADERS_TIMEOUT_MS has passed (all routes at once).
     const slow = await Promise.all(examples.map((target) => raw(server, 'GET', target, `GET ${target} HTTP/1.1\r\nHost: x\r\n`)));
@@ -172,13 +212,26 @@ describe('every status of every documented route, driven against the real server
     expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } }))).status).toBe(413);
     expect((await post('x', { 'content-type': 'text/plain', accept: 'application/json' })).status).toBe(415);
     const body = rpc(1, 'tools/list');
-    const head = (extra: string) => `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}`;
+    const head = (extra: string) =>
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}`;
     expect((await raw(server, 'POST', '/mcp', `${head('Connection: close\r\n')}\r\n`.replace('Host: x\r\n', '') + body)).status).toBe(400);
-    expect((await raw(server, 'POST', `/mcp?pad=${'x'.repeat(2100)}`, `${head('Connection: close\r\n')}\r\n${body}`.replace('/mcp', `/mcp?pad=${'x'.repeat(2100)}`))).status).toBe(414);
+    expect(
+      (await raw(server, 'POST', `/mcp?pad=${'x'.repeat(2100)}`, `${head('Connection: close\r\n')}\r\n${body}`.replace('/mcp', `/mcp?pad=${'x'.repeat(2100)}`)))
+        .status,
+    ).toBe(414);
     expect((await raw(server, 'POST', '/mcp', `${head('Expect: teapot\r\nConnection: close\r\n')}\r\n${body}`)).status).toBe(417);
     expect((await raw(server, 'POST', '/mcp', `${head(`X-Pad: ${'p'.repeat(20_000)}\r\nConnection: close\r\n`)}\r\n${body}`)).status).toBe(431);
     // A body that stops half way: 408 once BODY_TIMEOUT_MS has passed.
-    expect((await raw(server, 'POST', '/mcp', `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`)).status).toBe(408);
+    expect(
+      (
+        await raw(
+          server,
+          'POST',
+          '/mcp',
+          `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+        )
+      ).status,
+    ).toBe(408);
     // Two MCP requests pipelined on one connection: the second is refused, busy (-32002).
     const all = await exchange(server, `${head('')}\r\n${body}${head('Connection: close\r\n')}\r\n${body}`);
     expect(all.map((r) => r.status)).toEqual([200, 503]);
@@ -200,30 +253,38 @@ describe('load shedding', () => {
     const body = rpc(1, 'tools/list');
     const tail = [
       ...examples.map((target) => ({ method: 'GET', target, text: `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n` })),
-      { method: 'POST', target: '/mcp', text: `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` },
+      {
+        method: 'POST',
+        target: '/mcp',
+        text: `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      },
     ];
     const lead = Array.from({ length: 50 }, (_, k) => `GET /api/rtp/list?limit=200&offset=${k} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
     const expected = 50 + tail.length;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, k) => new Promise<ReturnType<typeof responses>>((resolve, reject) => {
-        const socket = net.connect({ port: portOf(busy), host: '127.0.0.1', localAddress: `127.0.10.${k + 1}` }, () => {
-          socket.pause();
-          socket.write(lead + tail.map((t) => t.text).join(''), () => {
-            const chunks: Buffer[] = [];
-            socket.on('data', (chunk: Buffer) => {
-              chunks.push(chunk);
-              const got = responses(Buffer.concat(chunks));
-              if (got.length >= expected) {
-                socket.destroy();
-                resolve(got);
-              }
+      Array.from(
+        { length: 20 },
+        (_, k) =>
+          new Promise<ReturnType<typeof responses>>((resolve, reject) => {
+            const socket = net.connect({ port: portOf(busy), host: '127.0.0.1', localAddress: `127.0.10.${k + 1}` }, () => {
+              socket.pause();
+              socket.write(lead + tail.map((t) => t.text).join(''), () => {
+                const chunks: Buffer[] = [];
+                socket.on('data', (chunk: Buffer) => {
+                  chunks.push(chunk);
+                  const got = responses(Buffer.concat(chunks));
+                  if (got.length >= expected) {
+                    socket.destroy();
+                    resolve(got);
+                  }
+                });
+                // Read only once every connection has written its pipeline.
+                setImmediate(() => socket.resume());
+              });
             });
-            // Read only once every connection has written its pipeline.
-            setImmediate(() => socket.resume());
-          });
-        });
-        socket.on('error', reject);
-      })),
+            socket.on('error', reject);
+          }),
+      ),
     );
     const shedFor = new Set<string>();
     for (const got of answers) {
@@ -251,7 +312,15 @@ describe('a validating proxy finds no violation', () => {
         const req = http.request({ host: hostname, port, path: target, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ method: 'GET', target, status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({
+              method: 'GET',
+              target,
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
           res.on('error', reject);
         });
         req.on('error', reject);
@@ -294,10 +363,33 @@ describe('a validating proxy finds no violation', () => {
       since: ['2026-01-01', 'x'],
       slug: ['book-of-dead', 'no-such-game'],
     };
-    const LIST = ['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'format'];
+    const LIST = [
+      'q',
+      'provider',
+      'game_type',
+      'has_variants',
+      'badge',
+      'confidence',
+      'sort',
+      'limit',
+      'offset',
+      'rtp_min',
+      'rtp_max',
+      'volatility',
+      'max_win_min',
+      'released_after',
+      'released_before',
+      'format',
+    ];
     for (let k = 0; k < 600; k++) {
       const history = rnd() < 0.15;
-      const names = history ? ['slug', 'provider', 'since', 'limit', 'offset'] : rnd() < 0.1 ? ['slugs', 'format', pick(LIST)] : rnd() < 0.1 ? ['updated_since', 'limit', 'offset', 'format'] : LIST;
+      const names = history
+        ? ['slug', 'provider', 'since', 'limit', 'offset']
+        : rnd() < 0.1
+          ? ['slugs', 'format', pick(LIST)]
+          : rnd() < 0.1
+            ? ['updated_since', 'limit', 'offset', 'format']
+            : LIST;
       const params = names.filter(() => rnd() < (names === LIST ? 0.3 : 0.7)).map((n) => `${n}=${encodeURIComponent(pick(VALUES[n]!))}`);
       const r = await call(server, 'GET', `${history ? '/api/rtp/history' : '/api/rtp/list'}?${params.join('&')}`);
       expect(r.status).toBeLessThan(500);
@@ -313,11 +405,15 @@ describe('a validating proxy finds no violation', () => {
     expect(checker.violations({ ...list, status: 418 })).toEqual(['GET /api/rtp/list → 418: status 418 not documented']);
     expect(checker.violations({ ...list, status: 200, contentType: 'text/html' })[0]).toContain('content type "text/html" not documented');
     expect(checker.violations({ ...list, status: 414, body: '{"statusCode":"414"}' })[0]).toContain('statusCode must be integer');
-    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const unseen: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
-        const statuses = new Set(seen.filter((o) => checker.templateOf(o.target) === template && (o.method.toLowerCase() === method || o.status === 405)).map((o) => String(o.status)));
+        const statuses = new Set(
+          seen.filter((o) => checker.templateOf(o.target) === template && (o.method.toLowerCase() === method || o.status === 405)).map((o) => String(o.status)),
+        );
         for (const status of Object.keys(op.responses)) if (!statuses.has(status)) unseen.push(`${method.toUpperCase()} ${template} ${status}`);
       }
     }

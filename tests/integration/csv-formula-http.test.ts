@@ -5,10 +5,10 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRows, FORMULA_START } from '../../src/schemas/csv.ts';
 import { RegistryDumpSchema } from '../../src/schemas/dump.ts';
-import { ListResponseSchema } from '../../src/schemas/list.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
+import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { buildRegistry, removeTemp, tempDir } from '../helpers/browser.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let out: string | undefined;
 let server: Server;
@@ -42,14 +42,24 @@ function expectNeutralised(rows: Array<Record<string, string>>): void {
   expect(rows.map((r) => r.canonical_slug).sort()).toEqual(['hyperlink', 'minus-game', 'plain-sum']);
   for (const row of rows) {
     const r = records.get(row.canonical_slug!)!;
-    for (const [column, value] of [['canonical_name', r.canonical_name], ['provider_display', r.provider_display], ['notes', r.notes]] as const) {
+    for (const [column, value] of [
+      ['canonical_name', r.canonical_name],
+      ['provider_display', r.provider_display],
+      ['notes', r.notes],
+    ] as const) {
       expect(row[column], `${r.canonical_slug} ${column}`).toBe(FORMULA_START.test(value!) ? `'${value}` : value);
     }
     expect(Number(row.stated_rtp)).toBe(r.stated_rtp);
-    expect(Object.values(row).filter((v) => FORMULA_START.test(v)), r.canonical_slug).toEqual([]);
+    expect(
+      Object.values(row).filter((v) => FORMULA_START.test(v)),
+      r.canonical_slug,
+    ).toEqual([]);
   }
   // The fixture holds every kind: the proof is not vacuous.
-  const hostile = rows.flatMap((row) => [row.canonical_name, row.provider_display, row.notes]).filter((v) => v!.startsWith("'")).map((v) => v![1]);
+  const hostile = rows
+    .flatMap((row) => [row.canonical_name, row.provider_display, row.notes])
+    .filter((v) => v!.startsWith("'"))
+    .map((v) => v![1]);
   expect(new Set(hostile)).toEqual(new Set(['=', '+', '-', '@', '\t']));
 }
 

@@ -4,12 +4,20 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/registry/load.ts';
-import { frozenStateOf } from '../../src/registry/freeze.ts';
 import { toDataJson } from '../../src/lib/write.ts';
-import type { HistoryEntry } from '../../src/schemas/authoring.ts';
-import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS, fixtureGame, makeFixtureRegistry, removeFixtureDir, type FixtureOptions } from '../fixtures/registry.ts';
+import { frozenStateOf } from '../../src/registry/freeze.ts';
+import { loadRegistry } from '../../src/registry/load.ts';
 import { formatProblems } from '../../src/registry/problems.ts';
+import type { HistoryEntry } from '../../src/schemas/authoring.ts';
+import {
+  FIXTURE_GAMES,
+  FIXTURE_META,
+  FIXTURE_PROVIDERS,
+  type FixtureOptions,
+  fixtureGame,
+  makeFixtureRegistry,
+  removeFixtureDir,
+} from '../fixtures/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const made: string[] = [];
@@ -38,7 +46,14 @@ describe('the default fixture', () => {
     const result = await loadRegistry(await fixture());
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.registry.games.map((g) => g.canonical_slug)).toEqual(['blackjack-classic', 'book-of-aurora', 'deep-sea-bass', 'fire-keno', 'gem-mines', 'lucky-scratch']);
+    expect(result.registry.games.map((g) => g.canonical_slug)).toEqual([
+      'blackjack-classic',
+      'book-of-aurora',
+      'deep-sea-bass',
+      'fire-keno',
+      'gem-mines',
+      'lucky-scratch',
+    ]);
     expect(result.registry.providers.map((p) => p.provider)).toEqual(['aurora-games', 'bluefin-studio', 'copper-reel']);
     expect(result.registry.history).toHaveLength(12);
     expect(result.registry.frozen?.data_version).toBe('1.0.0');
@@ -58,11 +73,14 @@ describe('slug rules', () => {
     ]);
   });
 
-  it.each(['Book-Of-Aurora', 'book_of_aurora', 'book--of-aurora', '-book-of-aurora', 'böok-of-aurora', 'book of aurora'])('rejects the slug %j', async (slug) => {
-    expect(await problems(withFirst({ canonical_slug: slug }))).toEqual([
-      `games/aurora-games/${slug}.json: canonical_slug: must be lowercase ASCII letters and digits joined by single hyphens`,
-    ]);
-  });
+  it.each(['Book-Of-Aurora', 'book_of_aurora', 'book--of-aurora', '-book-of-aurora', 'böok-of-aurora', 'book of aurora'])(
+    'rejects the slug %j',
+    async (slug) => {
+      expect(await problems(withFirst({ canonical_slug: slug }))).toEqual([
+        `games/aurora-games/${slug}.json: canonical_slug: must be lowercase ASCII letters and digits joined by single hyphens`,
+      ]);
+    },
+  );
 
   it('rejects a provider key that is not lowercase-ascii-hyphen', async () => {
     expect(await problems({ providers: [...FIXTURE_PROVIDERS, { provider: 'Red_Fox', display: 'Red Fox', website: 'https://redfox.example' }] })).toEqual([
@@ -89,9 +107,16 @@ describe('RTP rules', () => {
   });
 
   it('rejects a variant RTP of 0', async () => {
-    expect(await problems(withFirst({ rtp_variants: [{ rtp: 0, kind: 'operator_ladder' }, { rtp: 96.2, kind: 'standard' }] }))).toEqual([
-      `${FILE}: rtp_variants.0.rtp: must be greater than 0`,
-    ]);
+    expect(
+      await problems(
+        withFirst({
+          rtp_variants: [
+            { rtp: 0, kind: 'operator_ladder' },
+            { rtp: 96.2, kind: 'standard' },
+          ],
+        }),
+      ),
+    ).toEqual([`${FILE}: rtp_variants.0.rtp: must be greater than 0`]);
   });
 
   it('rejects a non-numeric RTP', async () => {
@@ -109,7 +134,9 @@ describe('RTP rules', () => {
       { rtp: 96.2, kind: 'operator_ladder' },
       { rtp: 96.2, kind: 'standard' },
     ];
-    expect(await problems(withFirst({ rtp_variants: repeated }))).toEqual([`${FILE}: rtp_variants.1.rtp: variants must be strictly ascending (96.2 follows 96.2)`]);
+    expect(await problems(withFirst({ rtp_variants: repeated }))).toEqual([
+      `${FILE}: rtp_variants.1.rtp: variants must be strictly ascending (96.2 follows 96.2)`,
+    ]);
   });
 
   it('rejects variants that do not contain the stated RTP', async () => {
@@ -155,7 +182,9 @@ describe('field rules', () => {
   });
 
   it('rejects a bad volatility', async () => {
-    expect(await problems(withFirst({ volatility: 'extreme' }))).toEqual([`${FILE}: volatility: Invalid option: expected one of "low"|"medium"|"high"|"very-high"`]);
+    expect(await problems(withFirst({ volatility: 'extreme' }))).toEqual([
+      `${FILE}: volatility: Invalid option: expected one of "low"|"medium"|"high"|"very-high"`,
+    ]);
   });
 
   it.each([999, 20211, 2021.5, 0])('rejects the release year %j', async (year) => {
@@ -315,7 +344,9 @@ describe('history and frozen state', () => {
   it('accepts a log in version order (1.9.0 before 1.10.0)', async () => {
     const at = '2026-12-02T00:00:00Z';
     const history = [e('1.9.0', at11), e('1.10.0', at, { from: 96.2, to: 96.1 })];
-    expect(await problems({ meta: { data_version: '1.10.0', frozen_at: at }, frozen: frozenStateOf(FIXTURE_GAMES, FIXTURE_PROVIDERS, '1.10.0', at), history })).toEqual([]);
+    expect(
+      await problems({ meta: { data_version: '1.10.0', frozen_at: at }, frozen: frozenStateOf(FIXTURE_GAMES, FIXTURE_PROVIDERS, '1.10.0', at), history }),
+    ).toEqual([]);
   });
 
   it('rejects a log not in version order', async () => {
@@ -326,19 +357,25 @@ describe('history and frozen state', () => {
 
   it('rejects 1.10.0 before 1.9.0 (numeric, not text, order)', async () => {
     const history = [e('1.10.0', at11), e('1.9.0', at11)];
-    expect(await problems({ meta: { data_version: '1.10.0', frozen_at: at11 }, frozen: frozenStateOf(FIXTURE_GAMES, FIXTURE_PROVIDERS, '1.10.0', at11), history })).toEqual([
-      'history.jsonl:2: data_version: "1.9.0" follows "1.10.0" (entries must be in version order)',
-    ]);
+    expect(
+      await problems({ meta: { data_version: '1.10.0', frozen_at: at11 }, frozen: frozenStateOf(FIXTURE_GAMES, FIXTURE_PROVIDERS, '1.10.0', at11), history }),
+    ).toEqual(['history.jsonl:2: data_version: "1.9.0" follows "1.10.0" (entries must be in version order)']);
   });
 
   it('rejects two frozen_at values for one version', async () => {
-    expect(await problems({ meta: meta11, frozen: frozen11, history: [e('1.1.0', at11), e('1.1.0', '2026-12-01T00:00:01Z', { field: 'rtp_variants', from: [96.1], to: [96.2] })] })).toEqual([
-      'history.jsonl:2: frozen_at: "2026-12-01T00:00:01Z" differs from "2026-12-01T00:00:00Z" given earlier for 1.1.0',
-    ]);
+    expect(
+      await problems({
+        meta: meta11,
+        frozen: frozen11,
+        history: [e('1.1.0', at11), e('1.1.0', '2026-12-01T00:00:01Z', { field: 'rtp_variants', from: [96.1], to: [96.2] })],
+      }),
+    ).toEqual(['history.jsonl:2: frozen_at: "2026-12-01T00:00:01Z" differs from "2026-12-01T00:00:00Z" given earlier for 1.1.0']);
   });
 
   it('rejects an entry newer than registry.json', async () => {
-    expect(await problems({ history: [e('1.1.0', at11)] })).toEqual(['history.jsonl:1: data_version: "1.1.0" is newer than registry.json data_version "1.0.0"']);
+    expect(await problems({ history: [e('1.1.0', at11)] })).toEqual([
+      'history.jsonl:1: data_version: "1.1.0" is newer than registry.json data_version "1.0.0"',
+    ]);
   });
 
   it('rejects from/to that do not fit the field, or are no change', async () => {
@@ -382,7 +419,11 @@ describe('history and frozen state', () => {
 
   it('rejects a malformed frozen.json', async () => {
     const frozen = frozenStateOf(FIXTURE_GAMES, FIXTURE_PROVIDERS, '1.0.0', FIXTURE_META.frozen_at);
-    const games = { ...frozen.games, Bad_Slug: frozen.games['gem-mines']!, 'gem-mines': { ...frozen.games['gem-mines']!, snapshot_id: 'sha256:abc', stated_rtp: 0 } };
+    const games = {
+      ...frozen.games,
+      Bad_Slug: frozen.games['gem-mines']!,
+      'gem-mines': { ...frozen.games['gem-mines']!, snapshot_id: 'sha256:abc', stated_rtp: 0 },
+    };
     expect(await problems({ files: { 'frozen.json': JSON.stringify({ ...frozen, games }) } })).toEqual([
       'frozen.json: games.gem-mines.stated_rtp: must be greater than 0',
       'frozen.json: games.gem-mines.snapshot_id: must be "sha256:" followed by 64 lowercase hex digits',
@@ -426,7 +467,9 @@ describe('npm run data:check', () => {
     const dir = await fixture();
     const r = await check(dir);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`data:check: OK: 6 games, 3 providers, data_version 1.0.0 (frozen_at 2026-11-21T00:00:00Z), 12 history entries in ${path.relative(repoRoot, dir)}\n`);
+    expect(r.stdout).toBe(
+      `data:check: OK: 6 games, 3 providers, data_version 1.0.0 (frozen_at 2026-11-21T00:00:00Z), 12 history entries in ${path.relative(repoRoot, dir)}\n`,
+    );
   });
 
   it('prints every problem and a count line, and exits 1 once', async () => {

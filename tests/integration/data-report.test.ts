@@ -27,8 +27,10 @@ describe('docs/DATA.md', () => {
       expect(fresh).toContain('| `Red Tiger/R7` | `red-tiger` |');
       expect(fresh).toContain('| `Others` | refused');
       expect(fresh).toContain("| Space Race | Play'n GO | — |");
-      expect(fresh).toContain('| Big Bucks Saloon | BGaming | `big-bucks-saloon` | sources of one rank state defaults 97.01 (sources/overlay-slots.jsonl:74) and 96.00 (sources/igt-slots.jsonl:103)');
-      expect(fresh).toContain('| Caishen\'s Gold | Pragmatic Play | `caishens-gold` |');
+      expect(fresh).toContain(
+        '| Big Bucks Saloon | BGaming | `big-bucks-saloon` | sources of one rank state defaults 97.01 (sources/overlay-slots.jsonl:74) and 96.00 (sources/igt-slots.jsonl:103)',
+      );
+      expect(fresh).toContain("| Caishen's Gold | Pragmatic Play | `caishens-gold` |");
       expect(fresh).toContain('| Feathered Frenzy | Big Time Gaming | `feathered-frenzy` |');
       // A studio whose games share one figure from one origin.
       expect(fresh).toMatch(/^\| Amatic Industries \| 96\.00% \| \d+ \| \d+ \| scrapes of slot review sites \|$/m);

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
-import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 import { figure } from '../../src/lib/percent.ts';
+import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -57,7 +57,10 @@ describe('bulk downloads', () => {
       expect(`sha256:${createHash('sha256').update(bytes).digest('hex')}`).toBe(resource.hash);
     }
     const json = RegistryDumpSchema.parse(JSON.parse((await get('/api/rtp/dump/registry.json')).bytes.toString('utf8')));
-    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: unknown[]; history: Array<{ data_version: string }> };
+    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as {
+      records: unknown[];
+      history: Array<{ data_version: string }>;
+    };
     expect(json.records).toEqual(bundle.records);
     expect(json.meta.data_version).toBe(pkg.version);
   });
@@ -92,8 +95,10 @@ describe('bulk downloads', () => {
     RemovedResponseSchema.parse(JSON.parse((await get('/api/rtp/removed')).bytes.toString('utf8')));
   });
 
-  it('serve each game\'s RTP badge as SVG with a locked-down CSP, not rate limited', async () => {
-    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Array<{ canonical_slug: string; stated_rtp: number }> };
+  it("serve each game's RTP badge as SVG with a locked-down CSP, not rate limited", async () => {
+    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as {
+      records: Array<{ canonical_slug: string; stated_rtp: number }>;
+    };
     for (const r of bundle.records.slice(0, 5)) {
       const res = await get(`/api/badge/rtp/${r.canonical_slug}.svg`);
       expect(res.status).toBe(200);
@@ -114,9 +119,16 @@ describe('bulk downloads', () => {
   });
 
   it('serve the Atom feeds, and the pages link the feed of what they show', async () => {
-    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as { records: Array<{ canonical_slug: string; provider: string }> };
+    const bundle = JSON.parse(readFileSync(path.join(testOutDir(), 'server/registry-bundle.json'), 'utf8')) as {
+      records: Array<{ canonical_slug: string; provider: string }>;
+    };
     const game = bundle.records[0]!;
-    const feeds = { '/': '/api/feeds/rtp.atom', '/about': '/api/feeds/rtp.atom', [`/providers/${game.provider}`]: `/api/feeds/provider/${game.provider}.atom`, [`/rtp/${game.canonical_slug}`]: `/api/feeds/game/${game.canonical_slug}.atom` };
+    const feeds = {
+      '/': '/api/feeds/rtp.atom',
+      '/about': '/api/feeds/rtp.atom',
+      [`/providers/${game.provider}`]: `/api/feeds/provider/${game.provider}.atom`,
+      [`/rtp/${game.canonical_slug}`]: `/api/feeds/game/${game.canonical_slug}.atom`,
+    };
     // The pages are counted by the limiter: read them from a server with room for them.
     const pages = await startServer({ env: { RATE_LIMIT: '100' } });
     const htmlOf = async (p: string) => {

@@ -1,12 +1,12 @@
 // Durable writes: the atomic replace (fsync of the file and its folder), syncing a whole tree, and
 // pid lock files that clear a stale holder with a message (releases, the keys file).
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquirePidLock, syncTree, writeFileAtomic } from '../../src/lib/write.ts';
 import { withKeysLock, writeKeysFile } from '../../src/keys/file.ts';
+import { acquirePidLock, syncTree, writeFileAtomic } from '../../src/lib/write.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -62,7 +62,11 @@ describe('pid locks', () => {
     const pid = await deadPid();
     await writeFile(`${file}.lock`, `${pid}\n`);
     const lines: string[] = [];
-    const out = await withKeysLock(file, async () => 'ran', (l) => lines.push(l));
+    const out = await withKeysLock(
+      file,
+      async () => 'ran',
+      (l) => lines.push(l),
+    );
     expect(out).toBe('ran');
     expect(lines).toEqual([`${file}.lock: cleared a stale lock (process ${pid} no longer runs)`]);
     expect(await readdir(dir)).toEqual([]);

@@ -6,13 +6,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_UPSTREAM_TIMEOUT_S } from '../../src/emit/nginx-edge.ts';
-import { DYNAMIC_FAMILIES, FAST_UPSTREAM_TIMEOUT_MS } from '../../src/routes/routes.ts';
 import type { RouteFamily } from '../../src/routes/paths.ts';
+import { DYNAMIC_FAMILIES, FAST_UPSTREAM_TIMEOUT_MS } from '../../src/routes/routes.ts';
+import { removeTemp, tempDir } from '../helpers/browser.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
-import { startEdge, type RunningEdge } from '../helpers/edge.ts';
+import { type RunningEdge, startEdge } from '../helpers/edge.ts';
 import { get, type Reply } from '../helpers/load.ts';
 import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
-import { removeTemp, tempDir } from '../helpers/browser.ts';
 import { testDataDir, testOutDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());
@@ -31,7 +31,10 @@ describe('npm run edge: routing around trouble, healing itself', () => {
   let edge: RunningEdge;
   /** The instance `was` (its pid and port) logged as exited, then started again on its port. */
   const restarted = (was: { pid: number; port: number }, timeoutMs = 30_000) =>
-    edge.waitFor(new RegExp(`\\(pid ${was.pid}\\) exited \\(SIGKILL\\); restarting it in \\d+ ms[^]*restarted \\(pid \\d+\\) on port ${was.port}\\b`), timeoutMs);
+    edge.waitFor(
+      new RegExp(`\\(pid ${was.pid}\\) exited \\(SIGKILL\\); restarting it in \\d+ ms[^]*restarted \\(pid \\d+\\) on port ${was.port}\\b`),
+      timeoutMs,
+    );
 
   beforeAll(async () => {
     dir = await tempDir('rtp-edge-heal-');

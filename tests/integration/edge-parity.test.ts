@@ -2,17 +2,18 @@
 // (real nginx, real instances, a real redis-server): preconditions on files, TRACE and other
 // methods, an Expect other than 100-continue, each compared byte for byte with an instance's answer;
 // HTTP/0.9 refused unanswered; a head that never ends closed. The rest of the header parity: edge.test.ts.
-import net from 'node:net';
+
 import { readdirSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { removeTemp, tempDir } from '../helpers/browser.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
-import { comparable, NOT_COMPARED, parseAnswer, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
+import { comparable, NOT_COMPARED, parseAnswer, type RunningEdge, startEdge, VALIDATORS } from '../helpers/edge.ts';
 import { exchange } from '../helpers/load.ts';
 import { familySamples } from '../helpers/route-samples.ts';
-import { removeTemp, tempDir } from '../helpers/browser.ts';
 import { testDataDir, testOutDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from '../../src/lib/write.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
-import { startEdge, type RunningEdge } from '../helpers/edge.ts';
+import { type RunningEdge, startEdge } from '../helpers/edge.ts';
 import { get } from '../helpers/load.ts';
 import { request, runScript } from '../helpers/production.ts';
 
@@ -29,7 +29,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-e2e-edge-release-'));
   releases = path.join(tmp, 'releases');
   dataA = await makeFixtureRegistry();
-  dataB = await makeFixtureRegistry({ games: [...FIXTURE_GAMES, fixtureGame({ canonical_slug: 'new-horizon', canonical_name: 'New Horizon', provider: 'copper-reel' })], meta: { data_version: '1.1.0' } });
+  dataB = await makeFixtureRegistry({
+    games: [...FIXTURE_GAMES, fixtureGame({ canonical_slug: 'new-horizon', canonical_name: 'New Horizon', provider: 'copper-reel' })],
+    meta: { data_version: '1.1.0' },
+  });
   const a = await release(dataA);
   expect(a.code, a.stdout + a.stderr).toBe(0);
   edge = await startEdge(path.join(tmp, 'edge'), 2, { RTP_OUT_DIR: path.join(releases, 'current'), RELEASE_POLL_MS: '100', RATE_LIMIT: '0' });
@@ -51,7 +54,13 @@ describe('a release under load through the edge', () => {
     let stop = false;
     const errors: string[] = [];
     let requests = 0;
-    const urls = SLUGS.flatMap((s) => [`/api/rtp/${s}`, `/widget/rtp/${s}`, `/api/widget/rtp/${s}`, `/rtp/${s}`]).concat(['/api/rtp/list?q=book', '/api/rtp/list?sort=rtp_desc&limit=3', '/api/rtp/history', '/', '/api/rtp/dump/registry.csv']);
+    const urls = SLUGS.flatMap((s) => [`/api/rtp/${s}`, `/widget/rtp/${s}`, `/api/widget/rtp/${s}`, `/rtp/${s}`]).concat([
+      '/api/rtp/list?q=book',
+      '/api/rtp/list?sort=rtp_desc&limit=3',
+      '/api/rtp/history',
+      '/',
+      '/api/rtp/dump/registry.csv',
+    ]);
     const loop = async (offset: number) => {
       for (let k = offset; !stop; k++) {
         const r = await request(edge.url + urls[k % urls.length]!);
@@ -97,7 +106,12 @@ describe('a release under load through the edge', () => {
     stop = true;
     await Promise.all(running);
 
-    const detail = `the edge's output:\n${edge.output().split('\n').filter((l) => /edge:|\[(error|warn|crit)\]/.test(l)).slice(-30).join('\n')}`;
+    const detail = `the edge's output:\n${edge
+      .output()
+      .split('\n')
+      .filter((l) => /edge:|\[(error|warn|crit)\]/.test(l))
+      .slice(-30)
+      .join('\n')}`;
     expect(errors, detail).toEqual([]);
     expect(stale, detail).toEqual([]);
     expect([...seen].sort()).toEqual(order);

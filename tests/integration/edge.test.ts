@@ -9,18 +9,18 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EDGE_ERRORS, EDGE_HEAD_LINE_BYTES, EDGE_UNAVAILABLE } from '../../src/emit/nginx.ts';
-import { DYNAMIC_FAMILIES, JSON_ERROR, POLICIES } from '../../src/routes/routes.ts';
-import { paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { movedBody, movedStaticUrls } from '../../src/routes/moved.ts';
+import { paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { DYNAMIC_FAMILIES, JSON_ERROR, POLICIES } from '../../src/routes/routes.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { RPC, RpcErrorMessageSchema } from '../../src/schemas/rpc.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
-import { readDataFiles } from '../helpers/data-files.ts';
-import { comparable, NOT_COMPARED, parseAnswer, RATE_LIMIT_HEADERS, startEdge, VALIDATORS, type RunningEdge } from '../helpers/edge.ts';
-import { exchange, get } from '../helpers/load.ts';
-import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
+import { RPC, RpcErrorMessageSchema } from '../../src/schemas/rpc.ts';
 import { removeTemp, tempDir } from '../helpers/browser.ts';
+import { readDataFiles } from '../helpers/data-files.ts';
+import { comparable, NOT_COMPARED, parseAnswer, RATE_LIMIT_HEADERS, type RunningEdge, startEdge, VALIDATORS } from '../helpers/edge.ts';
+import { exchange, get } from '../helpers/load.ts';
 import { runScript } from '../helpers/production.ts';
+import { familySamples, MCP_CALL } from '../helpers/route-samples.ts';
 import { testDataDir, testOutDir } from '../helpers/server.ts';
 
 const data = readDataFiles(testDataDir());
@@ -34,7 +34,9 @@ const SAMPLES = familySamples({
 const FAMILIES = Object.keys(SAMPLES) as RouteFamily[];
 const STATIC = FAMILIES.filter((f) => !DYNAMIC_FAMILIES.has(f));
 /** The merged slugs of the data (data/merged.json) and every URL of theirs served from a file, an embed's options on each. */
-const MERGED = new Map(MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games.map((m) => [m.slug, m.merged_into]));
+const MERGED = new Map(
+  MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games.map((m) => [m.slug, m.merged_into]),
+);
 const QUERY = 'theme=dark&lang=de';
 const MOVED = movedStaticUrls(MERGED).map((m) => ({ ...m, from: `${m.from}?${QUERY}`, to: `${m.to}?${QUERY}` }));
 
@@ -111,13 +113,19 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
           // Passed through from an instance: the same headers; the budget left differs by the requests between.
           const leaveOut = new Set([...NOT_COMPARED, ...RATE_LIMIT_HEADERS]);
           expect(comparable(viaEdge.headers, leaveOut), url).toEqual(comparable(direct.headers, leaveOut));
-          expect([...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)), url).toEqual([...direct.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)));
+          expect(
+            [...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)),
+            url,
+          ).toEqual([...direct.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)));
         } else {
           // Served by nginx: the same headers but the validators nginx makes itself, and no rate-limit headers.
           const leaveOut = new Set([...NOT_COMPARED, ...VALIDATORS, ...RATE_LIMIT_HEADERS]);
           expect(comparable(viaEdge.headers, leaveOut), url).toEqual(comparable(direct.headers, leaveOut));
           expect(viaEdge.headers.get('etag'), url).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
-          expect([...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)), url).toEqual([]);
+          expect(
+            [...viaEdge.headers.keys()].filter((n) => RATE_LIMIT_HEADERS.has(n)),
+            url,
+          ).toEqual([]);
           expect(direct.headers.has('x-ratelimit-limit'), url).toBe(POLICIES[family].rateLimited);
         }
       }
@@ -126,7 +134,17 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
 
   it('leaves to the instances what no file answers: the same 404s, dot files and CDN files never served', async () => {
     const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
-    for (const url of ['/.env', '/_headers', '/404', '/index', '/about.html', '/api/rtp/no-such-game', '/api/nothing', '/rtp/no-such-game', '/_astro/missing.js']) {
+    for (const url of [
+      '/.env',
+      '/_headers',
+      '/404',
+      '/index',
+      '/about.html',
+      '/api/rtp/no-such-game',
+      '/api/nothing',
+      '/rtp/no-such-game',
+      '/_astro/missing.js',
+    ]) {
       const [direct, viaEdge] = [await fetchOne(node, 'page', url), await fetchOne(edge.url, 'page', url)];
       expect(direct.status, url).toBe(404);
       expect(viaEdge.status, url).toBe(404);
@@ -151,7 +169,7 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key');
   });
 
-  it('answers each URL of a merged slug served from a file with the server\'s own 301: status, Location (query kept), headers and body', async () => {
+  it("answers each URL of a merged slug served from a file with the server's own 301: status, Location (query kept), headers and body", async () => {
     // Counted by the instances (records, widgets, pages): from addresses of their own, each kept
     // within the budget (LIMIT), so the budget of the others stays whole.
     const node = `http://127.0.0.1:${edge.state.instances[0]!.port}`;
@@ -166,11 +184,19 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       // The same headers; the instances count the request (its rate-limit headers), nginx does not.
       const leaveOut = new Set([...NOT_COMPARED, ...RATE_LIMIT_HEADERS]);
       expect(comparable(headersOf(viaEdge.headers), leaveOut), m.from).toEqual(comparable(headersOf(direct.headers), leaveOut));
-      expect(Object.keys(viaEdge.headers).filter((n) => RATE_LIMIT_HEADERS.has(n)), m.from).toEqual([]);
+      expect(
+        Object.keys(viaEdge.headers).filter((n) => RATE_LIMIT_HEADERS.has(n)),
+        m.from,
+      ).toEqual([]);
     }
     // HEAD: the same answer without its body; the card, drawn by the instances, passes through; the preflight is theirs.
     const head = await fetch(edge.url + MOVED[0]!.from, { method: 'HEAD', redirect: 'manual' });
-    expect([head.status, head.headers.get('location'), head.headers.get('content-length'), await head.text()]).toEqual([301, MOVED[0]!.to, String(Buffer.byteLength(JSON.stringify(movedBody(MOVED[0]!.slug, MOVED[0]!.into)))), '']);
+    expect([head.status, head.headers.get('location'), head.headers.get('content-length'), await head.text()]).toEqual([
+      301,
+      MOVED[0]!.to,
+      String(Buffer.byteLength(JSON.stringify(movedBody(MOVED[0]!.slug, MOVED[0]!.into)))),
+      '',
+    ]);
     const [slug, into] = [...MERGED][0]!;
     const card = await get(`${edge.url}${paths.ogImage(slug)}`, { localAddress: '127.0.3.1' });
     expect([card.status, card.headers.location]).toEqual([301, paths.ogImage(into)]);
@@ -178,7 +204,7 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     expect([preflight.status, preflight.headers.get('access-control-allow-headers')]).toEqual([204, 'x-api-key']);
   });
 
-  it('answers what nginx refuses itself as the server does: JSON error bodies with the server\'s error headers, never its HTML pages', async () => {
+  it("answers what nginx refuses itself as the server does: JSON error bodies with the server's error headers, never its HTML pages", async () => {
     const node = edge.state.instances[0]!.port;
     const requests: Array<[string, string, number]> = [
       // A request line past nginx's header buffer (the instances' own 414s come from them).
@@ -189,7 +215,12 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     ];
     for (const [what, request, status] of requests) {
       const [head, body] = (await exchange(edge.state.nginx.port, request)).split('\r\n\r\n');
-      const headers = new Map(head!.split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = new Map(
+        head!
+          .split('\r\n')
+          .slice(1)
+          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       expect(Number(head!.split(' ')[1]), what).toBe(status);
       const parsed = ErrorBodySchema.parse(JSON.parse(body!));
       expect(parsed, what).toEqual([...EDGE_ERRORS.values()].find((b) => b.statusCode === status));
@@ -212,7 +243,9 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
         let got = '';
         const socket = net.connect({ port, host: '127.0.0.1' }, () => {
-          socket.write(`POST ${paths.mcp} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${size}\r\n\r\n`);
+          socket.write(
+            `POST ${paths.mcp} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${size}\r\n\r\n`,
+          );
         });
         socket.on('data', (c: Buffer) => {
           got += c.toString('latin1');
@@ -231,7 +264,10 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
       });
     const direct = await post(edge.state.instances[0]!.port, maxBytes + 1);
     expect(direct).toEqual({ status: 413, type: JSON_ERROR['Content-Type'], body: JSON.stringify(tooLarge) });
-    expect(RpcErrorMessageSchema.parse(JSON.parse(direct.body)).error).toEqual({ code: RPC.INVALID_REQUEST, message: `request body larger than ${maxBytes} bytes` });
+    expect(RpcErrorMessageSchema.parse(JSON.parse(direct.body)).error).toEqual({
+      code: RPC.INVALID_REQUEST,
+      message: `request body larger than ${maxBytes} bytes`,
+    });
     for (const size of [maxBytes + 1, 2 * 1024 * 1024]) expect(await post(edge.state.nginx.port, size), `${size} bytes`).toEqual(direct);
   });
 
@@ -252,7 +288,7 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     expect(other.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 
-  it('serves the static families and the merged slugs\' redirects with every instance killed, same bytes and headers; dynamic routes get a JSON 503 on refusal, not after a timeout', async () => {
+  it("serves the static families and the merged slugs' redirects with every instance killed, same bytes and headers; dynamic routes get a JSON 503 on refusal, not after a timeout", async () => {
     const before = new Map<string, Seen>();
     for (const family of STATIC) for (const url of SAMPLES[family]) before.set(url, await fetchOne(edge.url, family, url));
     for (const m of MOVED) before.set(m.from, await fetchOne(edge.url, m.family, m.from));
@@ -296,7 +332,9 @@ describe('npm run edge: nginx in front of two instances and one redis-server', (
     const secret = `edge-secret-${process.pid}`;
     expect((await get(`${edge.url}${paths.list}?q=${secret}`)).status).toBe(503);
     expect(parseAnswer(await exchange(edge.state.nginx.port, `GET ${paths.list}?q=${secret} HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n`)).status).toBe(400);
-    expect(parseAnswer(await exchange(edge.state.nginx.port, `TRACE ${paths.list}?q=${secret} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status).toBe(503);
+    expect(parseAnswer(await exchange(edge.state.nginx.port, `TRACE ${paths.list}?q=${secret} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status).toBe(
+      503,
+    );
     await edge.waitFor(new RegExp(`edge: TRACE ${paths.list} answered 503 \\(instances: `));
     await edge.waitFor(new RegExp(`edge: GET ${paths.list} answered 503 \\(instances: `));
     expect(edge.output()).not.toContain(secret);

@@ -4,10 +4,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toDataJson } from '../../src/lib/write.ts';
 import { canonicalJson, sha256Hex } from '../../src/registry/canonical.ts';
 import { loadRegistry } from '../../src/registry/load.ts';
-import { toDataJson } from '../../src/lib/write.ts';
-import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, type FixtureOptions } from '../fixtures/registry.ts';
+import { FIXTURE_GAMES, type FixtureOptions, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -31,7 +31,10 @@ async function freeze(dir: string, ...args: string[]): Promise<{ code: number; s
 
 /** Every file under `dir` with its content, to prove a refused freeze wrote nothing. */
 async function snapshot(dir: string): Promise<string> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name))).sort();
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+    .sort();
   const contents = await Promise.all(files.map(async (f) => [f, await readFile(path.join(dir, f), 'utf8')]));
   return sha256Hex(canonicalJson(contents));
 }
@@ -40,7 +43,13 @@ const USAGE = 'usage: npm run data:freeze -- (--version X.Y.Z | --bump patch|min
 
 describe('npm run data:freeze', () => {
   it('stamps the version, writes frozen.json and appends the RTP changes to history.jsonl', async () => {
-    const changed = fixtureGame({ stated_rtp: 96.3, rtp_variants: [{ rtp: 94.2, kind: 'operator_ladder' }, { rtp: 96.3, kind: 'standard' }] });
+    const changed = fixtureGame({
+      stated_rtp: 96.3,
+      rtp_variants: [
+        { rtp: 94.2, kind: 'operator_ladder' },
+        { rtp: 96.3, kind: 'standard' },
+      ],
+    });
     // The default history and frozen state are of the unchanged games: this edit is what the freeze must find.
     const dir = await fixture({ files: { 'games/aurora-games/book-of-aurora.json': toDataJson(changed) } });
     const before = await readFile(path.join(dir, 'history.jsonl'), 'utf8');
@@ -110,4 +119,3 @@ describe('npm run data:freeze', () => {
     expect(r.stderr).toBe(`data:freeze: Unknown option '--versoin'\n${USAGE}\n`);
   });
 });
-

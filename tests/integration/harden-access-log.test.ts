@@ -1,6 +1,6 @@
 // The structured access log: one JSON line per request with the documented fields; never a raw IP,
 // a key, a query string or an Authorization value; a backlog bounded by bytes when the output stalls.
-import { parseTrustProxy } from '../../src/server/client-ip.ts';
+
 import { execFileSync } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,7 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyCheck } from '../../src/keys/auth.ts';
-import { ACCESS_LOG_BUFFER_BYTES, AccessLog, accessLine, accessLogOutput, accessLogTarget, hashedClient, loggedPath, type AccessLogEntry } from '../../src/server/access-log.ts';
+import {
+  ACCESS_LOG_BUFFER_BYTES,
+  AccessLog,
+  type AccessLogEntry,
+  accessLine,
+  accessLogOutput,
+  accessLogTarget,
+  hashedClient,
+  loggedPath,
+} from '../../src/server/access-log.ts';
+import { parseTrustProxy } from '../../src/server/client-ip.ts';
 
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 let dir: string;
@@ -29,7 +39,12 @@ beforeAll(async () => {
     trustProxy: parseTrustProxy('1', []),
     salt: 'pepper',
     sync: true,
-    keyCheck: (req): KeyCheck => (req.headers.authorization === `Bearer ${KEY}` ? { status: 'valid', id: 'AbCd1234' } : req.headers.authorization ? { status: 'invalid' } : { status: 'none' }),
+    keyCheck: (req): KeyCheck =>
+      req.headers.authorization === `Bearer ${KEY}`
+        ? { status: 'valid', id: 'AbCd1234' }
+        : req.headers.authorization
+          ? { status: 'invalid' }
+          : { status: 'none' },
   });
   server = http.createServer((req, res) => {
     log.track(req, res);
@@ -66,16 +81,24 @@ type Line = AccessLogEntry & { type: string; time: string };
 
 const readLines = async (): Promise<Line[]> => {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.trim() === '' ? [] : text.trim().split('\n').map((l) => JSON.parse(l) as Line);
+  return text.trim() === ''
+    ? []
+    : text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
 };
 
 /** The log's lines once it holds at least `min` (a line is written when its response finishes, after the client may have read it). */
 async function lines(min = 1): Promise<Line[]> {
   let out: Line[] = [];
-  await vi.waitFor(async () => {
-    out = await readLines();
-    expect(out.length).toBeGreaterThanOrEqual(min);
-  }, { timeout: 5000, interval: 10 });
+  await vi.waitFor(
+    async () => {
+      out = await readLines();
+      expect(out.length).toBeGreaterThanOrEqual(min);
+    },
+    { timeout: 5000, interval: 10 },
+  );
   return out;
 }
 
@@ -118,7 +141,8 @@ describe('access log', () => {
     expect(invalid).toMatchObject({ client: hashedClient('198.51.100.23', 'pepper'), auth: 'invalid', status: 401, rate_limit_remaining: null });
     expect(keyInPath!.path).toBe('/api/rtp/rtp_live_[redacted]');
     const text = await readFile(file, 'utf8');
-    for (const secret of [KEY, KEY.slice(17), '198.51.100.23', '127.0.0.1', 'secret+search', 'secret search', 'wxyz', 'Bearer']) expect(text).not.toContain(secret);
+    for (const secret of [KEY, KEY.slice(17), '198.51.100.23', '127.0.0.1', 'secret+search', 'secret search', 'wxyz', 'Bearer'])
+      expect(text).not.toContain(secret);
   });
 
   it('marks a request whose client left before the answer', async () => {
@@ -135,11 +159,27 @@ describe('access log', () => {
 });
 
 describe('line encoding', () => {
-  const entry: AccessLogEntry = { method: 'GET', path: '/api/rtp/list', status: 200, duration_ms: 0.125, bytes: 1234, client: 'ip:0123456789abcdef', auth: 'none', rate_limit_remaining: 59 };
+  const entry: AccessLogEntry = {
+    method: 'GET',
+    path: '/api/rtp/list',
+    status: 200,
+    duration_ms: 0.125,
+    bytes: 1234,
+    client: 'ip:0123456789abcdef',
+    auth: 'none',
+    rate_limit_remaining: 59,
+  };
   const time = '2026-11-24T06:00:00.000Z';
 
   it('writes exactly what JSON.stringify writes, fields in order, one line each', () => {
-    const hostile: AccessLogEntry = { ...entry, method: 'G"ET', path: '/a\\b"\n\u0000\u2028\ud800é', bytes: null, rate_limit_remaining: null, client: 'key:"x"' };
+    const hostile: AccessLogEntry = {
+      ...entry,
+      method: 'G"ET',
+      path: '/a\\b"\n\u0000\u2028\ud800é',
+      bytes: null,
+      rate_limit_remaining: null,
+      client: 'key:"x"',
+    };
     for (const e of [entry, hostile, { ...entry, aborted: true as const }, { ...entry, status: 304, bytes: 0, auth: 'key' as const }]) {
       const line = accessLine(time, e);
       expect(line).toBe(`${JSON.stringify({ type: 'access', time, ...e })}\n`);
@@ -239,7 +279,19 @@ describe('the backlog bound (an output that does not keep up)', () => {
     // Some 600 bytes a line, 10 MiB in all: two and a half times the bound.
     const lines = Math.ceil((10 * 1024 * 1024) / 600);
     const time = '2026-11-24T06:00:00.000Z';
-    for (let k = 0; k < lines; k++) output.write(accessLine(time, { method: 'GET', path: `/p${k}/${'x'.repeat(480)}`, status: 200, duration_ms: 1, bytes: 2, client: 'ip:0123456789abcdef', auth: 'none', rate_limit_remaining: null }));
+    for (let k = 0; k < lines; k++)
+      output.write(
+        accessLine(time, {
+          method: 'GET',
+          path: `/p${k}/${'x'.repeat(480)}`,
+          status: 200,
+          duration_ms: 1,
+          bytes: 2,
+          client: 'ip:0123456789abcdef',
+          auth: 'none',
+          rate_limit_remaining: null,
+        }),
+      );
     expect(dropped).toBeGreaterThan(0);
     const received: Buffer[] = [];
     const ended = new Promise<void>((resolve) => reader.on('end', resolve));

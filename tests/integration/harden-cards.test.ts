@@ -7,15 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
-import { cpuMs, type Server, startServer, testOutDir } from '../helpers/server.ts';
 import { agents, get } from '../helpers/load.ts';
+import { cpuMs, type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 const CARDS = 300;
 const CONCURRENCY = 8;
 /** The first `n` slugs of the build, by their slot files. */
 function slugs(n: number): string[] {
   const dir = path.join(testOutDir(), 'client', 'api', 'rtp');
-  return readdirSync(dir).filter((f) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(f) && statSync(path.join(dir, f)).isFile()).slice(0, n);
+  return readdirSync(dir)
+    .filter((f) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(f) && statSync(path.join(dir, f)).isFile())
+    .slice(0, n);
 }
 
 /** Fetches every card, `CONCURRENCY` at a time, each from the next of 40 client addresses; resolves the count of each status and the highest RSS seen. */
@@ -71,7 +73,9 @@ describe(`${CARDS} distinct preview cards at concurrency ${CONCURRENCY}`, () => 
     await lists;
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]!;
-    console.log(`cards, first pass: ${cpuEach.toFixed(1)} ms of server CPU each (the list requests included), peak RSS ${(pass.maxRssKiB / 1024).toFixed(0)} MiB; ${latencies.length} list requests meanwhile, p50 ${latencies[latencies.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    console.log(
+      `cards, first pass: ${cpuEach.toFixed(1)} ms of server CPU each (the list requests included), peak RSS ${(pass.maxRssKiB / 1024).toFixed(0)} MiB; ${latencies.length} list requests meanwhile, p50 ${latencies[latencies.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`,
+    );
     expect(pass.statuses).toEqual(new Map([[200, CARDS]]));
     expect([...listStatuses]).toEqual([200]);
     expect(pass.maxRssKiB).toBeLessThan(300 * 1024);

@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
+import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { WidgetDataSchema } from '../../src/schemas/widget.ts';
-import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
+import { ROOT, reloadedOn, request, runScript } from '../helpers/production.ts';
 import { type Server, startServer } from '../helpers/server.ts';
-import { reloadedOn, request, ROOT, runScript } from '../helpers/production.ts';
 
 const FIXTURE = path.join(ROOT, 'tests/fixtures/xss');
 let tmp: string;
@@ -59,12 +59,15 @@ afterAll(async () => {
 });
 
 describe('payloads in the data', () => {
-  it.each(['/widget/rtp/book-of-xss', '/widget/rtp/quote-breaker', '/rtp/book-of-xss', '/rtp/quote-breaker', '/providers/evil-games', '/', '/providers'])('%s escapes every payload', async (url) => {
-    const r = await request(server.url + url);
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(injected(r.text)).toEqual([]);
-  });
+  it.each(['/widget/rtp/book-of-xss', '/widget/rtp/quote-breaker', '/rtp/book-of-xss', '/rtp/quote-breaker', '/providers/evil-games', '/', '/providers'])(
+    '%s escapes every payload',
+    async (url) => {
+      const r = await request(server.url + url);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(injected(r.text)).toEqual([]);
+    },
+  );
 
   it('the game pages and widgets show the names escaped, not dropped', async () => {
     const widget = (await request(`${server.url}/widget/rtp/book-of-xss`)).text;
@@ -100,7 +103,10 @@ describe('a snapshot with errors', () => {
     await cp(FIXTURE, broken, { recursive: true });
     const game = JSON.parse(await readFile(path.join(broken, 'games/evil-games/book-of-xss.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(path.join(broken, 'games/evil-games/book-of-xss.json'), JSON.stringify({ ...game, stated_rtp: 'ninety-six', provider: 'evil-games' }));
-    await writeFile(path.join(broken, 'registry.json'), JSON.stringify({ ...(JSON.parse(await readFile(path.join(broken, 'registry.json'), 'utf8')) as object), data_version: '2.0.0' }));
+    await writeFile(
+      path.join(broken, 'registry.json'),
+      JSON.stringify({ ...(JSON.parse(await readFile(path.join(broken, 'registry.json'), 'utf8')) as object), data_version: '2.0.0' }),
+    );
     const r = await runScript('scripts/release.ts', [], { RELEASES_DIR: releases, RTP_DATA_DIR: broken });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('release failed at step "data"');

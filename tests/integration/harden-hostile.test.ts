@@ -4,8 +4,8 @@
 // framework surface is gone (docs/security.md).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Server, startServer } from '../helpers/server.ts';
 import { agents, blast, exchange, get } from '../helpers/load.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
 
@@ -64,27 +64,31 @@ describe('slow clients', () => {
     /** Per slow connection: when it closed, and what the server sent first (nothing when refused past the cap). */
     const closed: Array<{ at: number; answer: string }> = [];
     const sockets: net.Socket[] = [];
-    const head = 'GET /api/rtp/list HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(4000);
+    const head = `GET /api/rtp/list HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(4000)}`;
     let allClosed!: () => void;
     const done = new Promise<void>((resolve) => (allClosed = resolve));
-    const opened = Array.from({ length: 1500 }, (_, k) => new Promise<void>((resolve) => {
-      const socket = net.connect({ port, host: '127.0.0.1', localAddress: `127.0.1.${(k % 15) + 1}` });
-      let at = 0;
-      let answer = '';
-      const drip = setInterval(() => {
-        if (!socket.destroyed && socket.writable) socket.write(head[at++ % head.length]!);
-      }, 250);
-      socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
-      socket.on('error', () => undefined);
-      socket.once('close', () => {
-        clearInterval(drip);
-        closed.push({ at: performance.now() - started, answer });
-        if (closed.length === 1500) allClosed();
-      });
-      socket.once('connect', () => resolve());
-      socket.once('close', () => resolve());
-      sockets.push(socket);
-    }));
+    const opened = Array.from(
+      { length: 1500 },
+      (_, k) =>
+        new Promise<void>((resolve) => {
+          const socket = net.connect({ port, host: '127.0.0.1', localAddress: `127.0.1.${(k % 15) + 1}` });
+          let at = 0;
+          let answer = '';
+          const drip = setInterval(() => {
+            if (!socket.destroyed && socket.writable) socket.write(head[at++ % head.length]!);
+          }, 250);
+          socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+          socket.on('error', () => undefined);
+          socket.once('close', () => {
+            clearInterval(drip);
+            closed.push({ at: performance.now() - started, answer });
+            if (closed.length === 1500) allClosed();
+          });
+          socket.once('connect', () => resolve());
+          socket.once('close', () => resolve());
+          sockets.push(socket);
+        }),
+    );
     await Promise.all(opened);
     // A normal client, ten requests a second, while the slow ones hold their connections; counted
     // as served while held when answered before the head timeout cut the first slow connection.
@@ -141,12 +145,15 @@ describe('protocol edges and surface', () => {
     expect(text.endsWith('{"statusCode":400,"statusMessage":"bad request"}')).toBe(true);
   });
 
-  it.each(['/_image?href=%2Ffavicon.svg&w=16&h=16&f=png', '/_server-islands/Any', '/_actions/any'])('%s: 404 (no framework runtime), never a 500', async (target) => {
-    const r = await get(server.url + target);
-    expect(r.status).toBe(404);
-    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(r.headers['cache-control']).toBe('no-store');
-  });
+  it.each(['/_image?href=%2Ffavicon.svg&w=16&h=16&f=png', '/_server-islands/Any', '/_actions/any'])(
+    '%s: 404 (no framework runtime), never a 500',
+    async (target) => {
+      const r = await get(server.url + target);
+      expect(r.status).toBe(404);
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.headers['cache-control']).toBe('no-store');
+    },
+  );
 
   it.each(['/', '/about', '/providers', '/rtp/book-of-dead', '/no-such-page'])('%s: the page security headers', async (target) => {
     const r = await get(server.url + target);
@@ -164,9 +171,12 @@ describe('protocol edges and surface', () => {
     expect(r.headers['content-security-policy']).not.toContain('frame-ancestors');
   });
 
-  it.each(['/api/rtp/list?q=book', '/api/rtp/history', '/api/openapi.json', '/api/rtp/list?limit=0', '/api/rtp/book-of-dead'])('%s: nosniff', async (target) => {
-    expect((await get(server.url + target)).headers['x-content-type-options']).toBe('nosniff');
-  });
+  it.each(['/api/rtp/list?q=book', '/api/rtp/history', '/api/openapi.json', '/api/rtp/list?limit=0', '/api/rtp/book-of-dead'])(
+    '%s: nosniff',
+    async (target) => {
+      expect((await get(server.url + target)).headers['x-content-type-options']).toBe('nosniff');
+    },
+  );
 
   it('build assets are not counted against the rate limit', async () => {
     const page = await get(`${server.url}/`);

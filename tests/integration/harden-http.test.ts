@@ -2,12 +2,13 @@
 //   fuzz   3,000+ generated list and history queries (seeded: HARDEN_SEED reproduces a run)
 //   paths  traversal and encoding variants on every route family, over raw sockets
 //   soak   60,000 requests of mixed load after 10,000 of warm-up (autocannon, 10 connections): 0 errors, RSS growth < 10%
+
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
@@ -56,7 +57,9 @@ function get(pathAndQuery: string): Promise<Reply> {
     const req = http.request({ host: hostname, port, path: pathAndQuery, agent, method: 'GET' }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -68,7 +71,9 @@ function get(pathAndQuery: string): Promise<Reply> {
 function raw(target: string): Promise<{ status: number; head: string; body: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`, 'latin1'));
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`, 'latin1'),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', reject);
@@ -117,11 +122,17 @@ describe('fuzz', () => {
             continue;
           }
           if (r.status === 414) {
-            if (r.body !== '{"statusCode":414,"statusMessage":"query string too long: at most 2048 bytes"}' || k >= 0 && target.length - target.indexOf('?') - 1 <= 2048) problems.push(`${where}: unexpected 414`);
+            if (
+              r.body !== '{"statusCode":414,"statusMessage":"query string too long: at most 2048 bytes"}' ||
+              (k >= 0 && target.length - target.indexOf('?') - 1 <= 2048)
+            )
+              problems.push(`${where}: unexpected 414`);
           } else if (r.status === 400) {
             const e = ErrorBodySchema.safeParse(body);
-            if (!e.success || e.data.statusCode !== 400 || e.data.statusMessage === '' || (e.data.errors ?? []).length === 0) problems.push(`${where}: bad error body ${r.body.slice(0, 200)}`);
-          } else if (route === '/api/rtp/list' && !ListResponseSchema.safeParse(body).success) problems.push(`${where}: 200 body does not match the list schema`);
+            if (!e.success || e.data.statusCode !== 400 || e.data.statusMessage === '' || (e.data.errors ?? []).length === 0)
+              problems.push(`${where}: bad error body ${r.body.slice(0, 200)}`);
+          } else if (route === '/api/rtp/list' && !ListResponseSchema.safeParse(body).success)
+            problems.push(`${where}: 200 body does not match the list schema`);
         }
       }),
     );
@@ -215,11 +226,26 @@ describe('soak', () => {
     // limit it picks from the machine's memory: both show up as RSS growth that no leak causes.
     // Fixed heap sizes (well above the ~30 MB this registry needs live) leave leaks as the only
     // source of growth; a leak would still grow RSS (and end in a crash, failing the error count).
-    const soak = await startServer({ outDir: out, env: { RATE_LIMIT: '1000000000', ACCESS_LOG: '/dev/null' }, nodeArgs: ['--min-semi-space-size=32', '--max-semi-space-size=32', '--max-old-space-size=128'] });
+    const soak = await startServer({
+      outDir: out,
+      env: { RATE_LIMIT: '1000000000', ACCESS_LOG: '/dev/null' },
+      nodeArgs: ['--min-semi-space-size=32', '--max-semi-space-size=32', '--max-old-space-size=128'],
+    });
     try {
-      const slugs = ['book-of-dead', 'reactoonz', 'sweet-bonanza', 'gates-of-olympus', 'starburst'].filter((s) => existsSync(path.join(out, 'client/api/rtp', s)));
+      const slugs = ['book-of-dead', 'reactoonz', 'sweet-bonanza', 'gates-of-olympus', 'starburst'].filter((s) =>
+        existsSync(path.join(out, 'client/api/rtp', s)),
+      );
       const paths = [
-        ...['q=book', 'q=dead&sort=rtp_desc', 'provider=playngo&limit=10', 'game_type=slot&sort=recent&offset=20', 'has_variants=1&sort=variants_desc', 'q=gold&provider=netent', 'sort=provider&offset=100&limit=5', 'q=sweet'].map((q) => `/api/rtp/list?${q}`),
+        ...[
+          'q=book',
+          'q=dead&sort=rtp_desc',
+          'provider=playngo&limit=10',
+          'game_type=slot&sort=recent&offset=20',
+          'has_variants=1&sort=variants_desc',
+          'q=gold&provider=netent',
+          'sort=provider&offset=100&limit=5',
+          'q=sweet',
+        ].map((q) => `/api/rtp/list?${q}`),
         ...slugs.flatMap((s) => [`/api/rtp/${s}`, `/widget/rtp/${s}?theme=dark`, `/api/widget/rtp/${s}`, `/rtp/${s}`]),
         '/api/rtp/provider/playngo',
         '/api/rtp/history',
@@ -228,7 +254,8 @@ describe('soak', () => {
       const samples: Array<[number, number]> = [];
       const t0 = Date.now();
       const timer = setInterval(() => samples.push([Date.now() - t0, soak.rssKiB()]), 1000);
-      const load = (amount: number) => autocannon({ url: soak.url, connections: 10, amount, timeout: 30, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+      const load = (amount: number) =>
+        autocannon({ url: soak.url, connections: 10, amount, timeout: 30, requests: paths.map((p) => ({ method: 'GET', path: p })) });
       let warmup;
       let warm;
       let result;

@@ -66,7 +66,15 @@ describe('MCP bodies and work in flight', () => {
     const busy = answers.filter((a) => a.status === 503);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(MCP_IN_FLIGHT);
     expect(busy).toHaveLength(1);
-    expect(JSON.parse(busy[0]!.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32002, message: `server busy: at most ${MCP_IN_FLIGHT} MCP requests in flight; retry after 1 s`, data: { code: 'ERR_MCP_BUSY', retry_after: 1 } } });
+    expect(JSON.parse(busy[0]!.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32002,
+        message: `server busy: at most ${MCP_IN_FLIGHT} MCP requests in flight; retry after 1 s`,
+        data: { code: 'ERR_MCP_BUSY', retry_after: 1 },
+      },
+    });
     for (const agent of pool) agent.destroy();
   }, 30_000);
 
@@ -75,16 +83,18 @@ describe('MCP bodies and work in flight', () => {
     const stalled: net.Socket[] = [];
     const refused: Promise<string>[] = [];
     for (let k = 0; k < 16; k++) {
-      stalled.push(await new Promise<net.Socket>((resolve) => {
-        const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress: '127.0.9.1' }, () => {
-          socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
-          resolve(socket);
-        });
-        const chunks: Buffer[] = [];
-        socket.on('data', (c: Buffer) => chunks.push(c));
-        refused.push(new Promise((done) => socket.once('close', () => done(Buffer.concat(chunks).toString('utf8')))));
-        socket.on('error', () => undefined);
-      }));
+      stalled.push(
+        await new Promise<net.Socket>((resolve) => {
+          const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress: '127.0.9.1' }, () => {
+            socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+            resolve(socket);
+          });
+          const chunks: Buffer[] = [];
+          socket.on('data', (c: Buffer) => chunks.push(c));
+          refused.push(new Promise((done) => socket.once('close', () => done(Buffer.concat(chunks).toString('utf8')))));
+          socket.on('error', () => undefined);
+        }),
+      );
     }
     // The address's bodies past its bound are refused at once, each with the stable code.
     const answers = await Promise.all(refused.slice(MCP_READING_PER_ADDRESS));
@@ -92,7 +102,11 @@ describe('MCP bodies and work in flight', () => {
       expect(text).toMatch(/^HTTP\/1\.1 503 /);
       expect(text).toMatch(/\r\nretry-after: 1\r\n/i);
       const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Rpc;
-      expect(body.error).toEqual({ code: -32002, message: `server busy: at most ${MCP_READING_PER_ADDRESS} MCP request bodies being received from one client at a time; retry after 1 s`, data: { code: 'ERR_MCP_BODIES_BUSY', retry_after: 1 } });
+      expect(body.error).toEqual({
+        code: -32002,
+        message: `server busy: at most ${MCP_READING_PER_ADDRESS} MCP request bodies being received from one client at a time; retry after 1 s`,
+        data: { code: 'ERR_MCP_BODIES_BUSY', retry_after: 1 },
+      });
     }
     // Its first bodies are still being waited for, and hold no place another client needs.
     expect(stalled.slice(0, MCP_READING_PER_ADDRESS).every((s) => !s.destroyed)).toBe(true);
@@ -110,14 +124,16 @@ describe('MCP bodies and work in flight', () => {
     const opened: Promise<void>[] = [];
     for (let a = 0; a < addresses; a++) {
       for (let k = 0; k < MCP_READING_PER_ADDRESS; k++) {
-        opened.push(new Promise<void>((resolve) => {
-          const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress: `127.0.10.${a + 1}` }, () => {
-            socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
-            resolve();
-          });
-          socket.on('error', () => undefined);
-          slow.push(socket);
-        }));
+        opened.push(
+          new Promise<void>((resolve) => {
+            const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress: `127.0.10.${a + 1}` }, () => {
+              socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+              resolve();
+            });
+            socket.on('error', () => undefined);
+            slow.push(socket);
+          }),
+        );
       }
     }
     await Promise.all(opened);
@@ -127,7 +143,15 @@ describe('MCP bodies and work in flight', () => {
     expect(busy.status).toBe(503);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(busy.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(JSON.parse(busy.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32002, message: `server busy: at most ${MCP_READING} MCP request bodies being received at a time; retry after 1 s`, data: { code: 'ERR_MCP_BODIES_BUSY', retry_after: 1 } } });
+    expect(JSON.parse(busy.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32002,
+        message: `server busy: at most ${MCP_READING} MCP request bodies being received at a time; retry after 1 s`,
+        data: { code: 'ERR_MCP_BODIES_BUSY', retry_after: 1 },
+      },
+    });
     const closing = slow.map((s) => new Promise((resolve) => s.once('close', resolve)));
     for (const s of slow) s.destroy();
     await Promise.all(closing);

@@ -7,17 +7,26 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BATCH_ANSWER_BYTES, MCP_BATCH_MESSAGES, MCP_MESSAGE_BYTES } from '../../src/schemas/rpc.ts';
-import { REPO_ROOT, type Server, startServer, testOutDir } from '../helpers/server.ts';
 import { exchange, get } from '../helpers/load.ts';
+import { REPO_ROOT, type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-type Rpc = { jsonrpc: '2.0'; id: number | string | null; result?: { isError?: boolean; structuredContent?: { games?: unknown[] } }; error?: { code: number; message: string; data?: Record<string, unknown> } };
+type Rpc = {
+  jsonrpc: '2.0';
+  id: number | string | null;
+  result?: { isError?: boolean; structuredContent?: { games?: unknown[] } };
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+};
 
 const search = (id: number, limit = 50) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_games', arguments: { limit, offset: id } } });
 const batch = (n: number, limit = 50) => Array.from({ length: n }, (_, k) => search(k + 1, limit));
 
-async function post(server: Server, body: unknown, headers: Record<string, string> = JSON_HEADERS): Promise<{ status: number; headers: Headers; text: string }> {
+async function post(
+  server: Server,
+  body: unknown,
+  headers: Record<string, string> = JSON_HEADERS,
+): Promise<{ status: number; headers: Headers; text: string }> {
   const r = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
@@ -26,7 +35,9 @@ async function post(server: Server, body: unknown, headers: Record<string, strin
 function unreadPost(server: Server, body: string, localAddress: string): Promise<net.Socket> {
   return new Promise((resolve) => {
     const socket = net.connect({ port: portOf(server), host: '127.0.0.1', localAddress }, () => {
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       resolve(socket);
     });
     socket.pause();
@@ -44,7 +55,15 @@ describe('MCP under unread batches', () => {
   it(`a batch past ${MCP_BATCH_MESSAGES} messages is refused whole with -32600, nothing run`, async () => {
     const r = await post(server, batch(100));
     expect(r.status).toBe(400);
-    expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a batch holds at most ${MCP_BATCH_MESSAGES} messages`, data: { code: 'ERR_MCP_BATCH_TOO_LONG', max_messages: MCP_BATCH_MESSAGES } } });
+    expect(JSON.parse(r.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: `Invalid Request: a batch holds at most ${MCP_BATCH_MESSAGES} messages`,
+        data: { code: 'ERR_MCP_BATCH_TOO_LONG', max_messages: MCP_BATCH_MESSAGES },
+      },
+    });
   });
 
   it('a batch at the cap gets every answer within the byte cap of a batch', async () => {
@@ -150,12 +169,22 @@ describe('POST /mcp protocol edges', () => {
   });
 
   it('JSON-RPC codes: -32700 for a body that is not JSON, -32600 for an empty batch, -32602 for invalid params, -32601 for an unknown method', async () => {
-    expect(JSON.parse((await post(server, '{"jsonrpc":')).text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not JSON' } });
+    expect(JSON.parse((await post(server, '{"jsonrpc":')).text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the message is not JSON' },
+    });
     const empty = await post(server, []);
     expect(empty.status).toBe(400);
     expect(JSON.parse(empty.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
-    const params = JSON.parse((await post(server, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_games', arguments: { limit: 'many' } } })).text) as Rpc;
-    expect(params).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: params.arguments.limit: Invalid input: expected number, received string' } });
+    const params = JSON.parse(
+      (await post(server, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_games', arguments: { limit: 'many' } } })).text,
+    ) as Rpc;
+    expect(params).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: 'Invalid params: params.arguments.limit: Invalid input: expected number, received string' },
+    });
     const shape = JSON.parse((await post(server, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 12 } })).text) as Rpc;
     expect(shape.error?.code).toBe(-32602);
     const unknown = JSON.parse((await post(server, { jsonrpc: '2.0', id: 9, method: 'resources/list' })).text) as Rpc;
@@ -165,7 +194,11 @@ describe('POST /mcp protocol edges', () => {
   it('a body that is not JSON sent as text/plain gets the 415, not a parse error', async () => {
     const r = await post(server, '<xml/>', { 'content-type': 'text/plain', accept: 'application/json' });
     expect(r.status).toBe(415);
-    expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Unsupported Media Type: Content-Type must be application/json' } });
+    expect(JSON.parse(r.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Unsupported Media Type: Content-Type must be application/json' },
+    });
   });
 
   it('no echo: a 60 KB tool name and a slug with CR/LF never come back', async () => {
@@ -182,14 +215,20 @@ describe('POST /mcp protocol edges', () => {
 
   it('POST in absolute form is served like POST /mcp', async () => {
     const body = JSON.stringify(search(1, 1));
-    const text = await exchange(portOf(server), `POST http://x/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const text = await exchange(
+      portOf(server),
+      `POST http://x/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(text).toContain('"result"');
   });
 
   it('a half-sent body gets a JSON 408 once BODY_TIMEOUT_MS has passed', async () => {
     const started = performance.now();
-    const text = await exchange(portOf(server), 'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0"');
+    const text = await exchange(
+      portOf(server),
+      'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0"',
+    );
     // Not before the body timeout; and its own answer, not the request timeout's (Node's bare 408):
     // which timer fired is in the body, so no upper bound on the clock is needed.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000 - 1);
@@ -235,10 +274,22 @@ describe('the stdio MCP server', () => {
   /** Runs `npm run mcp`'s script over `input` to its end; its stdout lines. */
   function stdio(input: Buffer[]): Promise<{ code: number | null; lines: string[] }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/mcp.ts')], { cwd: REPO_ROOT, env: { ...process.env, RTP_OUT_DIR: testOutDir() }, stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/mcp.ts')], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, RTP_OUT_DIR: testOutDir() },
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
       const out: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.once('close', (code) => resolve({ code, lines: Buffer.concat(out).toString('utf8').split('\n').filter((l) => l !== '') }));
+      child.once('close', (code) =>
+        resolve({
+          code,
+          lines: Buffer.concat(out)
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        }),
+      );
       (async () => {
         for (const part of input) if (!child.stdin.write(part)) await new Promise((r) => child.stdin.once('drain', r));
         child.stdin.end();
@@ -249,12 +300,23 @@ describe('the stdio MCP server', () => {
   it('a 50 MB line gets -32600, a malformed line -32700, and every answer owed is written before exit', async () => {
     const line = (m: unknown) => Buffer.from(`${JSON.stringify(m)}\n`);
     const huge = Buffer.alloc(50 * 1024 * 1024, 0x61);
-    const { code, lines } = await stdio([line(search(1, 1)), huge, Buffer.from('\n'), Buffer.from('{not json\n'), line(batch(3, 1)), line(search(2, 1)).subarray(0, -1)]);
+    const { code, lines } = await stdio([
+      line(search(1, 1)),
+      huge,
+      Buffer.from('\n'),
+      Buffer.from('{not json\n'),
+      line(batch(3, 1)),
+      line(search(2, 1)).subarray(0, -1),
+    ]);
     expect(code).toBe(0);
     const answers = lines.map((l) => JSON.parse(l) as Rpc | Rpc[]);
     expect(answers).toHaveLength(5);
     expect((answers[0] as Rpc).id).toBe(1);
-    expect((answers[1] as Rpc).error).toEqual({ code: -32600, message: `Invalid Request: a line longer than ${MCP_MESSAGE_BYTES} bytes`, data: { code: 'ERR_MCP_LINE_TOO_LONG', max_bytes: MCP_MESSAGE_BYTES } });
+    expect((answers[1] as Rpc).error).toEqual({
+      code: -32600,
+      message: `Invalid Request: a line longer than ${MCP_MESSAGE_BYTES} bytes`,
+      data: { code: 'ERR_MCP_LINE_TOO_LONG', max_bytes: MCP_MESSAGE_BYTES },
+    });
     expect((answers[2] as Rpc).error?.code).toBe(-32700);
     expect((answers[3] as Rpc[]).map((a) => a.id)).toEqual([1, 2, 3]);
     // The last line had no newline before the end of the input: answered all the same.

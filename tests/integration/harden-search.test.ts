@@ -3,8 +3,8 @@
 // quick and memory bounded, because the search's own work is bounded (docs/security.md, Search work).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpuMs, type Server, startServer } from '../helpers/server.ts';
 import { get } from '../helpers/load.ts';
+import { cpuMs, type Server, startServer } from '../helpers/server.ts';
 
 describe('bounded search work', () => {
   let server: Server;

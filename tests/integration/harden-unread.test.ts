@@ -5,8 +5,8 @@
 // unread pipelines the server stays up, small and quick for everyone else.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Server, startServer } from '../helpers/server.ts';
 import { get } from '../helpers/load.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 import { unreadBytes } from '../helpers/tcp-queue.ts';
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
@@ -65,13 +65,16 @@ describe('backpressure', () => {
     const serverEnd = { address: '127.0.0.1', port: portOf(server) };
     const clientEnd = { address: '127.0.3.1', port: socket.localPort! };
     let last = -1;
-    await vi.waitFor(() => {
-      const queued = unreadBytes(serverEnd, clientEnd);
-      const still = queued === last;
-      last = queued ?? -1;
-      expect(queued).toBeGreaterThan(0);
-      expect(still).toBe(true);
-    }, { timeout: 20_000, interval: 500 });
+    await vi.waitFor(
+      () => {
+        const queued = unreadBytes(serverEnd, clientEnd);
+        const still = queued === last;
+        last = queued ?? -1;
+        expect(queued).toBeGreaterThan(0);
+        expect(still).toBe(true);
+      },
+      { timeout: 20_000, interval: 500 },
+    );
     expect(socket.destroyed).toBe(false);
     // Reading resumes the server: all 12,000 answered, in order, on the same connection.
     const done = new Promise<number>((resolve) => countAnswers(socket, (n) => n === total && resolve(n)));
@@ -119,7 +122,9 @@ describe('the bounds on unsent bytes', () => {
   let server: Server;
   beforeAll(async () => {
     // An idle connection lives 600 s: a close within the test is the bound's doing.
-    server = await startServer({ env: { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS), MAX_UNSENT_KB_PER_CONNECTION: '1024', MAX_UNSENT_MB: '1024' } });
+    server = await startServer({
+      env: { RATE_LIMIT: '1000000', REQUEST_TIMEOUT_MS: String(IDLE_MS), MAX_UNSENT_KB_PER_CONNECTION: '1024', MAX_UNSENT_MB: '1024' },
+    });
   });
   afterAll(async () => server?.stop());
 
@@ -153,20 +158,23 @@ describe('the bound on unsent bytes in the process', () => {
       socket.write(requests);
     }
     // Each client then reads all it is owed: 100 answers, 200s then 503s.
-    const read = sockets.map((socket) => new Promise<string>((resolve) => {
-      let text = '';
-      socket.on('data', (chunk: Buffer) => {
-        text += chunk.toString('latin1');
-        // Every answer is in once the 100th status line and its whole body are.
-        const statuses = [...text.matchAll(/HTTP\/1\.1 \d{3} [^\r]*\r\n/g)];
-        if (statuses.length < 100) return;
-        const last = text.slice(statuses[99]!.index);
-        const head = last.indexOf('\r\n\r\n');
-        const length = Number(/Content-Length: (\d+)/.exec(last)?.[1] ?? Number.NaN);
-        if (head >= 0 && last.length - head - 4 >= length) resolve(text);
-      });
-      socket.resume();
-    }));
+    const read = sockets.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          socket.on('data', (chunk: Buffer) => {
+            text += chunk.toString('latin1');
+            // Every answer is in once the 100th status line and its whole body are.
+            const statuses = [...text.matchAll(/HTTP\/1\.1 \d{3} [^\r]*\r\n/g)];
+            if (statuses.length < 100) return;
+            const last = text.slice(statuses[99]!.index);
+            const head = last.indexOf('\r\n\r\n');
+            const length = Number(/Content-Length: (\d+)/.exec(last)?.[1] ?? Number.NaN);
+            if (head >= 0 && last.length - head - 4 >= length) resolve(text);
+          });
+          socket.resume();
+        }),
+    );
     const texts = await Promise.all(read);
     const shed = texts.map((t) => t.split('HTTP/1.1 503 ').length - 1).reduce((a, b) => a + b, 0);
     const served = texts.map((t) => t.split('HTTP/1.1 200 ').length - 1).reduce((a, b) => a + b, 0);

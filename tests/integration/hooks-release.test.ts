@@ -4,18 +4,19 @@
 // carrying the diff of the games it watches; a 500 is retried with the same delivery id; a
 // subscriber that never answers does not hold the release up and is given up after its last try;
 // the WebSub hub the feeds name is pinged; running the deliverer again sends nothing twice.
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifySignature } from '../../src/hooks/sign.ts';
-import { ReleaseWebhookSchema, type ReleaseWebhook } from '../../src/schemas/hooks.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
+import { type ReleaseWebhook, ReleaseWebhookSchema } from '../../src/schemas/hooks.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
-import { type Server, startServer } from '../helpers/server.ts';
 import { request, runScript } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 interface Hit {
   headers: IncomingMessage['headers'];
@@ -43,7 +44,21 @@ const held: ServerResponse[] = [];
 
 const CHANGED = 'book-of-aurora';
 const GAMES_B: Array<GameFile | Record<string, unknown>> = [
-  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) => (g.canonical_slug === CHANGED ? withSource({ ...g, stated_rtp: 96.5, rtp_variants: [{ rtp: 94.2, kind: 'operator_ladder' }, { rtp: 96.5, kind: 'standard' }] }, 2) : g)),
+  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) =>
+    g.canonical_slug === CHANGED
+      ? withSource(
+          {
+            ...g,
+            stated_rtp: 96.5,
+            rtp_variants: [
+              { rtp: 94.2, kind: 'operator_ladder' },
+              { rtp: 96.5, kind: 'standard' },
+            ],
+          },
+          2,
+        )
+      : g,
+  ),
   fixtureGame({ canonical_slug: 'new-horizon', canonical_name: 'New Horizon', provider: 'copper-reel' }),
 ];
 
@@ -95,7 +110,12 @@ beforeAll(async () => {
   quiet = await receiver([200]);
   slow = await receiver('hold');
   hub = await receiver([204]);
-  for (const [r, args] of [[all, []], [copper, ['--provider', 'copper-reel']], [quiet, ['--games', 'deep-sea-bass,fire-keno']], [slow, []]] as Array<[Receiver, string[]]>) {
+  for (const [r, args] of [
+    [all, []],
+    [copper, ['--provider', 'copper-reel']],
+    [quiet, ['--games', 'deep-sea-bass,fire-keno']],
+    [slow, []],
+  ] as Array<[Receiver, string[]]>) {
     // The receivers are on loopback: allowed only with the flag.
     const added = await hooksCli(['add', r.url, '--allow-private', ...args]);
     expect(added.code, added.stderr).toBe(0);
@@ -164,9 +184,26 @@ describe('npm run release notifies subscribers', () => {
     expect(b.watching).toBe('all');
     expect(b.counts).toEqual({ added: 1, removed: 1, changed: 1 });
     expect(b.added.map((g) => g.slug)).toEqual(['new-horizon']);
-    expect(b.removed).toEqual([{ slug: 'gem-mines', provider: 'copper-reel', stated_rtp: FIXTURE_GAMES.find((g) => g.canonical_slug === 'gem-mines')!.stated_rtp, rtp_variants: expect.any(Array), merged_into: null }]);
+    expect(b.removed).toEqual([
+      {
+        slug: 'gem-mines',
+        provider: 'copper-reel',
+        stated_rtp: FIXTURE_GAMES.find((g) => g.canonical_slug === 'gem-mines')!.stated_rtp,
+        rtp_variants: expect.any(Array),
+        merged_into: null,
+      },
+    ]);
     const aurora = FIXTURE_GAMES.find((g) => g.canonical_slug === CHANGED)!;
-    expect(b.changed).toEqual([{ slug: CHANGED, provider: 'aurora-games', changes: [{ field: 'stated_rtp', from: aurora.stated_rtp, to: 96.5 }, { field: 'rtp_variants', from: expect.any(Array), to: [94.2, 96.5] }] }]);
+    expect(b.changed).toEqual([
+      {
+        slug: CHANGED,
+        provider: 'aurora-games',
+        changes: [
+          { field: 'stated_rtp', from: aurora.stated_rtp, to: 96.5 },
+          { field: 'rtp_variants', from: expect.any(Array), to: [94.2, 96.5] },
+        ],
+      },
+    ]);
   });
 
   it('sends a subscriber only the games it watches, and nothing when none changed', () => {
@@ -197,7 +234,12 @@ describe('npm run release notifies subscribers', () => {
     expect(form.get('hub.mode')).toBe('publish');
     const topics = form.getAll('hub.url');
     expect(topics[0]).toMatch(/\/api\/feeds\/rtp\.atom$/);
-    expect(topics).toEqual(expect.arrayContaining([expect.stringMatching(/\/api\/feeds\/game\/new-horizon\.atom$/), expect.stringMatching(new RegExp(`/api/feeds/game/${CHANGED}\\.atom$`))]));
+    expect(topics).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/api\/feeds\/game\/new-horizon\.atom$/),
+        expect.stringMatching(new RegExp(`/api/feeds/game/${CHANGED}\\.atom$`)),
+      ]),
+    );
     const feed = await request(`${server.url}/api/feeds/rtp.atom`);
     expect(feed.text).toContain(`<link rel="hub" href="${hub.url}"/>`);
   });

@@ -1,13 +1,14 @@
 // Webhook targets (src/hooks/target.ts, post.ts): every spelling of a loopback, private, link-local,
 // unique-local, multicast or unspecified address is refused by `npm run hooks -- add` unless
 // --allow-private; a delivery to a name that resolves to loopback is refused without the flag.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverAll, type DeliverySettings } from '../../src/hooks/deliver.ts';
+import { type DeliverySettings, deliverAll } from '../../src/hooks/deliver.ts';
 import { enqueue, finished } from '../../src/hooks/outbox.ts';
 import { addSubscriber, readSubscribers, SUBSCRIBERS_FILE, writeSubscribers } from '../../src/hooks/subscribers.ts';
 import { checkHookTarget, ERR_HOOK_TARGET_PRIVATE, guardedLookup, nonPublicRange } from '../../src/hooks/target.ts';
@@ -52,11 +53,19 @@ describe('checkHookTarget', () => {
   });
 
   it('refuses localhost in any case and its subdomains', () => {
-    for (const url of ['http://localhost/', 'http://LOCALHOST.:8080/', 'https://hooks.localhost/x']) expect(() => checkHookTarget(url, false), url).toThrow(ERR_HOOK_TARGET_PRIVATE);
+    for (const url of ['http://localhost/', 'http://LOCALHOST.:8080/', 'https://hooks.localhost/x'])
+      expect(() => checkHookTarget(url, false), url).toThrow(ERR_HOOK_TARGET_PRIVATE);
   });
 
   it('accepts public addresses and names (a name is checked again as it resolves, on delivery)', () => {
-    for (const url of ['https://hooks.example.org/rtp', 'http://8.8.8.8/', 'http://134744072/', 'http://[2606:4700:4700::1111]/', 'https://localhost.example.com/']) expect(() => checkHookTarget(url, false), url).not.toThrow();
+    for (const url of [
+      'https://hooks.example.org/rtp',
+      'http://8.8.8.8/',
+      'http://134744072/',
+      'http://[2606:4700:4700::1111]/',
+      'https://localhost.example.com/',
+    ])
+      expect(() => checkHookTarget(url, false), url).not.toThrow();
   });
 
   it('classifies resolved addresses, IPv4-mapped ones as their IPv4 address', () => {
@@ -67,7 +76,10 @@ describe('checkHookTarget', () => {
   });
 
   it('refuses a name that resolves to loopback at lookup, and lets it through with the flag', async () => {
-    const lookup = (allow: boolean) => new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(allow)('localhost', { all: true }, (err, address) => resolve({ err, address })));
+    const lookup = (allow: boolean) =>
+      new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        guardedLookup(allow)('localhost', { all: true }, (err, address) => resolve({ err, address })),
+      );
     const refused = await lookup(false);
     expect(refused.err?.code).toBe(ERR_HOOK_TARGET_PRIVATE);
     expect(refused.err?.message).toMatch(/^ERR_HOOK_TARGET_PRIVATE: localhost resolves to (127\.0\.0\.1|::1), not a public address \(loopback\)/);
@@ -91,7 +103,7 @@ describe('npm run hooks -- add', () => {
     for (const url of ['http://0x7f000001/', 'http://[::ffff:127.0.0.1]:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:22/']) {
       const r = await cli(['add', url]);
       expect(r.code, url).toBe(2);
-      expect(r.stderr).toContain('hooks: ERR_HOOK_TARGET_PRIVATE: the URL\'s host ');
+      expect(r.stderr).toContain("hooks: ERR_HOOK_TARGET_PRIVATE: the URL's host ");
       expect(r.stderr).toContain('add it with --allow-private');
       expect(r.stdout).toBe('');
     }
@@ -126,8 +138,21 @@ describe('a delivery', () => {
     await rm(dir, { recursive: true, force: true });
   });
   const delivery = (id: string, subscriber: string, url: string): Delivery => ({
-    format: 1, id, kind: 'webhook', subscriber, url, content_type: 'application/json', body: '{}',
-    release: '1.1.0-000000000000', serving_hash: null, created_at: NOW.toISOString(), status: 'pending', attempts: 0, next_at: null, last_status: null, last_error: null,
+    format: 1,
+    id,
+    kind: 'webhook',
+    subscriber,
+    url,
+    content_type: 'application/json',
+    body: '{}',
+    release: '1.1.0-000000000000',
+    serving_hash: null,
+    created_at: NOW.toISOString(),
+    status: 'pending',
+    attempts: 0,
+    next_at: null,
+    last_status: null,
+    last_error: null,
   });
 
   it('to a name that resolves to loopback, or to a loopback address, is refused unless the subscriber allows it', async () => {
@@ -144,8 +169,18 @@ describe('a delivery', () => {
     await enqueue(dir, [delivery(ids[0]!, a.record.id, byName), delivery(ids[1]!, b.record.id, byAddress), delivery(ids[2]!, c.record.id, byAddress)]);
     const lines: string[] = [];
     expect(await deliverAll({ dir, settings, log: (l) => lines.push(l) })).toBe(true);
-    expect(await finished(dir, ids[0]!)).toMatchObject({ status: 'failed', attempts: 2, last_status: 0, last_error: expect.stringMatching(/^ERR_HOOK_TARGET_PRIVATE: localhost resolves to (127\.0\.0\.1|::1), not a public address \(loopback\)/) });
-    expect(await finished(dir, ids[1]!)).toMatchObject({ status: 'failed', attempts: 2, last_status: 0, last_error: expect.stringMatching(/^ERR_HOOK_TARGET_PRIVATE: the URL's host 127\.0\.0\.1 is not a public address \(loopback\)/) });
+    expect(await finished(dir, ids[0]!)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      last_status: 0,
+      last_error: expect.stringMatching(/^ERR_HOOK_TARGET_PRIVATE: localhost resolves to (127\.0\.0\.1|::1), not a public address \(loopback\)/),
+    });
+    expect(await finished(dir, ids[1]!)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      last_status: 0,
+      last_error: expect.stringMatching(/^ERR_HOOK_TARGET_PRIVATE: the URL's host 127\.0\.0\.1 is not a public address \(loopback\)/),
+    });
     expect(await finished(dir, ids[2]!)).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204 });
     expect(hits).toBe(1);
     expect(lines.join('\n')).toContain(`delivery ${ids[0]} to subscriber ${a.record.id} ${byName}: failed (ERR_HOOK_TARGET_PRIVATE: localhost resolves to`);

@@ -2,26 +2,44 @@
 // diff and what each subscriber watches, the settings and backoff, and the deliverer against local
 // receivers on loopback (a 500 then 200 is retried with the same delivery id and body, a 2xx is
 // never sent again, tries are bounded, a removed subscriber's deliveries are dropped).
+
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesFor, diffFigures } from '../../src/hooks/changes.ts';
-import { backoff, deliverAll, deliverySettings, type DeliverySettings } from '../../src/hooks/deliver.ts';
+import { backoff, type DeliverySettings, deliverAll, deliverySettings } from '../../src/hooks/deliver.ts';
 import { enqueue, finished, pending } from '../../src/hooks/outbox.ts';
 import { signBody, verifySignature } from '../../src/hooks/sign.ts';
-import { addSubscriber, formatSubscriberList, hashSecret, readSubscribers, removeSubscriber, SUBSCRIBERS_FILE, writeSubscribers } from '../../src/hooks/subscribers.ts';
-import type { Delivery, Subscriber, SubscribersFile } from '../../src/schemas/hooks.ts';
+import {
+  addSubscriber,
+  formatSubscriberList,
+  hashSecret,
+  readSubscribers,
+  removeSubscriber,
+  SUBSCRIBERS_FILE,
+  writeSubscribers,
+} from '../../src/hooks/subscribers.ts';
 import type { ReleaseGame } from '../../src/schemas/dump.ts';
+import type { Delivery, Subscriber, SubscribersFile } from '../../src/schemas/hooks.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
-const game = (slug: string, provider: string, stated: number, variants: number[] = [stated]): ReleaseGame => ({ slug, provider, stated_rtp: stated, rtp_variants: variants });
+const game = (slug: string, provider: string, stated: number, variants: number[] = [stated]): ReleaseGame => ({
+  slug,
+  provider,
+  stated_rtp: stated,
+  rtp_variants: variants,
+});
 
 describe('secrets and signatures', () => {
   it('prints a secret once and stores only its hash', () => {
-    const { secret, record, data } = addSubscriber({ format: 1, subscribers: [] }, { url: 'https://hooks.example.org/rtp', providers: ['playngo'], games: [] }, NOW);
+    const { secret, record, data } = addSubscriber(
+      { format: 1, subscribers: [] },
+      { url: 'https://hooks.example.org/rtp', providers: ['playngo'], games: [] },
+      NOW,
+    );
     expect(secret).toMatch(/^rtphook_[A-Za-z0-9_-]{43}$/);
     expect(record.key_hash).toBe(hashSecret(secret));
     expect(JSON.stringify(data)).not.toContain(secret);
@@ -30,13 +48,13 @@ describe('secrets and signatures', () => {
   });
 
   it('signs the body so that a receiver holding the secret verifies it, and nothing else', () => {
-    const secret = 'rtphook_' + 'A'.repeat(43);
+    const secret = `rtphook_${'A'.repeat(43)}`;
     const body = '{"event":"release"}';
     const header = signBody(hashSecret(secret), body);
     expect(header).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(verifySignature(secret, body, header)).toBe(true);
     expect(verifySignature(secret, `${body} `, header)).toBe(false);
-    expect(verifySignature('rtphook_' + 'B'.repeat(43), body, header)).toBe(false);
+    expect(verifySignature(`rtphook_${'B'.repeat(43)}`, body, header)).toBe(false);
     expect(verifySignature(secret, body, undefined)).toBe(false);
   });
 
@@ -47,7 +65,11 @@ describe('secrets and signatures', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'rtp-hooks-file-'));
     try {
       expect(await readSubscribers(dir)).toEqual({ format: 1, subscribers: [] });
-      const { data, record } = addSubscriber({ format: 1, subscribers: [] }, { url: 'http://127.0.0.1:9/x', providers: [], games: ['b', 'a', 'a'], allowPrivate: true }, NOW);
+      const { data, record } = addSubscriber(
+        { format: 1, subscribers: [] },
+        { url: 'http://127.0.0.1:9/x', providers: [], games: ['b', 'a', 'a'], allowPrivate: true },
+        NOW,
+      );
       expect(record.games).toEqual(['a', 'b']);
       await writeSubscribers(dir, data);
       expect(((await stat(path.join(dir, SUBSCRIBERS_FILE))).mode & 0o777).toString(8)).toBe('600');
@@ -68,13 +90,32 @@ describe('release diff', () => {
   it('names games added, removed (and the record a removed one was merged into) and changed with old and new figures', () => {
     expect(all).toEqual({
       added: [game('d', 'q', 92)],
-      removed: [{ ...game('c', 'q', 97), merged_into: 'a' }, { ...game('e', 'q', 94), merged_into: null }],
-      changed: [{ slug: 'b', provider: 'p', changes: [{ field: 'stated_rtp', from: 95, to: 95.5 }, { field: 'rtp_variants', from: [94, 95], to: [94, 95.5] }] }],
+      removed: [
+        { ...game('c', 'q', 97), merged_into: 'a' },
+        { ...game('e', 'q', 94), merged_into: null },
+      ],
+      changed: [
+        {
+          slug: 'b',
+          provider: 'p',
+          changes: [
+            { field: 'stated_rtp', from: 95, to: 95.5 },
+            { field: 'rtp_variants', from: [94, 95], to: [94, 95.5] },
+          ],
+        },
+      ],
     });
   });
 
   it('gives each subscriber what it watches: everything, providers, games', () => {
-    const sub = (providers: string[], games: string[]): Subscriber => ({ id: '00000000', url: 'http://x/', key_hash: '0'.repeat(64), providers, games, created_at: NOW.toISOString() });
+    const sub = (providers: string[], games: string[]): Subscriber => ({
+      id: '00000000',
+      url: 'http://x/',
+      key_hash: '0'.repeat(64),
+      providers,
+      games,
+      created_at: NOW.toISOString(),
+    });
     expect(changesFor(sub([], []), all)).toBe(all);
     expect(changesFor(sub(['q'], []), all)).toEqual({ added: all.added, removed: all.removed, changed: [] });
     expect(changesFor(sub([], ['b']), all)).toEqual({ added: [], removed: [], changed: all.changed });
@@ -130,8 +171,21 @@ describe('the deliverer', () => {
   });
 
   const delivery = (id: string, subscriber: string | null, url: string): Delivery => ({
-    format: 1, id, kind: subscriber === null ? 'websub' : 'webhook', subscriber, url, content_type: 'application/json', body: `{"delivery_id":"${id}"}`,
-    release: '1.1.0-000000000000', serving_hash: null, created_at: NOW.toISOString(), status: 'pending', attempts: 0, next_at: null, last_status: null, last_error: null,
+    format: 1,
+    id,
+    kind: subscriber === null ? 'websub' : 'webhook',
+    subscriber,
+    url,
+    content_type: 'application/json',
+    body: `{"delivery_id":"${id}"}`,
+    release: '1.1.0-000000000000',
+    serving_hash: null,
+    created_at: NOW.toISOString(),
+    status: 'pending',
+    attempts: 0,
+    next_at: null,
+    last_status: null,
+    last_error: null,
   });
 
   it('retries after a 500 with the same id and body, stops after the last try, and never sends a delivered one again', async () => {
@@ -143,8 +197,18 @@ describe('the deliverer', () => {
     const b = addSubscriber(a.data, { url: down.url, providers: [], games: [], allowPrivate: true }, NOW);
     const c = addSubscriber(b.data, { url: down.url, providers: [], games: [], allowPrivate: true }, NOW);
     await writeSubscribers(dir, removeSubscriber(c.data, c.record.id) as SubscribersFile);
-    const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444'];
-    await enqueue(dir, [delivery(ids[0]!, a.record.id, flaky.url), delivery(ids[1]!, b.record.id, down.url), delivery(ids[2]!, c.record.id, down.url), delivery(ids[3]!, null, hub.url)]);
+    const ids = [
+      '11111111-1111-4111-8111-111111111111',
+      '22222222-2222-4222-8222-222222222222',
+      '33333333-3333-4333-8333-333333333333',
+      '44444444-4444-4444-8444-444444444444',
+    ];
+    await enqueue(dir, [
+      delivery(ids[0]!, a.record.id, flaky.url),
+      delivery(ids[1]!, b.record.id, down.url),
+      delivery(ids[2]!, c.record.id, down.url),
+      delivery(ids[3]!, null, hub.url),
+    ]);
 
     expect(await deliverAll({ dir, settings, log: (l) => lines.push(l) })).toBe(true);
 

@@ -4,9 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
-import { startServer, testOutDir, type Server } from '../helpers/server.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
-interface Rec { canonical_slug: string; stated_rtp: number; variants: Array<{ rtp: number; kind: string }>; operators: Array<{ operator: string; rtp: number; build: string }> }
+interface Rec {
+  canonical_slug: string;
+  stated_rtp: number;
+  variants: Array<{ rtp: number; kind: string }>;
+  operators: Array<{ operator: string; rtp: number; build: string }>;
+}
 let server: Server;
 let records: Rec[];
 beforeAll(async () => {
@@ -49,7 +54,9 @@ describe('GET /api/rtp/identify', () => {
       expect(at.verdict).toBe('variant');
       expect(at.operators).toEqual([expect.objectContaining({ operator: lower.operator, rtp: lower.rtp, build: 'lower', pinned_at: '2026-11-28T00:00:00Z' })]);
       const other = game.variants.find((v) => !game.operators.some((o) => o.rtp === v.rtp))!;
-      expect(IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=${other.rtp}`)).json()).operators).toEqual([]);
+      expect(
+        IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=${other.rtp}`)).json()).operators,
+      ).toEqual([]);
       const unknown = IdentifyResponseSchema.parse(await (await fetch(`${own.url}/api/rtp/identify?slug=${game.canonical_slug}&rtp=50`)).json());
       expect(unknown).toMatchObject({ verdict: 'unknown', operators: [] });
     } finally {

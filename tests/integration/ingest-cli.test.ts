@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 let tmp: string;
-const ingest = (dir: string) => run(process.execPath, [path.join(ROOT, 'scripts/ingest.ts'), '--data', dir], { cwd: ROOT }).then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => e);
+const ingest = (dir: string) =>
+  run(process.execPath, [path.join(ROOT, 'scripts/ingest.ts'), '--data', dir], { cwd: ROOT }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
 
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const files = (await fg(['games/**/*.json', 'providers/*.json'], { cwd: dir })).sort();
@@ -43,7 +47,9 @@ describe('npm run data:ingest', () => {
   it('refuses to drop a published game, listing it, and writes nothing', async () => {
     const dir = path.join(tmp, 'data');
     const extra = path.join(dir, 'games/playngo/a-game-no-source-holds.json');
-    const text = (await readFile(path.join(dir, 'games/playngo/book-of-dead.json'), 'utf8')).replace(/Book of Dead/g, 'A Game No Source Holds').replace('"book-of-dead"', '"a-game-no-source-holds"');
+    const text = (await readFile(path.join(dir, 'games/playngo/book-of-dead.json'), 'utf8'))
+      .replace(/Book of Dead/g, 'A Game No Source Holds')
+      .replace('"book-of-dead"', '"a-game-no-source-holds"');
     await writeFile(extra, text);
     const before = await snapshot(dir);
     const r = await ingest(dir);

@@ -1,22 +1,23 @@
 // The request handler with API keys, in process: 401 before anything else for a bad key on any
 // route, the key budget counted per key id, the address budget untouched by key requests.
-import { NO_PROXY } from '../../src/server/client-ip.ts';
+
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { KeyAuth } from '../../src/keys/auth.ts';
 import { issueKey, writeKeysFile } from '../../src/keys/file.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { createApp } from '../../src/server/app.ts';
-import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
+import { NO_PROXY } from '../../src/server/client-ip.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import { StaticFiles } from '../../src/server/static.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 
 let dir: string;
 let data: string;

@@ -38,13 +38,22 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-const fakeReq = (headers: Record<string, string>) => ({ headers, headersDistinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) }) as unknown as IncomingMessage;
+const fakeReq = (headers: Record<string, string>) =>
+  ({ headers, headersDistinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) }) as unknown as IncomingMessage;
 
 describe('keys file operations', () => {
   it('issues a key whose record holds its hash and the stated fields', () => {
     const { key, record, data } = issueKey(EMPTY, { owner: ' Example Reviews ', use: 'comparison tables', daily: 5000 }, T0);
     expect(key).toMatch(API_KEY_PATTERN);
-    expect(record).toEqual({ id: key.slice(9, 17), hash: hashKey(key), owner: 'Example Reviews', use: 'comparison tables', daily: 5000, created_at: '2026-11-21T10:00:00.000Z', revoked_at: null });
+    expect(record).toEqual({
+      id: key.slice(9, 17),
+      hash: hashKey(key),
+      owner: 'Example Reviews',
+      use: 'comparison tables',
+      daily: 5000,
+      created_at: '2026-11-21T10:00:00.000Z',
+      revoked_at: null,
+    });
     expect(data.keys).toEqual([record]);
   });
 
@@ -82,7 +91,9 @@ describe('keys file operations', () => {
 
   it('names every problem of an invalid keys file', () => {
     const text = JSON.stringify({ format: 1, keys: [{ id: 'short', hash: 'xyz', owner: '', use: 'u', daily: 0, created_at: 'yesterday', revoked_at: null }] });
-    expect(() => parseKeysFile(text, 'keys.json')).toThrow(/keys\.0\.id: must be 8 base62 characters\n {2}keys\.0\.hash: must be 64 lowercase hex digits\n {2}keys\.0\.owner: .*\n {2}keys\.0\.daily: .*\n {2}keys\.0\.created_at: /);
+    expect(() => parseKeysFile(text, 'keys.json')).toThrow(
+      /keys\.0\.id: must be 8 base62 characters\n {2}keys\.0\.hash: must be 64 lowercase hex digits\n {2}keys\.0\.owner: .*\n {2}keys\.0\.daily: .*\n {2}keys\.0\.created_at: /,
+    );
     expect(() => parseKeysFile('{', 'keys.json')).toThrow('keys.json is not valid JSON');
   });
 

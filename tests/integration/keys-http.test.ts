@@ -92,7 +92,16 @@ describe('API keys', () => {
     ['two different keys', { authorization: 'Bearer rtp_live_00000000000000000000000000000000', 'x-api-key': 'rtp_live_11111111111111111111111111111111' }],
   ])('%s gets 401 JSON on every route family, never a silent downgrade, counted against the address', async (_name, headers) => {
     let remaining = Number((await request(roomy.url + SLOT)).headers.get('x-ratelimit-remaining'));
-    for (const url of [SLOT, '/api/rtp/list?q=book', '/api/rtp/provider/playngo', '/api/rtp/history', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/rtp/book-of-dead', '/']) {
+    for (const url of [
+      SLOT,
+      '/api/rtp/list?q=book',
+      '/api/rtp/provider/playngo',
+      '/api/rtp/history',
+      '/api/widget/rtp/book-of-dead',
+      '/widget/rtp/book-of-dead',
+      '/rtp/book-of-dead',
+      '/',
+    ]) {
       const r = await request(roomy.url + url, { headers });
       expect(r.status, url).toBe(401);
       expect(r.text).toBe('{"statusCode":401,"statusMessage":"invalid API key"}');
@@ -140,7 +149,10 @@ describe('API keys', () => {
   });
 
   it('a preflight never needs a key and allows both headers', async () => {
-    const r = await request(server.url + SLOT, { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-api-key' } });
+    const r = await request(server.url + SLOT, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-api-key' },
+    });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
     expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
@@ -166,7 +178,10 @@ describe('API keys', () => {
     // The line is written when the response has finished, which can be after the client read it.
     await vi.waitFor(async () => expect(await readFile(accessLog, 'utf8')).toContain('"path":"/api/rtp/list"'), { timeout: 5000, interval: 20 });
     const text = await readFile(accessLog, 'utf8');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(50);
     expect(lines.some((l) => l.client === `key:${key.slice(9, 17)}` && l.auth === 'key')).toBe(true);
     // Guessed keys on this server, once its address budget was spent, were refused as 429s.

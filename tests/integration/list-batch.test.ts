@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResponseSchema } from '../../src/schemas/batch.ts';
-import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { startServer, testOutDir, type Server } from '../helpers/server.ts';
+import { SyncResponseSchema } from '../../src/schemas/sync.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 let server: Server;
 let slugs: string[];
@@ -47,7 +47,13 @@ describe('GET /api/rtp/list?slugs=', () => {
   it('answers 400 naming slugs when it is combined with a filter', async () => {
     const res = await fetch(`${server.url}/api/rtp/list?slugs=${slugs[0]}&provider=playngo`);
     expect(res.status).toBe(400);
-    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([{ param: 'slugs', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, updated_since' }]);
+    expect(ErrorBodySchema.parse(await res.json()).errors).toEqual([
+      {
+        param: 'slugs',
+        message:
+          'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, limit, offset, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, updated_since',
+      },
+    ]);
   });
 });
 
@@ -71,6 +77,12 @@ describe('GET /api/rtp/list?updated_since=', () => {
     expect(filtered).toBeGreaterThan(0);
     const bad = await fetch(`${server.url}/api/rtp/list?updated_since=2026-11-22&q=book`);
     expect(bad.status).toBe(400);
-    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([{ param: 'updated_since', message: 'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, slugs' }]);
+    expect(ErrorBodySchema.parse(await bad.json()).errors).toEqual([
+      {
+        param: 'updated_since',
+        message:
+          'cannot be combined with q, provider, game_type, has_variants, badge, confidence, sort, rtp_min, rtp_max, volatility, max_win_min, released_after, released_before, operator, operator_build, include, fields, slugs',
+      },
+    ]);
   });
 });

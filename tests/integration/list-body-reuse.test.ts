@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
 let agent: http.Agent;
@@ -92,10 +92,12 @@ async function queries(): Promise<string[]> {
   const out: string[] = [];
   const providers = first.facets.providers.map((p) => p.provider).slice(0, 24);
   for (const [k, provider] of providers.entries()) {
-    for (const sort of ['name', 'rtp_desc', 'recent']) out.push(`/api/rtp/list?provider=${encodeURIComponent(provider)}&sort=${sort}&limit=${[200, 50, 20][k % 3]}`);
+    for (const sort of ['name', 'rtp_desc', 'recent'])
+      out.push(`/api/rtp/list?provider=${encodeURIComponent(provider)}&sort=${sort}&limit=${[200, 50, 20][k % 3]}`);
   }
   for (const q of ['book', 'gold', 'fruit', 'wild', 'dog', 'king', 'hot']) for (const limit of [5, 100, 200]) out.push(`/api/rtp/list?q=${q}&limit=${limit}`);
-  for (const sort of ['rtp_asc', 'name']) for (let offset = 0; offset < 1500; offset += 50) out.push(`/api/rtp/list?sort=${sort}&limit=${offset % 100 === 0 ? 200 : 40}&offset=${offset}`);
+  for (const sort of ['rtp_asc', 'name'])
+    for (let offset = 0; offset < 1500; offset += 50) out.push(`/api/rtp/list?sort=${sort}&limit=${offset % 100 === 0 ? 200 : 40}&offset=${offset}`);
   return out;
 }
 
@@ -114,17 +116,22 @@ describe('reused answer buffers', () => {
     expect(sizes.filter((s) => s > 4096).length).toBeGreaterThan(50);
 
     // The largest answers, asked by readers that stall: their buffers stay taken while the storm runs.
-    const large = [...reference.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 12).map(([p]) => p);
+    const large = [...reference.entries()]
+      .sort((a, b) => b[1].length - a[1].length)
+      .slice(0, 12)
+      .map(([p]) => p);
     let stormDone: () => void = () => undefined;
     const storm = new Promise<void>((r) => (stormDone = r));
     const stalled = [0, 1, 2].map((k) => stalledReader([...large.slice(k * 4), ...large].slice(0, 16), storm));
     for (let round = 0; round < 3; round++) {
-      const order = paths.map((p, k) => paths[(k * 7 + round * 13) % paths.length]!);
-      const answers = await Promise.all(order.map(async (p, k) => {
-        // Every fifth request's twin leaves early; its buffer must not be reused while still being written.
-        if (k % 5 === 0) void leaveEarly(p);
-        return [p, await get(p)] as const;
-      }));
+      const order = paths.map((_p, k) => paths[(k * 7 + round * 13) % paths.length]!);
+      const answers = await Promise.all(
+        order.map(async (p, k) => {
+          // Every fifth request's twin leaves early; its buffer must not be reused while still being written.
+          if (k % 5 === 0) void leaveEarly(p);
+          return [p, await get(p)] as const;
+        }),
+      );
       for (const [p, answer] of answers) {
         expect(answer.status, p).toBe(200);
         expect(answer.body.equals(reference.get(p)!), p).toBe(true);
@@ -141,11 +148,7 @@ describe('reused answer buffers', () => {
   it('gives HEAD and 304 answers no body, and the answers after them stay whole', async () => {
     const paths = (await queries()).slice(0, 40);
     const full = await Promise.all(paths.map((p) => get(p)));
-    const mixed = await Promise.all(paths.flatMap((p, k) => [
-      get(p, { method: 'HEAD' }),
-      get(p, { headers: { 'if-none-match': full[k]!.etag! } }),
-      get(p),
-    ]));
+    const mixed = await Promise.all(paths.flatMap((p, k) => [get(p, { method: 'HEAD' }), get(p, { headers: { 'if-none-match': full[k]!.etag! } }), get(p)]));
     for (let k = 0; k < paths.length; k++) {
       const [head, notModified, again] = mixed.slice(k * 3, k * 3 + 3);
       expect(head!.status).toBe(200);

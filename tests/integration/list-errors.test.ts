@@ -1,7 +1,7 @@
 // Bad list and history queries over HTTP: 400 JSON naming each bad parameter, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -36,7 +36,16 @@ describe('list errors', () => {
     ['limit=1&limit=2', [['limit', 'must be given at most once']]],
     ['q=a&q=a', [['q', 'must be given at most once']]],
     ['provider=netent&provider=wazdan', [['provider', 'must be given at most once']]],
-    ['limit=0&offset=-1&sort=x&game_type=y&has_variants=2', [['game_type', TYPE], ['has_variants', 'must be 1 (or left out)'], ['sort', SORT], ['limit', LIMIT], ['offset', OFFSET]]],
+    [
+      'limit=0&offset=-1&sort=x&game_type=y&has_variants=2',
+      [
+        ['game_type', TYPE],
+        ['has_variants', 'must be 1 (or left out)'],
+        ['sort', SORT],
+        ['limit', LIMIT],
+        ['offset', OFFSET],
+      ],
+    ],
   ])('%s → 400', async (query, errors) => {
     const res = await fetch(`${server.url}/api/rtp/list?${query}`);
     expect(res.status).toBe(400);

@@ -8,7 +8,7 @@ import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { readDataFiles } from '../helpers/data-files.ts';
 import { rng } from '../helpers/list-fixture.ts';
-import { refFacets, refFilterSort, refSearch, type RefQuery } from '../helpers/list-reference.ts';
+import { type RefQuery, refFacets, refFilterSort, refSearch } from '../helpers/list-reference.ts';
 import { useListServer } from '../helpers/list-server.ts';
 import { testDataDir } from '../helpers/server.ts';
 
@@ -38,11 +38,15 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
     let compared = 0;
     for (let k = 0; k < 300; k++) {
       const params = new URLSearchParams({ limit: '200' });
-      for (const [name, values] of Object.entries(VALUES)) if (rnd() < (['q', 'provider', 'game_type', 'has_variants'].includes(name) ? 0.15 : 0.35)) params.set(name, pick(values));
+      for (const [name, values] of Object.entries(VALUES))
+        if (rnd() < (['q', 'provider', 'game_type', 'has_variants'].includes(name) ? 0.15 : 0.35)) params.set(name, pick(values));
       const res = await fetch(`${server.url}/api/rtp/list?${params}`);
       if (res.status === 400) {
         const errors = ErrorBodySchema.parse(await res.json()).errors!;
-        expect(errors.map((e) => e.param).every((p) => p === 'rtp_max' || p === 'released_before'), params.toString()).toBe(true);
+        expect(
+          errors.map((e) => e.param).every((p) => p === 'rtp_max' || p === 'released_before'),
+          params.toString(),
+        ).toBe(true);
         continue;
       }
       const page = ListResponseSchema.parse(await res.json());
@@ -51,7 +55,10 @@ describe('rtp_min, rtp_max, volatility, max_win_min, released_after, released_be
       const matching = q.q === null ? data.games : refSearch(data.games, q.q);
       const expected = refFilterSort(matching, ref);
       expect(page.meta.filtered, params.toString()).toBe(expected.length);
-      expect(page.items.map((r) => r.canonical_slug), params.toString()).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
+      expect(
+        page.items.map((r) => r.canonical_slug),
+        params.toString(),
+      ).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
       expect(page.facets, params.toString()).toEqual(refFacets(matching, data.providers, ref, data.operators));
       compared++;
     }
@@ -116,7 +123,7 @@ describe('format=csv', () => {
     return { res, text, rows: parse(text, { columns: true, relax_quotes: false, relax_column_count: false }) as Array<Record<string, string>> };
   };
 
-  it('answers the page as RFC 4180 CSV with the dump\'s columns, one row per item, as the dump writes them', async () => {
+  it("answers the page as RFC 4180 CSV with the dump's columns, one row per item, as the dump writes them", async () => {
     const page = await server.list('provider=playngo&limit=200&sort=rtp_desc');
     const { text, rows } = await csv('provider=playngo&limit=200&sort=rtp_desc&format=csv');
     expect(rows.map((r) => r.canonical_slug)).toEqual(page.items.map((r) => r.canonical_slug));
@@ -125,7 +132,12 @@ describe('format=csv', () => {
     expect(text.charCodeAt(0)).not.toBe(0xfeff);
     // Every row is the dump's row of that game, byte for byte.
     const dump = await (await fetch(`${server.url}/api/rtp/dump/registry.csv`)).text();
-    const dumpRows = new Map(dump.replace(/^\uFEFF/, '').split('\r\n').map((line) => [line.split(',')[0]!, line]));
+    const dumpRows = new Map(
+      dump
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .map((line) => [line.split(',')[0]!, line]),
+    );
     const lines = text.split('\r\n').slice(1, -1);
     expect(lines).toHaveLength(page.items.length);
     for (const line of lines) expect(line).toBe(dumpRows.get(line.split(',')[0]!));
@@ -133,7 +145,10 @@ describe('format=csv', () => {
   });
 
   it('answers a batch lookup and a delta sync as CSV, with the filters too', async () => {
-    expect((await csv('slugs=book-of-dead,no-such-game,gates-of-olympus&format=csv')).rows.map((r) => r.canonical_slug)).toEqual(['book-of-dead', 'gates-of-olympus']);
+    expect((await csv('slugs=book-of-dead,no-such-game,gates-of-olympus&format=csv')).rows.map((r) => r.canonical_slug)).toEqual([
+      'book-of-dead',
+      'gates-of-olympus',
+    ]);
     const since = await fetch(`${server.url}/api/rtp/list?updated_since=2026-01-01&limit=7`);
     const sync = (await since.json()) as { items: Array<{ canonical_slug: string }> };
     expect((await csv('updated_since=2026-01-01&limit=7&format=csv')).rows.map((r) => r.canonical_slug)).toEqual(sync.items.map((r) => r.canonical_slug));

@@ -27,10 +27,18 @@ describe('list parameters and combinations', () => {
   it('answers the default query with the first 50 by name and the whole registry counted', async () => {
     const page = await list('');
     expect(page.meta).toEqual({
-      data_version: data.meta.data_version, frozen_at: data.meta.frozen_at, total: data.games.length, filtered: data.games.length,
-      has_more: data.games.length > 50, query: LIST_QUERY_DEFAULTS,
+      data_version: data.meta.data_version,
+      frozen_at: data.meta.frozen_at,
+      total: data.games.length,
+      filtered: data.games.length,
+      has_more: data.games.length > 50,
+      query: LIST_QUERY_DEFAULTS,
     });
-    expect(page.items.map((r) => r.canonical_slug)).toEqual(refFilterSort(data.games, { sort: 'name' }).slice(0, 50).map((r) => r.canonical_slug));
+    expect(page.items.map((r) => r.canonical_slug)).toEqual(
+      refFilterSort(data.games, { sort: 'name' })
+        .slice(0, 50)
+        .map((r) => r.canonical_slug),
+    );
   });
 
   it('matches the independent model for every combination of q, provider, game_type, has_variants and sort', async () => {
@@ -52,7 +60,15 @@ describe('list parameters and combinations', () => {
               expect(page.meta.filtered).toBe(expected.length);
               expect(page.meta.total).toBe(data.games.length);
               expect(page.meta.has_more).toBe(expected.length > 200);
-              expect(page.meta.query).toEqual({ ...LIST_QUERY_DEFAULTS, q, provider, game_type: gameType, has_variants: hv, sort: sort === 'relevance' && q === null ? 'name' : sort, limit: 200 });
+              expect(page.meta.query).toEqual({
+                ...LIST_QUERY_DEFAULTS,
+                q,
+                provider,
+                game_type: gameType,
+                has_variants: hv,
+                sort: sort === 'relevance' && q === null ? 'name' : sort,
+                limit: 200,
+              });
               const slugs = page.items.map((r) => r.canonical_slug);
               if (sort === 'relevance') expect([...slugs].sort()).toEqual(expected.map((r) => r.canonical_slug).sort());
               else expect(slugs).toEqual(expected.map((r) => r.canonical_slug));
@@ -72,7 +88,15 @@ describe('list parameters and combinations', () => {
     expect(page.items).toHaveLength(data.games.length);
     for (const item of page.items) {
       const g = byslug.get(item.canonical_slug)!;
-      expect(item).toMatchObject({ canonical_name: g.canonical_name, provider: g.provider, provider_display: g.provider_display, stated_rtp: g.stated_rtp, variants_count: g.variants_count, release_year: g.release_year, game_type: g.game_type });
+      expect(item).toMatchObject({
+        canonical_name: g.canonical_name,
+        provider: g.provider,
+        provider_display: g.provider_display,
+        stated_rtp: g.stated_rtp,
+        variants_count: g.variants_count,
+        release_year: g.release_year,
+        game_type: g.game_type,
+      });
     }
   });
 
@@ -95,7 +119,16 @@ describe('list parameters and combinations', () => {
 
   it('honours limit and offset, with has_more', async () => {
     const all = await listAll('');
-    for (const [limit, offset] of [[1, 0], [7, 0], [7, 7], [50, 100], [200, 0], [10, data.games.length - 3], [5, data.games.length], [5, 1_000_000]] as const) {
+    for (const [limit, offset] of [
+      [1, 0],
+      [7, 0],
+      [7, 7],
+      [50, 100],
+      [200, 0],
+      [10, data.games.length - 3],
+      [5, data.games.length],
+      [5, 1_000_000],
+    ] as const) {
       const page = await list(`limit=${limit}&offset=${offset}`);
       expect(page.items).toEqual(all.items.slice(offset, offset + limit));
       expect(page.meta.has_more).toBe(offset + page.items.length < data.games.length);
@@ -117,7 +150,11 @@ describe('list parameters and combinations', () => {
     }
     const bad = await fetch(`${server.url}/api/rtp/list?badge=gold`);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'badge', message: 'must be one of: verified_rtp, variants_tracked, sources_disagree' }] });
+    expect(await bad.json()).toEqual({
+      statusCode: 400,
+      statusMessage: 'invalid query parameters',
+      errors: [{ param: 'badge', message: 'must be one of: verified_rtp, variants_tracked, sources_disagree' }],
+    });
   });
 
   it('confidence= keeps exactly the games of that level, counted in the facets; a bad level is a 400 naming the parameter', async () => {
@@ -136,14 +173,22 @@ describe('list parameters and combinations', () => {
       // verified_rtp follows verified.
       expect(page.items.every((r) => r.badges.includes('verified_rtp') === (level === 'verified'))).toBe(true);
     }
-    expect(all.facets.confidence).toEqual(Object.entries(counts).map(([confidence, count]) => ({ confidence, count })).sort((a, b) => b.count - a.count));
+    expect(all.facets.confidence).toEqual(
+      Object.entries(counts)
+        .map(([confidence, count]) => ({ confidence, count }))
+        .sort((a, b) => b.count - a.count),
+    );
     const combined = await listAll('provider=netent&confidence=corroborated');
     expect(combined.items.length).toBeGreaterThan(0);
     expect(combined.items.every((r) => r.provider === 'netent' && r.confidence === 'corroborated')).toBe(true);
     for (const value of ['high', 'VERIFIED', 'verified_rtp']) {
       const bad = await fetch(`${server.url}/api/rtp/list?confidence=${value}`);
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toEqual({ statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'confidence', message: 'must be one of: verified, corroborated, single_source' }] });
+      expect(await bad.json()).toEqual({
+        statusCode: 400,
+        statusMessage: 'invalid query parameters',
+        errors: [{ param: 'confidence', message: 'must be one of: verified, corroborated, single_source' }],
+      });
     }
   });
 

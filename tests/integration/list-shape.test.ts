@@ -6,8 +6,8 @@ import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
-import { LIST_ITEM_FIELDS, ListItemSchema, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
 import { ListShapedResponseSchema } from '../../src/schemas/list.ts';
+import { LIST_ITEM_FIELDS, ListItemSchema, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
 import { useListServer } from '../helpers/list-server.ts';
 import { testDataDir } from '../helpers/server.ts';
 
@@ -18,7 +18,25 @@ beforeAll(async () => {
   data.games = makeBundle(await loadRegistryOrThrow(testDataDir())).records;
 });
 /** The spec's game-record fields (public-api.md, "Game record"), in its order. */
-const SPEC_FIELDS = ['canonical_slug', 'canonical_name', 'provider', 'provider_display', 'stated_rtp', 'rtp_variants', 'rtp_min', 'rtp_max', 'variants_count', 'volatility', 'max_win', 'release_year', 'game_type', 'last_verified', 'snapshot_id', 'source_url', 'badges'];
+const SPEC_FIELDS = [
+  'canonical_slug',
+  'canonical_name',
+  'provider',
+  'provider_display',
+  'stated_rtp',
+  'rtp_variants',
+  'rtp_min',
+  'rtp_max',
+  'variants_count',
+  'volatility',
+  'max_win',
+  'release_year',
+  'game_type',
+  'last_verified',
+  'snapshot_id',
+  'source_url',
+  'badges',
+];
 
 const get = async (query: string) => {
   const res = await fetch(`${server.url}/api/rtp/list?${query}`);
@@ -49,7 +67,7 @@ describe('list item shape over HTTP', () => {
     }
   });
 
-  it('include=sources,variants adds the full record\'s sources and variants; include=all is the full record', async () => {
+  it("include=sources,variants adds the full record's sources and variants; include=all is the full record", async () => {
     const page = await shaped('limit=50&include=sources,variants');
     expect(page.meta.query).toMatchObject({ include: ['variants', 'sources'], fields: null });
     const full = await shaped('limit=50&include=all');
@@ -57,7 +75,9 @@ describe('list item shape over HTTP', () => {
     page.items.forEach((item, k) => {
       const record = GameRecordSchema.parse(full.items[k]);
       expect(record).toEqual(data.games.find((g) => g.canonical_slug === record.canonical_slug));
-      expect(item).toEqual(Object.fromEntries(Object.entries(record).filter(([f]) => (LIST_ITEM_FIELDS as readonly string[]).includes(f) || f === 'sources' || f === 'variants')));
+      expect(item).toEqual(
+        Object.fromEntries(Object.entries(record).filter(([f]) => (LIST_ITEM_FIELDS as readonly string[]).includes(f) || f === 'sources' || f === 'variants')),
+      );
     });
   });
 

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BODY_BYTES } from '../../src/server/mcp-http.ts';
-import { REPO_ROOT, startServer, testOutDir, type Server } from '../helpers/server.ts';
+import { REPO_ROOT, type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(['get_game', 'identify_build', 'list_providers', 'operator_build', 'registry_info', 'search_games']);
   const found = (await client.callTool({ name: 'search_games', arguments: { q: 'book of dead', sort: 'relevance', limit: 2 } })) as Result;
-  const games = (found.structuredContent as { games: Array<{ slug: string; source_url: string }>; data_version: string; license: string });
+  const games = found.structuredContent as { games: Array<{ slug: string; source_url: string }>; data_version: string; license: string };
   expect(games.games[0]!.slug).toBe('book-of-dead');
   expect(games.license).toBe('CC-BY-4.0');
   const info = (await client.callTool({ name: 'registry_info', arguments: {} })) as Result;
@@ -52,7 +52,12 @@ describe('MCP', () => {
   });
 
   it('bounds the body, rejects what is not JSON or not POST, with JSON-RPC errors, and counts requests', async () => {
-    const post = (body: string | Buffer) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const post = (body: string | Buffer) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: typeof body === 'string' ? body : new Uint8Array(body),
+      });
     const big = await post(Buffer.alloc(MCP_BODY_BYTES + 1, 0x20));
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `request body larger than ${MCP_BODY_BYTES} bytes` }, id: null });

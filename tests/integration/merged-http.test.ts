@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
+import { movedStaticUrls } from '../../src/routes/moved.ts';
 import { ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
-import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { MergedFileSchema } from '../../src/schemas/merged.ts';
-import { REDIRECTS_FILE } from '../../src/emit/redirects.ts';
-import { movedStaticUrls } from '../../src/routes/moved.ts';
-import { startServer, testDataDir, testOutDir, type Server } from '../helpers/server.ts';
+import { SlotRecordSchema } from '../../src/schemas/slot.ts';
+import { type Server, startServer, testDataDir, testOutDir } from '../helpers/server.ts';
 
 const HOUR = 'public, max-age=3600, s-maxage=3600';
 const merged = MergedFileSchema.parse(JSON.parse(readFileSync(path.join(testDataDir(), 'merged.json'), 'utf8'))).games;
@@ -44,7 +44,15 @@ describe('a merged slug', () => {
     ]);
     expect(merged.length).toBe(38);
     expect(new Map(merged.map((m) => [m.slug, m.merged_into])).get('5-frozen-charms-megawaystm')).toBe('5-frozen-charms-megaways');
-    const urls = (slug: string) => [`/api/rtp/${slug}`, `/api/widget/rtp/${slug}`, `/widget/rtp/${slug}`, `/api/badge/rtp/${slug}.svg`, `/api/feeds/game/${slug}.atom`, `/rtp/${slug}`, `/api/og/rtp/${slug}.png`];
+    const urls = (slug: string) => [
+      `/api/rtp/${slug}`,
+      `/api/widget/rtp/${slug}`,
+      `/widget/rtp/${slug}`,
+      `/api/badge/rtp/${slug}.svg`,
+      `/api/feeds/game/${slug}.atom`,
+      `/rtp/${slug}`,
+      `/api/og/rtp/${slug}.png`,
+    ];
     for (const m of merged) {
       const to = urls(m.merged_into);
       for (const [k, from] of urls(m.slug).entries()) {
@@ -53,7 +61,10 @@ describe('a merged slug', () => {
         expect(r.headers.get('location'), from).toBe(to[k]);
         expect(r.headers.get('cache-control'), from).toBe(HOUR);
         expect(r.headers.get('access-control-allow-origin')).toBe('*');
-        expect(JSON.parse(r.text), from).toEqual({ statusCode: 301, statusMessage: `moved permanently: ${m.slug} was merged into ${m.merged_into}, the record of the same game (GET /api/rtp/removed says why)` });
+        expect(JSON.parse(r.text), from).toEqual({
+          statusCode: 301,
+          statusMessage: `moved permanently: ${m.slug} was merged into ${m.merged_into}, the record of the same game (GET /api/rtp/removed says why)`,
+        });
         // The survivor's URL is there.
         expect((await get(to[k]!)).status, to[k]).toBe(200);
       }
@@ -64,8 +75,10 @@ describe('a merged slug', () => {
     expect([head.status, head.headers.get('location'), await head.text()]).toEqual([301, `/api/rtp/${NEW}`, '']);
   });
 
-  it('is in the build\'s _redirects for every URL served from a file, each to where the server sends it', async () => {
-    const lines = readFileSync(path.join(testOutDir(), 'client', REDIRECTS_FILE), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  it("is in the build's _redirects for every URL served from a file, each to where the server sends it", async () => {
+    const lines = readFileSync(path.join(testOutDir(), 'client', REDIRECTS_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'));
     const want = movedStaticUrls(new Map(merged.map((m) => [m.slug, m.merged_into])));
     expect(lines).toEqual(want.map((m) => `${m.from} ${m.to} 301`));
     expect(lines).toHaveLength(merged.length * 6);
@@ -76,13 +89,21 @@ describe('a merged slug', () => {
     }
   });
 
-  it('lands a client that follows it on the surviving record: both records\' sources, the studio, the confidence they give', async () => {
+  it("lands a client that follows it on the surviving record: both records' sources, the studio, the confidence they give", async () => {
     const res = await fetch(`${server.url}/api/rtp/${OLD}`);
     expect([res.status, res.redirected, new URL(res.url).pathname]).toEqual([200, true, `/api/rtp/${NEW}`]);
     const record = SlotRecordSchema.parse(await res.json());
     // A licensed casino and other origins state 96.71, none more: verified.
-    expect([record.canonical_slug, record.provider, record.studio, record.stated_rtp, record.confidence]).toEqual([NEW, 'pragmatic-play', 'Reel Kingdom', 96.71, 'verified']);
-    expect(record.sources.map((s) => s.url)).toContain('https://github.com/calro999/calcasiLP/blob/d1afc2c6fc785ad0ac81b20a121a6e93e03bd51f/data/games/big-bass-splash.ts');
+    expect([record.canonical_slug, record.provider, record.studio, record.stated_rtp, record.confidence]).toEqual([
+      NEW,
+      'pragmatic-play',
+      'Reel Kingdom',
+      96.71,
+      'verified',
+    ]);
+    expect(record.sources.map((s) => s.url)).toContain(
+      'https://github.com/calro999/calcasiLP/blob/d1afc2c6fc785ad0ac81b20a121a6e93e03bd51f/data/games/big-bass-splash.ts',
+    );
     // Pizza! Pizza? Pizza! had one source under each key, and a licensed casino lists it at the same figure.
     const pizza = SlotRecordSchema.parse(await (await fetch(`${server.url}/api/rtp/pizza-pizza-pizza`)).json());
     expect([pizza.confidence, pizza.sources.length, pizza.studio]).toEqual(['verified', 3, 'Reel Kingdom']);
@@ -92,11 +113,13 @@ describe('a merged slug', () => {
     expect(found.items.map((i) => i.canonical_slug)).not.toContain(OLD);
   });
 
-  it('is on the tombstones, in its version\'s release diff and in the history with merged_into and the reason', async () => {
+  it("is on the tombstones, in its version's release diff and in the history with merged_into and the reason", async () => {
     const removed = RemovedResponseSchema.parse(JSON.parse((await get('/api/rtp/removed')).text));
     const stone = removed.items.find((i) => i.slug === OLD)!;
     expect(stone).toMatchObject({ provider: 'reel-kingdom', removed_in: '1.3.0', last_stated_rtp: 96.71, merged_into: NEW });
-    expect(stone.reason).toMatch(/^merged into big-bass-splash: the same game; reel-kingdom's games are published by pragmatic-play .* state 96\.71: sources\/calcasi\.jsonl:114 and sources\/igt-slots\.jsonl:98$/);
+    expect(stone.reason).toMatch(
+      /^merged into big-bass-splash: the same game; reel-kingdom's games are published by pragmatic-play .* state 96\.71: sources\/calcasi\.jsonl:114 and sources\/igt-slots\.jsonl:98$/,
+    );
     expect(removed.items.filter((i) => i.merged_into !== null).map((i) => [i.slug, i.merged_into])).toEqual(merged.map((m) => [m.slug, m.merged_into]));
     // A game held back (not merged) keeps its tombstone without merged_into, and its URLs answer 404.
     const held = removed.items.find((i) => i.slug === 'big-bucks-saloon')!;
@@ -105,7 +128,9 @@ describe('a merged slug', () => {
     expect((await get('/api/rtp/no-such-game')).status).toBe(404);
     const diff = ReleaseChangesSchema.parse(JSON.parse((await get('/api/rtp/dump/changes/1.3.0.json')).text));
     expect(diff.counts).toEqual({ added: 0, removed: 4, changed: 0 });
-    expect(diff.removed.map((g) => [g.slug, g.merged_into])).toEqual(merged.filter((m) => m.slug.endsWith('-reel-kingdom')).map((m) => [m.slug, m.merged_into]));
+    expect(diff.removed.map((g) => [g.slug, g.merged_into])).toEqual(
+      merged.filter((m) => m.slug.endsWith('-reel-kingdom')).map((m) => [m.slug, m.merged_into]),
+    );
     const history = HistoryResponseSchema.parse(JSON.parse((await get(`/api/rtp/history?slug=${OLD}`)).text));
     expect(history.items.map((i) => [i.data_version, i.field, i.to, i.merged_into])).toEqual([
       ['1.3.0', 'rtp_variants', null, NEW],

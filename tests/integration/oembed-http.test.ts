@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { OembedResponseSchema } from '../../src/schemas/oembed.ts';
-import { startServer, testDataDir, type Server } from '../helpers/server.ts';
+import { type Server, startServer, testDataDir } from '../helpers/server.ts';
 
 let server: Server;
 let bundle: RegistryBundle;
@@ -24,7 +24,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const unescape = (v: string) => v.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+const unescapeHtml = (v: string) =>
+  v.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 /** The served path of an absolute URL of the build's site (the build's RTP_SITE is not this server's address). */
 const local = (url: string) => {
   const u = new URL(url);
@@ -34,7 +35,7 @@ const local = (url: string) => {
 describe('link previews', () => {
   it('a game page carries Open Graph and Twitter tags with the stated RTP, provider and canonical URL', async () => {
     const r = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
-    const meta = (attr: string, name: string) => unescape(new RegExp(`<meta ${attr}="${name}" content="([^"]*)">`).exec(page)?.[1] ?? '');
+    const meta = (attr: string, name: string) => unescapeHtml(new RegExp(`<meta ${attr}="${name}" content="([^"]*)">`).exec(page)?.[1] ?? '');
     expect(meta('property', 'og:title')).toBe(`${r.canonical_name} RTP ${r.stated_rtp.toFixed(2)}% (${r.provider_display})`);
     expect(meta('name', 'twitter:title')).toBe(meta('property', 'og:title'));
     expect(meta('property', 'og:description')).toContain(`stated RTP ${r.stated_rtp.toFixed(2)}%`);
@@ -44,27 +45,27 @@ describe('link previews', () => {
   });
 
   it("the page's discovery link answers an oEmbed rich response whose iframe is served", async () => {
-    const href = unescape(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!);
+    const href = unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!);
     const res = await fetch(local(href));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const body = OembedResponseSchema.parse(await res.json());
     expect(body).toMatchObject({ version: '1.0', type: 'rich', provider_name: 'RTP Registry', width: 480, height: 220 });
-    const src = unescape(/<iframe src="([^"]+)"/.exec(body.html)![1]!);
+    const src = unescapeHtml(/<iframe src="([^"]+)"/.exec(body.html)![1]!);
     const widget = await fetch(local(src));
     expect(widget.status).toBe(200);
     const html = await widget.text();
     expect(html).toContain('<html lang="en">');
     // The widget names the same endpoint for itself.
-    const own = unescape(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html)![1]!);
+    const own = unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html)![1]!);
     const again = await fetch(local(own));
     expect(again.status).toBe(200);
     expect(((await again.json()) as { title: string }).title).toBe(body.title);
   });
 
   it('is exempt from the rate limit and revalidates with its ETag', async () => {
-    const href = local(unescape(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!));
+    const href = local(unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!));
     // Spend the rest of the budget on a counted route first.
     for (let k = 0; k < 5 && (await fetch(`${server.url}/api/rtp/book-of-dead`)).status !== 429; k++);
     expect((await fetch(`${server.url}/api/rtp/book-of-dead`)).status).toBe(429);
@@ -83,7 +84,10 @@ describe('link previews', () => {
     const missing = await fetch(`${server.url}/api/oembed?url=${encodeURIComponent('https://elsewhere.example/rtp/book-of-dead')}`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ statusCode: 404, statusMessage: 'no embeddable registry page at this url' });
-    const href = local(unescape(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!)).replace('format=json', 'format=xml');
+    const href = local(unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!)).replace(
+      'format=json',
+      'format=xml',
+    );
     const xml = await fetch(href);
     expect(xml.status).toBe(501);
     expect(await xml.json()).toEqual({ statusCode: 501, statusMessage: 'format not implemented: only json' });

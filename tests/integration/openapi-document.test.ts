@@ -9,20 +9,21 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
-import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { openApiDocument, OPERATION_SPECS } from '../../src/openapi/document.ts';
 import { routeExamples } from '../../scripts/lib/openapi-examples.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { renderDumps } from '../../src/emit/dumps.ts';
-import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
-import { POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
-import { classify, dumpFiles, EXACT_ROUTES, keyedTemplate, KEYED_ROUTES, OG_TEMPLATE, paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { HISTORY_PARAMS } from '../../src/list/history.ts';
 import { LIST_PARAMS } from '../../src/list/query.ts';
-import { LIST_SORTS } from '../../src/schemas/list.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { COMPONENT_SCHEMAS, propertyPaths } from '../../src/openapi/components.ts';
+import { OPERATION_SPECS, openApiDocument } from '../../src/openapi/document.ts';
+import { FIELD_DESCRIPTIONS } from '../../src/openapi/fields.ts';
+import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import { classify, dumpFiles, EXACT_ROUTES, KEYED_ROUTES, keyedTemplate, OG_TEMPLATE, paths, type RouteFamily } from '../../src/routes/paths.ts';
+import { POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
+import { LIST_SORTS } from '../../src/schemas/list.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked by key, whatever each value's shape
 type Json = Record<string, any>;
 type Table = Record<RouteFamily, RoutePolicy>;
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -71,11 +72,17 @@ function documentProblems(document: Json, table: Table): string[] {
       const owned = policy.operations.find((o) => o.id === op.operationId);
       if (owned === undefined) problems.push(`${method} ${template}: ${op.operationId} resolves to ${policy.family}, which does not name it`);
       else if (owned.path !== template) problems.push(`${method} ${template}: ${policy.family} names ${op.operationId} at ${owned.path}`);
-      if (!(policy.methods as readonly string[]).includes(method.toUpperCase())) problems.push(`${method} ${template}: ${policy.family} answers ${policy.methods.join(', ')}`);
-      if (op['x-rate-limited'] !== policy.rateLimited) problems.push(`${method} ${template}: x-rate-limited ${op['x-rate-limited']}, the table says ${policy.rateLimited}`);
+      if (!(policy.methods as readonly string[]).includes(method.toUpperCase()))
+        problems.push(`${method} ${template}: ${policy.family} answers ${policy.methods.join(', ')}`);
+      if (op['x-rate-limited'] !== policy.rateLimited)
+        problems.push(`${method} ${template}: x-rate-limited ${op['x-rate-limited']}, the table says ${policy.rateLimited}`);
       const named = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
-      const inPath = ((op.parameters ?? []) as Json[]).map((p) => resolveParam(document, p)).filter((p) => p.in === 'path').map((p) => p.name);
-      if (JSON.stringify(named) !== JSON.stringify(inPath)) problems.push(`${method} ${template}: path parameters ${inPath.join(', ')}, the template names ${named.join(', ')}`);
+      const inPath = ((op.parameters ?? []) as Json[])
+        .map((p) => resolveParam(document, p))
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name);
+      if (JSON.stringify(named) !== JSON.stringify(inPath))
+        problems.push(`${method} ${template}: path parameters ${inPath.join(', ')}, the template names ${named.join(', ')}`);
     }
   }
   for (const policy of Object.values(table)) {
@@ -88,7 +95,11 @@ function documentProblems(document: Json, table: Table): string[] {
     ...EXACT_ROUTES.keys(),
     ...KEYED_ROUTES.filter((r) => r.family !== 'page').map((r) => keyedTemplate(r.family)),
     OG_TEMPLATE,
-    paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes('{data_version}'),
+    paths.dump.json,
+    paths.dump.csv,
+    paths.dump.ndjson,
+    paths.dump.dataPackage,
+    paths.dump.changes('{data_version}'),
   ];
   for (const p of urlSide) if (document.paths[p] === undefined) problems.push(`${p}: a route, not in the document`);
   return problems;
@@ -112,10 +123,19 @@ describe('OpenAPI document', () => {
   it('documents every route of the route table, each where the table resolves it, with its methods and budget', () => {
     expect(documentProblems(doc, POLICIES)).toEqual([]);
     // Every family answered by a handler or a data file has an operation: only pages and build assets have none.
-    expect(Object.values(POLICIES).filter((p) => p.operations.length === 0).map((p) => p.family).sort()).toEqual(['asset', 'page']);
+    expect(
+      Object.values(POLICIES)
+        .filter((p) => p.operations.length === 0)
+        .map((p) => p.family)
+        .sort(),
+    ).toEqual(['asset', 'page']);
     expect(Object.keys(doc.paths)).toHaveLength(Object.values(POLICIES).flatMap((p) => p.operations).length);
     // Every operation the document can describe is one the table names.
-    expect(Object.keys(OPERATION_SPECS).sort()).toEqual(Object.values(POLICIES).flatMap((p) => p.operations.map((o) => o.id)).sort());
+    expect(Object.keys(OPERATION_SPECS).sort()).toEqual(
+      Object.values(POLICIES)
+        .flatMap((p) => p.operations.map((o) => o.id))
+        .sort(),
+    );
   });
 
   it('fails the check on a broken route table (the check can fail)', () => {
@@ -131,8 +151,12 @@ describe('OpenAPI document', () => {
       expect(documentProblems(openApiDocument(table), POLICIES), what).not.toEqual([]);
       expect(documentProblems(doc, table), what).not.toEqual([]);
     }
-    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: keyedTemplate('provider') }])))).toThrow(/names \/api\/rtp\/provider\/\{provider\} twice/);
-    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: '/api/rtp/{game}' }])))).toThrow(/names the parameter \{game\}/);
+    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: keyedTemplate('provider') }])))).toThrow(
+      /names \/api\/rtp\/provider\/\{provider\} twice/,
+    );
+    expect(() => openApiDocument(broken((t) => void (t.slot.operations = [{ id: 'getGame', path: '/api/rtp/{game}' }])))).toThrow(
+      /names the parameter \{game\}/,
+    );
   });
 
   it('marks 429 on every route (an exempt one refuses a bad key past the budget)', () => {
@@ -147,11 +171,29 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths[paths.list].get.responses).sort()).toEqual(['200', ...shared]);
     expect(Object.keys(doc.paths[paths.history].get.responses).sort()).toEqual(['200', ...shared]);
     expect(doc.paths[paths.list].get.responses['400'].content['application/json'].example.statusMessage).toBe('invalid query parameters');
-    expect(Object.keys(doc.paths[paths.mcp].post.responses).sort()).toEqual(['200', '202', '400', '401', '405', '406', '408', '413', '414', '415', '417', '429', '431', '503']);
+    expect(Object.keys(doc.paths[paths.mcp].post.responses).sort()).toEqual([
+      '200',
+      '202',
+      '400',
+      '401',
+      '405',
+      '406',
+      '408',
+      '413',
+      '414',
+      '415',
+      '417',
+      '429',
+      '431',
+      '503',
+    ]);
     for (const [p, item] of Object.entries<Json>(doc.paths)) {
       if (p.includes('{')) expect(item.get.responses['404'], p).toBeDefined();
     }
-    expect(doc.paths[keyedTemplate('slot')].get.responses['404'].content['application/json'].example).toEqual({ statusCode: 404, statusMessage: 'slot not found in registry' });
+    expect(doc.paths[keyedTemplate('slot')].get.responses['404'].content['application/json'].example).toEqual({
+      statusCode: 404,
+      statusMessage: 'slot not found in registry',
+    });
   });
 
   it('documents the rate-limit headers on counted 200s only, and Retry-After on 429', () => {
@@ -159,11 +201,13 @@ describe('OpenAPI document', () => {
       const op = item.get ?? item.post;
       expect('X-RateLimit-Limit' in (op.responses['200'].headers ?? {}), p).toBe(op['x-rate-limited']);
     }
-    expect(Object.keys(doc.paths[paths.list].get.responses['200'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'ETag']));
+    expect(Object.keys(doc.paths[paths.list].get.responses['200'].headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'ETag']),
+    );
     expect(Object.keys(doc.components.responses.RateLimited.headers)).toContain('Retry-After');
   });
 
-  it('documents the query parameters the handlers read, with the list schema\'s sorts and bounds', () => {
+  it("documents the query parameters the handlers read, with the list schema's sorts and bounds", () => {
     const query = (p: string) => (doc.paths[p].get.parameters as Json[]).filter((x) => x.in === 'query');
     const list = Object.fromEntries(query(paths.list).map((x) => [x.name, x.schema]));
     // The list route reads LIST_PARAMS; the answer format, the batch lookup and the delta sync read one more each.
@@ -231,7 +275,16 @@ describe('real responses validate against the document', () => {
 
   it('list responses over many queries, and every 400', () => {
     const services = servicesFor(bundle);
-    const ok = ['', 'q=book', 'provider=playngo&sort=rtp_desc', 'game_type=slot&has_variants=1&limit=200', 'sort=recent&offset=100', 'q=zzzz', 'provider=nope', 'q=dead&sort=relevance'];
+    const ok = [
+      '',
+      'q=book',
+      'provider=playngo&sort=rtp_desc',
+      'game_type=slot&has_variants=1&limit=200',
+      'sort=recent&offset=100',
+      'q=zzzz',
+      'provider=nope',
+      'q=dead&sort=relevance',
+    ];
     for (const q of ok) {
       const r = services.list(q);
       expect(r.status, q).toBe(200);
@@ -262,7 +315,11 @@ describe('real responses validate against the document', () => {
   it('identify responses, and their 400 and 404', () => {
     const services = servicesFor(bundle);
     const r = bundle.records[0]!;
-    for (const q of [`slug=${r.canonical_slug}&rtp=${r.stated_rtp}`, `slug=${r.canonical_slug}&rtp=50`, `name=${encodeURIComponent(r.canonical_name)}&rtp=${r.rtp_min}`]) {
+    for (const q of [
+      `slug=${r.canonical_slug}&rtp=${r.stated_rtp}`,
+      `slug=${r.canonical_slug}&rtp=50`,
+      `name=${encodeURIComponent(r.canonical_name)}&rtp=${r.rtp_min}`,
+    ]) {
       expectValid('/api/rtp/identify', '200', JSON.parse(services.identify(q).body.toString()));
     }
     expectValid('/api/rtp/identify', '400', JSON.parse(services.identify('rtp=abc').body.toString()));

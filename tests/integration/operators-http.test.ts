@@ -3,12 +3,12 @@
 // game's builds in the slug JSON, the list item (include=operators) and the dump, agreeing with its
 // stated RTP and variants.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { RegistryDumpSchema } from '../../src/schemas/dump.ts';
-import { OperatorRecordSchema, type OperatorRecord } from '../../src/schemas/operator.ts';
-import { SlotRecordSchema } from '../../src/schemas/slot.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import type { GameRecord, OperatorBuild } from '../../src/schemas/game-record.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type OperatorRecord, OperatorRecordSchema } from '../../src/schemas/operator.ts';
+import { SlotRecordSchema } from '../../src/schemas/slot.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 // `server` answers every observed game's record (more than the default daily budget); `limited` counts 2.
 let server: Server;
@@ -27,7 +27,10 @@ const json = async (base: Server, p: string) => {
 };
 
 /** The rule every observation must keep against its record. */
-function expectAgrees(r: Pick<GameRecord, 'canonical_slug' | 'stated_rtp' | 'variants' | 'notes'>, o: Pick<OperatorBuild, 'rtp' | 'build' | 'variant' | 'reason'>): void {
+function expectAgrees(
+  r: Pick<GameRecord, 'canonical_slug' | 'stated_rtp' | 'variants' | 'notes'>,
+  o: Pick<OperatorBuild, 'rtp' | 'build' | 'variant' | 'reason'>,
+): void {
   const at = `${r.canonical_slug} ${o.rtp}`;
   if (o.rtp === r.stated_rtp) {
     expect(o.build, at).toBe('top');
@@ -68,7 +71,7 @@ describe('operators', () => {
     }
   });
 
-  it("its summary counts equal its games list, by provider too, and its games are exactly the records the operator observed", async () => {
+  it('its summary counts equal its games list, by provider too, and its games are exactly the records the operator observed', async () => {
     const { summary, games } = operator;
     const has = (g: OperatorRecord['games'][number], b: string) => g.builds.some((x) => x.build === b);
     expect(summary.games_observed).toBe(games.length);
@@ -91,7 +94,11 @@ describe('operators', () => {
   });
 
   it('operator= and operator_build= filter the list (JSON and CSV), echo in meta.query, count in the facets, and refuse bad values', async () => {
-    type Page = { meta: { filtered: number; query: Record<string, unknown> }; facets: { operators: Array<{ operator: string; count: number }>; operator_builds: Array<{ operator_build: string; count: number }> }; items: Array<{ canonical_slug: string }> };
+    type Page = {
+      meta: { filtered: number; query: Record<string, unknown> };
+      facets: { operators: Array<{ operator: string; count: number }>; operator_builds: Array<{ operator_build: string; count: number }> };
+      items: Array<{ canonical_slug: string }>;
+    };
     const page = async (q: string) => (await json(server, `/api/rtp/list?${q}`)).body as Page;
     const all = await page('operator=711nl&limit=200');
     expect(all.meta.filtered).toBe(operator.summary.games_observed);
@@ -125,7 +132,10 @@ describe('operators', () => {
       const r = await json(server, `/api/rtp/list?${bad}`);
       expect(r.status, bad).toBe(400);
       const errors = ErrorBodySchema.parse(r.body).errors!;
-      expect(errors.map((e) => e.param).every((p) => p === 'operator' || p === 'operator_build'), bad).toBe(true);
+      expect(
+        errors.map((e) => e.param).every((p) => p === 'operator' || p === 'operator_build'),
+        bad,
+      ).toBe(true);
       expect(JSON.stringify(r.body)).not.toContain('711.NL');
     }
   });
@@ -155,11 +165,13 @@ describe('operators', () => {
     expect(lean.items[0]).not.toHaveProperty('operators');
     // Each observed game's slug JSON, a few at a time.
     const queue = [...observed];
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      for (let r = queue.pop(); r !== undefined; r = queue.pop()) {
-        const slot = SlotRecordSchema.parse((await json(server, `/api/rtp/${r.canonical_slug}`)).body);
-        expect(slot.operators, r.canonical_slug).toEqual(r.operators);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (let r = queue.pop(); r !== undefined; r = queue.pop()) {
+          const slot = SlotRecordSchema.parse((await json(server, `/api/rtp/${r.canonical_slug}`)).body);
+          expect(slot.operators, r.canonical_slug).toEqual(r.operators);
+        }
+      }),
+    );
   }, 240_000);
 });

@@ -3,16 +3,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHELL_FILE } from '../../src/emit/game-pages.ts';
+import { escapeHtml } from '../../src/lib/html.ts';
+import { openApiJson } from '../../src/openapi/document.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
-import { openApiJson } from '../../src/openapi/document.ts';
-import { SHELL_FILE } from '../../src/emit/game-pages.ts';
 import { MARKERS } from '../../src/site/game-page.ts';
-import { escapeHtml } from '../../src/lib/html.ts';
 import { listItemText } from '../../src/site/list-item.ts';
-import { startServer, testDataDir, testOutDir, type Server } from '../helpers/server.ts';
+import { type Server, startServer, testDataDir, testOutDir } from '../helpers/server.ts';
 
 /** Largest compressed game page allowed: the pages stay small at 50k games. */
 const GAME_PAGE_GZIP_BUDGET = 4 * 1024;
@@ -117,7 +117,9 @@ describe('other pages', () => {
 
 describe('GET /api/openapi.json', () => {
   it('the documented 404 bodies are the ones the server sends', async () => {
-    const doc = JSON.parse(openApiJson()) as { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { example?: unknown }> }> } }> };
+    const doc = JSON.parse(openApiJson()) as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { example?: unknown }> }> } }>;
+    };
     const cases: Array<[string, string]> = [
       ['/api/rtp/{slug}', '/api/rtp/no-such-game'],
       ['/api/rtp/provider/{provider}', '/api/rtp/provider/no-such-provider'],

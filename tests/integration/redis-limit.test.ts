@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FALLBACK_RETRY_MS } from '../../src/server/rate-limit-redis.ts';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
-import { request, type Answer } from '../helpers/production.ts';
+import { FALLBACK_RETRY_MS } from '../../src/server/rate-limit-redis.ts';
+import { type Answer, request } from '../helpers/production.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { type Server, startServer } from '../helpers/server.ts';
 
@@ -74,16 +74,23 @@ describe('Redis-backed rate limit', () => {
       expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
     }
     // Ten requests each, counted by each instance itself: 999 down to 990.
-    const remainingA = during.filter((_, k) => k % 2 === 0).map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => y - x);
+    const remainingA = during
+      .filter((_, k) => k % 2 === 0)
+      .map((r) => Number(r.headers.get('x-ratelimit-remaining')))
+      .sort((x, y) => y - x);
     expect(remainingA).toEqual([999, 998, 997, 996, 995, 994, 993, 992, 991, 990]);
-    for (const server of [a, b]) expect(server.output().match(/rate limit: WARNING store unavailable, counting in this process until it answers/g)).toHaveLength(1);
+    for (const server of [a, b])
+      expect(server.output().match(/rate limit: WARNING store unavailable, counting in this process until it answers/g)).toHaveLength(1);
 
     await redis.start(); // empty: no persistence, so a fresh window
     for (const server of [a, b]) {
-      await vi.waitFor(async () => {
-        await request(server.url + SLOT);
-        expect(server.output()).toMatch(/rate limit: store answering again; counting there resumed/);
-      }, { timeout: 15_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          await request(server.url + SLOT);
+          expect(server.output()).toMatch(/rate limit: store answering again; counting there resumed/);
+        },
+        { timeout: 15_000, interval: 100 },
+      );
     }
     const ra = Number((await request(a.url + SLOT)).headers.get('x-ratelimit-remaining'));
     const rb = Number((await request(b.url + SLOT)).headers.get('x-ratelimit-remaining'));
@@ -93,7 +100,9 @@ describe('Redis-backed rate limit', () => {
   it('Redis frozen by SIGSTOP: the limit still holds per instance, no request waits on Redis twice, counting returns after SIGCONT', async () => {
     const prefix = `e2e:${randomBytes(6).toString('hex')}:`;
     // A long Redis timeout sets a request that waited on Redis (seconds) far apart from one counted in process (milliseconds).
-    const c = await startServer({ env: { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: String(REDIS_WAIT_MS) } });
+    const c = await startServer({
+      env: { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, REDIS_PREFIX: prefix, RATE_LIMIT: '5', REDIS_TIMEOUT_MS: String(REDIS_WAIT_MS) },
+    });
     try {
       expect((await request(c.url + SLOT)).headers.get('x-ratelimit-remaining')).toBe('4'); // counted in Redis
       redis.pause();
@@ -113,16 +122,19 @@ describe('Redis-backed rate limit', () => {
       // speed, a request waited on Redis only when such an interval had passed since the last wait.
       const waited = took.map((ms) => ms >= REDIS_WAIT_MS / 2);
       expect(waited[0], took.join(', ')).toBe(true);
-      const probes = took.filter((ms, k) => k > 0 && waited[k]);
+      const probes = took.filter((_ms, k) => k > 0 && waited[k]);
       const outsideWaitsMs = ended[7]! - ended[0]! - probes.reduce((a, b) => a + b, 0);
       expect(probes.length, took.join(', ')).toBeLessThanOrEqual(Math.floor(outsideWaitsMs / FALLBACK_RETRY_MS));
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
       expect(c.output().match(/rate limit: WARNING store unavailable/g)).toHaveLength(1);
       redis.resume();
-      await vi.waitFor(async () => {
-        await request(c.url + SLOT);
-        expect(c.output()).toMatch(/rate limit: store answering again/);
-      }, { timeout: 15_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          await request(c.url + SLOT);
+          expect(c.output()).toMatch(/rate limit: store answering again/);
+        },
+        { timeout: 15_000, interval: 100 },
+      );
       // Each request is counted in Redis again: its counter for this client moves by one.
       const client = createClient({ url: redis.url });
       await client.connect();

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
-import { FallbackRateLimiter, RedisRateLimitStore, WINDOW_SCRIPT_SHA, redactUrl } from '../../src/server/rate-limit-redis.ts';
+import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
+import { FallbackRateLimiter, RedisRateLimitStore, redactUrl, WINDOW_SCRIPT_SHA } from '../../src/server/rate-limit-redis.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 
 let redis: TestRedis;
@@ -25,7 +25,12 @@ afterEach(async () => {
 });
 
 async function store(options: { timeoutMs?: number; log?: (l: string) => void } = {}): Promise<RedisRateLimitStore> {
-  const s = await RedisRateLimitStore.connect({ url: redis.url, prefix: `test:${randomBytes(6).toString('hex')}:`, log: options.log ?? (() => undefined), timeoutMs: options.timeoutMs });
+  const s = await RedisRateLimitStore.connect({
+    url: redis.url,
+    prefix: `test:${randomBytes(6).toString('hex')}:`,
+    log: options.log ?? (() => undefined),
+    timeoutMs: options.timeoutMs,
+  });
   stores.push(s);
   return s;
 }
@@ -99,7 +104,14 @@ describe('RedisRateLimitStore', () => {
 
 describe('fallback to the in-process limiter', () => {
   const fallbackLimiter = (s: RedisRateLimitStore, lines: string[], limit = 3) =>
-    new FallbackRateLimiter({ store: s, limit, windowMs: 60_000, retryMs: 100, log: (l) => lines.push(l), fallback: new RateLimiter({ store: new MemoryRateLimitStore(), limit, windowMs: 60_000 }) });
+    new FallbackRateLimiter({
+      store: s,
+      limit,
+      windowMs: 60_000,
+      retryMs: 100,
+      log: (l) => lines.push(l),
+      fallback: new RateLimiter({ store: new MemoryRateLimitStore(), limit, windowMs: 60_000 }),
+    });
 
   it('counts in process while Redis is down (the limit still holds), warns once, and returns to Redis', async () => {
     const lines: string[] = [];
@@ -118,12 +130,17 @@ describe('fallback to the in-process limiter', () => {
 
     await redis.start();
     // Redis restarted empty (no persistence): once it answers, a fresh window there.
-    await vi.waitFor(async () => {
-      await limiter.hit('probe');
-      expect(limiter.degraded).toBe(false);
-    }, { timeout: 10_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        await limiter.hit('probe');
+        expect(limiter.degraded).toBe(false);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect((await limiter.hit('k')).remaining).toBe(2);
-    expect(lines.some((l) => /^rate limit: store answering again; counting there resumed \(\d+ request\(s\) were counted in this process meanwhile\)$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^rate limit: store answering again; counting there resumed \(\d+ request\(s\) were counted in this process meanwhile\)$/.test(l)),
+    ).toBe(true);
   }, 20_000);
 
   it('does not wait for a Redis that accepts connections but never answers: one probe, the rest counted in process', async () => {
@@ -132,7 +149,15 @@ describe('fallback to the in-process limiter', () => {
     // The limiter's own clock, moved by hand: when Redis is probed again is the test's choice, not the machine's speed.
     let clock = Date.now();
     const now = () => clock;
-    const limiter = new FallbackRateLimiter({ store: s, limit: 1000, windowMs: 60_000, retryMs: 100, now, log: (l) => lines.push(l), fallback: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1000, windowMs: 60_000, now }) });
+    const limiter = new FallbackRateLimiter({
+      store: s,
+      limit: 1000,
+      windowMs: 60_000,
+      retryMs: 100,
+      now,
+      log: (l) => lines.push(l),
+      fallback: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1000, windowMs: 60_000, now }),
+    });
     expect(limiter.degraded).toBe(false);
     await limiter.hit('k');
     redis.pause();
@@ -158,7 +183,12 @@ describe('fallback to the in-process limiter', () => {
   it('starts without Redis and counts once it appears', async () => {
     await redis.stop();
     const lines: string[] = [];
-    const s = await RedisRateLimitStore.connect({ url: redis.url, prefix: `test:${randomBytes(6).toString('hex')}:`, connectWaitMs: 200, log: (l) => lines.push(l) });
+    const s = await RedisRateLimitStore.connect({
+      url: redis.url,
+      prefix: `test:${randomBytes(6).toString('hex')}:`,
+      connectWaitMs: 200,
+      log: (l) => lines.push(l),
+    });
     stores.push(s);
     expect(lines.some((l) => l.includes('is not reachable yet: requests are counted in this process until it is'))).toBe(true);
     await expect(s.increment('k', 60_000)).rejects.toThrow('Redis did not count the request');

@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { switchCurrent } from '../../src/release/store.ts';
-import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
+import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir, withSource } from '../fixtures/registry.ts';
-import { type Server, startServer } from '../helpers/server.ts';
 import { reloadedOn, request, runScript } from '../helpers/production.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let tmp: string;
 let releases: string;
@@ -25,15 +25,31 @@ let server: Server;
 // B changes one game's RTP, drops gem-mines and adds a new game.
 const CHANGED = 'book-of-aurora';
 const GAMES_B: Array<GameFile | Record<string, unknown>> = [
-  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) => (g.canonical_slug === CHANGED ? withSource({ ...g, stated_rtp: 96.5, rtp_variants: [{ rtp: 94.2, kind: 'operator_ladder' }, { rtp: 96.5, kind: 'standard' }] }, 2) : g)),
+  ...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines').map((g) =>
+    g.canonical_slug === CHANGED
+      ? withSource(
+          {
+            ...g,
+            stated_rtp: 96.5,
+            rtp_variants: [
+              { rtp: 94.2, kind: 'operator_ladder' },
+              { rtp: 96.5, kind: 'standard' },
+            ],
+          },
+          2,
+        )
+      : g,
+  ),
   fixtureGame({ canonical_slug: 'new-horizon', canonical_name: 'New Horizon', provider: 'copper-reel' }),
 ];
 const STABLE = ['deep-sea-bass', 'blackjack-classic', 'fire-keno', 'lucky-scratch', CHANGED];
 
 // Notifications go to an empty hooks folder of the test's own (none are sent), never the repository's var/hooks.
-const release = (data: string, env: NodeJS.ProcessEnv = {}, args: string[] = []) => runScript('scripts/release.ts', args, { RELEASES_DIR: releases, RTP_DATA_DIR: data, RTP_HOOKS_DIR: path.join(tmp, 'hooks'), ...env });
+const release = (data: string, env: NodeJS.ProcessEnv = {}, args: string[] = []) =>
+  runScript('scripts/release.ts', args, { RELEASES_DIR: releases, RTP_DATA_DIR: data, RTP_HOOKS_DIR: path.join(tmp, 'hooks'), ...env });
 const current = () => readlink(path.join(releases, 'current'));
-const version = async (base: string) => (JSON.parse((await request(`${base}/api/rtp/list?limit=1`)).text) as { meta: { data_version: string } }).meta.data_version;
+const version = async (base: string) =>
+  (JSON.parse((await request(`${base}/api/rtp/list?limit=1`)).text) as { meta: { data_version: string } }).meta.data_version;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rtp-e2e-release-'));
@@ -59,7 +75,13 @@ describe('npm run release', () => {
     let stop = false;
     const errors: string[] = [];
     let requests = 0;
-    const urls = STABLE.flatMap((s) => [`/api/rtp/${s}`, `/widget/rtp/${s}`, `/api/widget/rtp/${s}`, `/rtp/${s}`]).concat(['/api/rtp/provider/aurora-games', '/api/rtp/list?q=book', '/api/rtp/list?sort=rtp_desc&limit=3', '/api/rtp/history', '/']);
+    const urls = STABLE.flatMap((s) => [`/api/rtp/${s}`, `/widget/rtp/${s}`, `/api/widget/rtp/${s}`, `/rtp/${s}`]).concat([
+      '/api/rtp/provider/aurora-games',
+      '/api/rtp/list?q=book',
+      '/api/rtp/list?sort=rtp_desc&limit=3',
+      '/api/rtp/history',
+      '/',
+    ]);
     const loop = async (offset: number) => {
       for (let k = offset; !stop; k++) {
         const url = urls[k % urls.length]!;
@@ -135,7 +157,9 @@ describe('npm run release', () => {
     expect(manifest.families.provider.changed).toContain('/api/rtp/provider/copper-reel');
     expect(manifest.families.badge.added).toEqual(['/api/badge/rtp/new-horizon.svg']);
     expect(manifest.families.feed.added).toEqual(['/api/feeds/game/new-horizon.atom']);
-    expect(manifest.families.dump.changed).toEqual(expect.arrayContaining(['/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/feeds/rtp.atom', '/llms.txt']));
+    expect(manifest.families.dump.changed).toEqual(
+      expect.arrayContaining(['/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/feeds/rtp.atom', '/llms.txt']),
+    );
     const purge = (await readFile(path.join(releases, nameB, 'purge.txt'), 'utf8')).trim().split('\n');
     expect(purge).toContain('/api/rtp/gem-mines');
     expect(purge).toContain('/widget/rtp/new-horizon');

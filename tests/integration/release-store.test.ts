@@ -4,16 +4,7 @@ import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  acquireLock,
-  LOCK_FILE,
-  readCurrent,
-  releaseName,
-  releasesToRemove,
-  removeLeftovers,
-  rollbackTarget,
-  switchCurrent,
-} from '../../src/release/store.ts';
+import { acquireLock, LOCK_FILE, readCurrent, releaseName, releasesToRemove, removeLeftovers, rollbackTarget, switchCurrent } from '../../src/release/store.ts';
 import type { ReleaseInfo } from '../../src/schemas/release.ts';
 
 let dir: string;
@@ -25,7 +16,17 @@ afterEach(async () => {
 });
 
 function info(name: string, released_at: string, previous: string | null = null): ReleaseInfo {
-  return { format: 1, name, data_version: name.split('-')[0]!, frozen_at: '2026-11-21T00:00:00Z', content_hash: '0'.repeat(64), games: 1, providers: 1, released_at, previous };
+  return {
+    format: 1,
+    name,
+    data_version: name.split('-')[0]!,
+    frozen_at: '2026-11-21T00:00:00Z',
+    content_hash: '0'.repeat(64),
+    games: 1,
+    providers: 1,
+    released_at,
+    previous,
+  };
 }
 
 describe('releaseName', () => {

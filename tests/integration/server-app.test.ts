@@ -2,23 +2,23 @@
 // bundle, a fake Astro handler. Methods, preflight, headers per family, 304, 404s, traversal,
 // rate limiting, client keys behind proxies, framework paths (404: no adapter), request-target bounds,
 // and errors on the asynchronous limiter path.
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
+import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { createApp } from '../../src/server/app.ts';
+import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
+import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { describeRoute, hasHeader } from '../../src/server/request.ts';
 import { MAX_BATCH_QUERY_LENGTH, MAX_QUERY_LENGTH } from '../../src/server/request-target.ts';
-import { NO_PROXY, parseTrustProxy } from '../../src/server/client-ip.ts';
-import type { RateLimitStore } from '../../src/server/rate-limit-store.ts';
-import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
-import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { StaticFiles } from '../../src/server/static.ts';
-import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 
 const bundle = fixtureBundle(60);
 const slug = bundle.records[0]!.canonical_slug;
@@ -56,7 +56,11 @@ async function listen(listener: (req: IncomingMessage, res: ServerResponse) => v
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -91,7 +95,9 @@ beforeAll(async () => {
   const base = { services, statics, trustProxy: NO_PROXY, notFoundHtml: Buffer.from('<h1>custom 404</h1>'), onError: (e: unknown) => errors.push(e) };
   server = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 1_000_000 }) }));
   limitedServer = await listen(createApp({ ...base, limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 3 }) }));
-  proxiedServer = await listen(createApp({ ...base, trustProxy: parseTrustProxy('1', []), limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 2 }) }));
+  proxiedServer = await listen(
+    createApp({ ...base, trustProxy: parseTrustProxy('1', []), limiter: new RateLimiter({ store: new MemoryRateLimitStore(), limit: 2 }) }),
+  );
 });
 
 afterAll(async () => {
@@ -144,7 +150,10 @@ describe('routes and headers', () => {
   });
 
   it('answers many concurrent distinct list queries each with its own exact bytes', async () => {
-    const queries = Array.from({ length: 60 }, (_, i) => `limit=${1 + (i % 40)}&offset=${i}&sort=${['name', 'rtp_desc', 'recent'][i % 3]}${i % 2 ? '&q=o' : ''}`);
+    const queries = Array.from(
+      { length: 60 },
+      (_, i) => `limit=${1 + (i % 40)}&offset=${i}&sort=${['name', 'rtp_desc', 'recent'][i % 3]}${i % 2 ? '&q=o' : ''}`,
+    );
     const replies = await Promise.all(queries.map((q) => request(server.base, `/api/rtp/list?${q}`)));
     const reference = servicesFor(bundle);
     replies.forEach((r, i) => {
@@ -162,21 +171,24 @@ describe('routes and headers', () => {
     expect(head.headers.etag).toBe(get.headers.etag);
   });
 
-  it.each(['/api/rtp/list?limit=4', '/api/rtp/history', `/api/rtp/${slug}`, `/widget/rtp/${slug}`, '/about', '/api/rtp/provider/beta'])('%s: 304 for a matching If-None-Match', async (target) => {
-    const first = await request(server.base, target);
-    const etag = first.headers.etag!;
-    for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
-      const r = await request(server.base, target, { headers: { 'If-None-Match': inm } });
-      expect(r.status).toBe(304);
-      expect(r.body).toBe('');
-      expect(r.headers.etag).toBe(etag);
-      expect(r.headers['cache-control']).toBe(first.headers['cache-control']);
-      expect(r.headers['access-control-allow-origin']).toBe('*');
-      expect(r.headers['content-type']).toBeUndefined();
-    }
-    expect((await request(server.base, target, { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
-    expect((await request(server.base, target, { headers: { 'iF-nOnE-mAtCh': etag } })).status).toBe(304);
-  });
+  it.each(['/api/rtp/list?limit=4', '/api/rtp/history', `/api/rtp/${slug}`, `/widget/rtp/${slug}`, '/about', '/api/rtp/provider/beta'])(
+    '%s: 304 for a matching If-None-Match',
+    async (target) => {
+      const first = await request(server.base, target);
+      const etag = first.headers.etag!;
+      for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
+        const r = await request(server.base, target, { headers: { 'If-None-Match': inm } });
+        expect(r.status).toBe(304);
+        expect(r.body).toBe('');
+        expect(r.headers.etag).toBe(etag);
+        expect(r.headers['cache-control']).toBe(first.headers['cache-control']);
+        expect(r.headers['access-control-allow-origin']).toBe('*');
+        expect(r.headers['content-type']).toBeUndefined();
+      }
+      expect((await request(server.base, target, { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+      expect((await request(server.base, target, { headers: { 'iF-nOnE-mAtCh': etag } })).status).toBe(304);
+    },
+  );
 
   it('finds a header in the raw list whatever its case, without building req.headers', () => {
     const req = { rawHeaders: ['Host', 'x', 'IF-NONE-MATCH', '"a"', 'X-Api-Key', 'k'] } as unknown as IncomingMessage;
@@ -189,7 +201,10 @@ describe('routes and headers', () => {
 
 describe('methods', () => {
   it('answers a preflight with 204 and the CORS grant, echoing requested headers', async () => {
-    const r = await request(server.base, '/api/rtp/list', { method: 'OPTIONS', headers: { Origin: 'https://x.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'X-API-Key, If-None-Match' } });
+    const r = await request(server.base, '/api/rtp/list', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://x.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'X-API-Key, If-None-Match' },
+    });
     expect(r.status).toBe(204);
     expect(r.headers).toMatchObject({
       'access-control-allow-origin': '*',
@@ -203,7 +218,9 @@ describe('methods', () => {
 
   it('lists the default allowed headers when the requested ones cannot be echoed', async () => {
     const r = await request(server.base, '/anything', { method: 'OPTIONS', headers: { 'Access-Control-Request-Headers': 'bad header;' } });
-    expect(r.headers['access-control-allow-headers']).toBe('Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key');
+    expect(r.headers['access-control-allow-headers']).toBe(
+      'Accept, Accept-Language, Authorization, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-API-Key',
+    );
   });
 
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s → 405 JSON with Allow', async (method) => {
@@ -218,13 +235,16 @@ describe('methods', () => {
 
 describe('not found and odd paths', () => {
   const SLOT_404 = '{"statusCode":404,"statusMessage":"slot not found in registry"}';
-  it.each(['/api/rtp/nope', '/api/rtp/list/', `/api/rtp/${slug}/`, '/api/rtp/Book-Of-Dead', '/api/rtp/provider/', '/api/rtp/linked', '/api/rtp/a.json'])('%s → the slot 404 bytes', async (target) => {
-    const r = await request(server.base, target);
-    expect(r.status).toBe(404);
-    expect(r.body).toBe(SLOT_404);
-    expect(r.headers['content-type']).toBe(JSON_TYPE);
-    expect(r.headers['access-control-allow-origin']).toBe('*');
-  });
+  it.each(['/api/rtp/nope', '/api/rtp/list/', `/api/rtp/${slug}/`, '/api/rtp/Book-Of-Dead', '/api/rtp/provider/', '/api/rtp/linked', '/api/rtp/a.json'])(
+    '%s → the slot 404 bytes',
+    async (target) => {
+      const r = await request(server.base, target);
+      expect(r.status).toBe(404);
+      expect(r.body).toBe(SLOT_404);
+      expect(r.headers['content-type']).toBe(JSON_TYPE);
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+    },
+  );
 
   it.each(['/api/nope', '/api', '/api/widget/rtp/nope', '/api/openapi.yaml'])('%s → JSON route not found', async (target) => {
     const r = await request(server.base, target);
@@ -232,7 +252,19 @@ describe('not found and odd paths', () => {
     expect(JSON.parse(r.body)).toEqual({ statusCode: 404, statusMessage: 'route not found' });
   });
 
-  it.each(['/widget/rtp/nope', '/nope', '/_headers', '/.env', '/linked.txt', '/index.html', '/about.html', `/widget/rtp/${slug}.html`, '/404', '/rtp/nope', `/rtp/${slug}.html`])('%s → the HTML 404 page', async (target) => {
+  it.each([
+    '/widget/rtp/nope',
+    '/nope',
+    '/_headers',
+    '/.env',
+    '/linked.txt',
+    '/index.html',
+    '/about.html',
+    `/widget/rtp/${slug}.html`,
+    '/404',
+    '/rtp/nope',
+    `/rtp/${slug}.html`,
+  ])('%s → the HTML 404 page', async (target) => {
     const r = await request(server.base, target);
     expect(r.status).toBe(404);
     expect(r.headers['content-type']).toBe(HTML_TYPE);
@@ -255,13 +287,16 @@ describe('not found and odd paths', () => {
     expect(r.body).not.toContain('secret');
   });
 
-  it.each(['/_image?href=/x.png&w=1&h=1&f=png', '/_server-islands/X', '/_actions/x', '/on-demand'])('%s: a framework endpoint or unknown page is a plain 404 (no adapter is loaded)', async (target) => {
-    const r = await request(server.base, target);
-    expect(r.status).toBe(404);
-    expect(r.headers['content-type']).toBe(HTML_TYPE);
-    expect(r.headers['cache-control']).toBe('no-store');
-    expect(r.headers['x-content-type-options']).toBe('nosniff');
-  });
+  it.each(['/_image?href=/x.png&w=1&h=1&f=png', '/_server-islands/X', '/_actions/x', '/on-demand'])(
+    '%s: a framework endpoint or unknown page is a plain 404 (no adapter is loaded)',
+    async (target) => {
+      const r = await request(server.base, target);
+      expect(r.status).toBe(404);
+      expect(r.headers['content-type']).toBe(HTML_TYPE);
+      expect(r.headers['cache-control']).toBe('no-store');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    },
+  );
 });
 
 describe('rate limiting', () => {
@@ -279,7 +314,13 @@ describe('rate limiting', () => {
     expect(d.headers['retry-after']).toMatch(/^\d+$/);
     expect(d.headers['x-ratelimit-remaining']).toBe('0');
     expect(d.headers['cache-control']).toBe('no-store');
-    expect(JSON.parse(d.body)).toEqual({ statusCode: 429, statusMessage: 'rate limit exceeded', limit: 3, remaining: 0, reset: Number(d.headers['x-ratelimit-reset']) });
+    expect(JSON.parse(d.body)).toEqual({
+      statusCode: 429,
+      statusMessage: 'rate limit exceeded',
+      limit: 3,
+      remaining: 0,
+      reset: Number(d.headers['x-ratelimit-reset']),
+    });
   });
 
   it('never counts or blocks exempt routes, preflights or refused methods', async () => {
@@ -375,7 +416,17 @@ describe('request-target bounds', () => {
 });
 
 describe('nosniff on every response', () => {
-  it.each(['/api/rtp/list?q=book', '/api/rtp/history', `/api/rtp/${slug}`, '/api/openapi.json', '/about', '/_astro/app.abc.js', '/api/rtp/list?limit=0', '/nope', '/api/nope'])('%s', async (target) => {
+  it.each([
+    '/api/rtp/list?q=book',
+    '/api/rtp/history',
+    `/api/rtp/${slug}`,
+    '/api/openapi.json',
+    '/about',
+    '/_astro/app.abc.js',
+    '/api/rtp/list?limit=0',
+    '/nope',
+    '/api/nope',
+  ])('%s', async (target) => {
     expect((await request(server.base, target)).headers['x-content-type-options']).toBe('nosniff');
   });
 
@@ -395,7 +446,12 @@ describe('errors on the asynchronous limiter path', () => {
     const services = servicesFor(bundle);
     const broken = await listen(
       createApp({
-        services: { ...services, list: () => { throw new Error('list exploded'); } },
+        services: {
+          ...services,
+          list: () => {
+            throw new Error('list exploded');
+          },
+        },
         statics: await StaticFiles.open(root),
         trustProxy: NO_PROXY,
         notFoundHtml: Buffer.from('x'),

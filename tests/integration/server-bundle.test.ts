@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startServer, type Server } from '../helpers/server.ts';
+import { REPO_ROOT, type Server, startServer } from '../helpers/server.ts';
 
 let bundled: Server;
 let sources: Server;
@@ -27,7 +27,12 @@ async function answer(base: string, p: string, init: RequestInit = {}): Promise<
 const MCP_INIT: RequestInit = {
   method: 'POST',
   headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+  }),
 };
 
 describe('the bundled server', () => {
@@ -57,9 +62,15 @@ describe('the bundled server', () => {
   it('npm run serve names the fix when the build has no bundled server', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'rtp-serve-'));
     try {
-      const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/serve.mjs')], { env: { ...process.env, RTP_OUT_DIR: empty }, encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/serve.mjs')], {
+        env: { ...process.env, RTP_OUT_DIR: empty },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(run.status).toBe(1);
-      expect(run.stderr.trim()).toBe(`serve: ${path.join(empty, 'server/runtime/server.mjs')} is missing: build first with \`npm run build\` (or run \`npm start\`, which builds when needed).`);
+      expect(run.stderr.trim()).toBe(
+        `serve: ${path.join(empty, 'server/runtime/server.mjs')} is missing: build first with \`npm run build\` (or run \`npm start\`, which builds when needed).`,
+      );
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -1,8 +1,8 @@
 // Graceful shutdown in-process: pipelined responses still being flushed are completed, idle
 // keep-alive sockets are closed, new connections refused, and the done callback runs.
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { makeGraceful } from '../../src/server/graceful.ts';
 
@@ -40,7 +40,10 @@ describe('makeGraceful', () => {
     await closed;
     await done;
     const text = Buffer.concat(chunks).toString('latin1');
-    const bodies = text.split('HTTP/1.1 200 OK').slice(1).map((r) => r.slice(r.indexOf('\r\n\r\n') + 4));
+    const bodies = text
+      .split('HTTP/1.1 200 OK')
+      .slice(1)
+      .map((r) => r.slice(r.indexOf('\r\n\r\n') + 4));
     expect(bodies).toHaveLength(20);
     for (const body of bodies) expect(body.length).toBe(BIG.length);
     expect(graceful.inFlight).toBe(0);
@@ -51,7 +54,12 @@ describe('makeGraceful', () => {
     const socket = await connect(port);
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     let received = 0;
-    await new Promise<void>((r) => socket.on('data', (c: Buffer) => { received += c.length; if (received >= BIG.length) r(); }));
+    await new Promise<void>((r) =>
+      socket.on('data', (c: Buffer) => {
+        received += c.length;
+        if (received >= BIG.length) r();
+      }),
+    );
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     const done = new Promise<void>((r) => graceful.shutdown(60_000, r));
     await closed;
@@ -67,7 +75,11 @@ describe('makeGraceful', () => {
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
     await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
     let forced = false;
-    const done = new Promise<void>((r) => graceful.shutdown(100, r, () => { forced = true; }));
+    const done = new Promise<void>((r) =>
+      graceful.shutdown(100, r, () => {
+        forced = true;
+      }),
+    );
     await done; // the client never reads, so only the timeout can end it
     expect(forced).toBe(true);
     socket.destroy();

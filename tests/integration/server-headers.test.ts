@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
-import { startServer, testOutDir, type Server } from '../helpers/server.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -32,7 +32,16 @@ const ROUTES: Array<[string, string, string, boolean]> = [
   ['/api/openapi.json', JSON_TYPE, HOUR, true],
   ['/', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
   ['/rtp/book-of-dead', HTML_TYPE, 'public, max-age=300, s-maxage=3600', true],
-  ...(asset === undefined ? [] : [[`/_astro/${asset}`, asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8', 'public, max-age=31536000, immutable', false] as [string, string, string, boolean]]),
+  ...(asset === undefined
+    ? []
+    : [
+        [
+          `/_astro/${asset}`,
+          asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+          'public, max-age=31536000, immutable',
+          false,
+        ] as [string, string, string, boolean],
+      ]),
 ];
 
 describe('headers on every route family', () => {
@@ -53,7 +62,8 @@ describe('headers on every route family', () => {
       expect(res.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=86400');
       expect(res.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
     } else {
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy']) expect(res.headers.get(h)).toBeNull();
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy'])
+        expect(res.headers.get(h)).toBeNull();
     }
     if (type === JSON_TYPE) JSON.parse(body.toString('utf8'));
 

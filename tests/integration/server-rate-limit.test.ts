@@ -2,7 +2,7 @@
 // pass, the 1,001st gets 429; exempt routes are never counted nor blocked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
-import { startServer, type Server } from '../helpers/server.ts';
+import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -45,7 +45,13 @@ describe('rate limit over HTTP', () => {
     expect(retryAfter).toBeGreaterThan(86_000);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
     const body = RateLimitedBodySchema.parse(await over.json());
-    expect(body).toEqual({ statusCode: 429, statusMessage: 'rate limit exceeded', limit: 1000, remaining: 0, reset: Number(over.headers.get('x-ratelimit-reset')) });
+    expect(body).toEqual({
+      statusCode: 429,
+      statusMessage: 'rate limit exceeded',
+      limit: 1000,
+      remaining: 0,
+      reset: Number(over.headers.get('x-ratelimit-reset')),
+    });
     expect(body.reset - Date.now() / 1000).toBeGreaterThan(86_000);
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(over.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=86400');

@@ -1,11 +1,12 @@
 // Path traversal and odd paths over raw HTTP (clients normalise `..` themselves, so the request
 // lines are written by hand): every attempt is a 404 and never a file from outside dist/client.
-import net from 'node:net';
+
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testOutDir, type Server } from '../helpers/server.ts';
 import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
+import { type Server, startServer, testOutDir } from '../helpers/server.ts';
 
 let server: Server;
 beforeAll(async () => {

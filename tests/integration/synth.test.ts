@@ -4,14 +4,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32, SYNTH_PROVIDER_NAMES, synthRegistry, writeSynthRegistry } from '../../scripts/lib/synth.ts';
 import { canonicalJson, sha256Hex } from '../../src/registry/canonical.ts';
 import { frozenStateOf, planFreeze } from '../../src/registry/freeze.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
-import { mulberry32, synthRegistry, writeSynthRegistry, SYNTH_PROVIDER_NAMES } from '../../scripts/lib/synth.ts';
 import { slugify } from '../../src/registry/names.ts';
+import { compareVersions } from '../../src/registry/version.ts';
 import { GAME_TYPES } from '../../src/schemas/authoring.ts';
 import { fixtureTempDir, removeFixtureDir } from '../fixtures/registry.ts';
-import { compareVersions } from '../../src/registry/version.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const COUNT = 1500;
@@ -28,7 +28,10 @@ async function tempDir(): Promise<string> {
 
 /** One digest over every file's relative path and bytes. */
 async function folderHash(dir: string): Promise<string> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name))).sort();
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+    .sort();
   const parts = await Promise.all(files.map(async (f) => [f, sha256Hex(await readFile(path.join(dir, f)))]));
   return sha256Hex(canonicalJson(parts));
 }
@@ -139,7 +142,9 @@ describe('npm run data:synth', () => {
     const out = path.join(await tempDir(), 'reg');
     const r = await synth('--count', '200', '--seed', '3', '--out', out);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^data:synth: 200 games \(\d+\.\d% multi-variant\), 40 providers, \d+ history entries, data_version 1\.2\.1, seed 3 -> .+ in \d+\.\d s\n$/);
+    expect(r.stdout).toMatch(
+      /^data:synth: 200 games \(\d+\.\d% multi-variant\), 40 providers, \d+ history entries, data_version 1\.2\.1, seed 3 -> .+ in \d+\.\d s\n$/,
+    );
     expect(await folderHash(out)).toBe(await folderHash(await generate(200, 3)));
 
     const refused = await synth('--count', '200', '--out', out);

@@ -17,7 +17,12 @@ describe('RTP badge', () => {
     const svg = renderBadge({ canonical_name: '<script>alert(1)</script>"', provider_display: '</title><svg onload=x>', stated_rtp: 90 });
     expect(svg).not.toMatch(/<script|<svg onload|<\/title><svg/);
     expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;');
-    expect(svg.match(/<(\w+)/g)!.map((t) => t.slice(1)).sort()).toEqual(['g', 'rect', 'rect', 'rect', 'svg', 'text', 'text', 'title']);
+    expect(
+      svg
+        .match(/<(\w+)/g)!
+        .map((t) => t.slice(1))
+        .sort(),
+    ).toEqual(['g', 'rect', 'rect', 'rect', 'svg', 'text', 'text', 'title']);
   });
 
   it('grows with the figure so the text fits', () => {

@@ -92,7 +92,9 @@ describe('command line', () => {
   });
   it('rejects unknown phases and options', () => {
     expect(() => parseArgs(['--only', 'disk'])).toThrow('--only: unknown phase "disk"');
-    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast' (use --render, --quick, --only <build,memory,list>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep)");
+    expect(() => parseArgs(['--fast'])).toThrow(
+      "Unknown option '--fast' (use --render, --quick, --only <build,memory,list>, --list-registry <synthetic|real>, --list-games <n>, --root <checkout>, --out <folder>, --keep)",
+    );
     expect(() => parseArgs(['--list-registry', 'huge'])).toThrow('--list-registry: "huge" is neither synthetic nor real');
   });
 

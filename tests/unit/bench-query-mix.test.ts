@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseListQuery, listQueryKey } from '../../src/list/query.ts';
 import {
   distinctStream,
   mostFrequentWord,
@@ -7,12 +6,24 @@ import {
   queryMix,
   SORTS,
   toSearch,
-  vocabularyOf,
   type VocabularyRecord,
+  vocabularyOf,
 } from '../../scripts/bench/query-mix.ts';
 import { mulberry32 as prng } from '../../scripts/lib/synth.ts';
+import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 
-const NAMES = ['Book of Dead', 'Book of Ra', 'Gates of Olympus', 'Sweet Bonanza', 'Starburst', 'Gonzo’s Quest', 'Big Bass Bonanza', 'Dead or Alive', 'Café Royale', 'Wolf Gold'];
+const NAMES = [
+  'Book of Dead',
+  'Book of Ra',
+  'Gates of Olympus',
+  'Sweet Bonanza',
+  'Starburst',
+  'Gonzo’s Quest',
+  'Big Bass Bonanza',
+  'Dead or Alive',
+  'Café Royale',
+  'Wolf Gold',
+];
 const PROVIDERS = [
   ['playngo', "Play'n GO"],
   ['pragmatic-play', 'Pragmatic Play'],

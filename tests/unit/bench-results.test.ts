@@ -4,13 +4,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { band, num, per10x, renderBenchmarks, renderRunLog, renderSummary, table } from '../../scripts/bench/render.ts';
-import { readResults, resultFileName, writeResult, type BenchResult } from '../../scripts/bench/results.ts';
+import { type BenchResult, readResults, resultFileName, writeResult } from '../../scripts/bench/results.ts';
 import { summarize } from '../../scripts/bench/stats.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-results-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const env = { cpu: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v24.0.0', platform: 'Linux x64', date: '2026-11-21T10:20:30.000Z', commit: 'abc1234', code: 'abc1234' };
+const env = {
+  cpu: 'Test CPU',
+  cores: 2,
+  memoryGiB: 24,
+  node: 'v24.0.0',
+  platform: 'Linux x64',
+  date: '2026-11-21T10:20:30.000Z',
+  commit: 'abc1234',
+  code: 'abc1234',
+};
 const scenario = (id: string, rps: number[], server: 'server' | 'ceiling' = 'server') => ({
   id,
   title: `scenario ${id}`,
@@ -33,7 +42,18 @@ function result(over: Partial<BenchResult> = {}): BenchResult {
     settings: { load: '10 connections' },
     data: [{ label: '50k', games: 50_000, origin: 'cached' }],
     build: {
-      rows: [{ label: '50k', games: 50_000, files: 150_012, bytes: 300 * 2 ** 20, buildS: summarize([20, 22, 24]), baselineS: summarize([10, 11, 12]), ratio: summarize([2, 2, 2]), peakRssMiB: summarize([500, 510, 520]) }],
+      rows: [
+        {
+          label: '50k',
+          games: 50_000,
+          files: 150_012,
+          bytes: 300 * 2 ** 20,
+          buildS: summarize([20, 22, 24]),
+          baselineS: summarize([10, 11, 12]),
+          ratio: summarize([2, 2, 2]),
+          peakRssMiB: summarize([500, 510, 520]),
+        },
+      ],
       notes: ['a build note'],
     },
     list: {
@@ -87,8 +107,18 @@ describe('result files', () => {
 });
 
 describe('BENCHMARKS.md', () => {
-  const before = { file: '2026-11-21-10-20-30-abc1234-partial.json', result: result({ mode: 'partial', build: undefined, list: { ...result().list!, ratios: [{ id: 'a/d', label: 'mix (a) / ceiling (d)', ratio: summarize([0.09, 0.1, 0.11]) }] } }) };
-  const after = { file: '2026-11-22-10-20-30-def5678.json', result: result({ env: { ...env, date: '2026-11-22T10:20:30.000Z', commit: 'def5678', code: 'def5678' } }) };
+  const before = {
+    file: '2026-11-21-10-20-30-abc1234-partial.json',
+    result: result({
+      mode: 'partial',
+      build: undefined,
+      list: { ...result().list!, ratios: [{ id: 'a/d', label: 'mix (a) / ceiling (d)', ratio: summarize([0.09, 0.1, 0.11]) }] },
+    }),
+  };
+  const after = {
+    file: '2026-11-22-10-20-30-def5678.json',
+    result: result({ env: { ...env, date: '2026-11-22T10:20:30.000Z', commit: 'def5678', code: 'def5678' } }),
+  };
   const md = renderBenchmarks([before, after]);
 
   it('lists every run on one line of the run log, before and after side by side', () => {
@@ -116,7 +146,9 @@ describe('BENCHMARKS.md', () => {
       { id: "c/d'", label: "static slug JSON (c) / ceiling (d')", ratio: summarize([0.97, 0.98, 0.99]) },
     ];
     const withCpu = result({ list: { ...result().list!, ratios } });
-    const line = renderRunLog([{ file: 'y.json', result: withCpu }]).split('\n').find((l) => l.startsWith('| [2026'));
+    const line = renderRunLog([{ file: 'y.json', result: withCpu }])
+      .split('\n')
+      .find((l) => l.startsWith('| [2026'));
     expect(line).toContain('| 1.00 (0.95–1.05)x; by CPU 0.86 (0.84–0.88)x | 0.98 (0.97–0.99)x |');
     expect(renderSummary(withCpu)).toContain('server CPU per request: ceiling (d) / repeated query (b): 0.86 (0.84–0.88)x');
   });
@@ -161,9 +193,23 @@ describe('scale curve', () => {
   });
 
   it('renders one column per registry and the growth per 10x between them', () => {
-    const uncached = (rps: number, rss: number) => ({ reqPerSec: summarize([rps]), cpuUsPerRequest: summarize([100]), p99Ms: summarize([3]), rssAfterMiB: rss });
-    const row = (label: string, games: number, rps: number, rss: number) => ({ label, games, readyMs: summarize([200]), rssMiB: summarize([rss]), coldReadyMs: 300, uncached: uncached(rps, rss) });
-    const md = renderBenchmarks([{ file: 'x.json', result: result({ memory: { rows: [row('5k', 5000, 12_000, 100), row('50k', 50_000, 10_000, 200)], notes: [] } }) }]);
+    const uncached = (rps: number, rss: number) => ({
+      reqPerSec: summarize([rps]),
+      cpuUsPerRequest: summarize([100]),
+      p99Ms: summarize([3]),
+      rssAfterMiB: rss,
+    });
+    const row = (label: string, games: number, rps: number, rss: number) => ({
+      label,
+      games,
+      readyMs: summarize([200]),
+      rssMiB: summarize([rss]),
+      coldReadyMs: 300,
+      uncached: uncached(rps, rss),
+    });
+    const md = renderBenchmarks([
+      { file: 'x.json', result: result({ memory: { rows: [row('5k', 5000, 12_000, 100), row('50k', 50_000, 10_000, 200)], notes: [] } }) },
+    ]);
     expect(md).toContain('## Scale: 5k, 50k games');
     expect(md).toContain('| RSS after the stream MiB | 100 | 200 | 2.00x |');
     expect(md).toContain('| uncached req/s | 12,000 | 10,000 | 0.83x |');

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { median, pairedRatios, percentileOfSorted, summarize } from '../../scripts/bench/stats.ts';
 
-const percentile = (values: number[], p: number) => percentileOfSorted([...values].sort((a, b) => a - b), p);
+const percentile = (values: number[], p: number) =>
+  percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
 describe('median', () => {
   it('takes the middle value of an odd count, unsorted input', () => {

@@ -1,6 +1,6 @@
 // Byte-bounded caches and memo maps (src/lib/bounded.ts): bounds in bytes, and a bound of 0 keeps nothing.
 import { describe, expect, it } from 'vitest';
-import { byteLru, ByteBoundedMap } from '../../src/lib/bounded.ts';
+import { ByteBoundedMap, byteLru } from '../../src/lib/bounded.ts';
 
 describe('byteLru', () => {
   it('keeps entries up to its byte bound, evicting the least recently used', () => {

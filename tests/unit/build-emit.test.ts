@@ -1,24 +1,24 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { renderDumps } from '../../src/emit/dumps.ts';
 import { assertValidBuild, prepareBuild, renderAll, serialise, validateBuild, writeBuild } from '../../src/emit/emit.ts';
-import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/emit/staging.ts';
 import { HEADER_RULES, HEADERS_FILE, pageRules, parseHeadersFile, renderHeadersFile, staticHeaders } from '../../src/emit/headers.ts';
 import { renderNginxConf } from '../../src/emit/nginx.ts';
 import { REDIRECTS_FILE, renderRedirectsFile } from '../../src/emit/redirects.ts';
-import type { HistoryEntry } from '../../src/schemas/authoring.ts';
-import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
-import { servedFiles } from '../../src/routes/served-files.ts';
+import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/emit/staging.ts';
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { CACHE_HOUR, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
 import { classify, dumpFiles } from '../../src/routes/paths.ts';
-import { renderDumps } from '../../src/emit/dumps.ts';
+import { CACHE_HOUR, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
+import { servedFiles } from '../../src/routes/served-files.ts';
+import type { HistoryEntry } from '../../src/schemas/authoring.ts';
+import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
-import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';
+import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 
 const SITE = 'https://rtp.example.org';
 const registry = (history: HistoryEntry[] = []): Registry => ({
@@ -32,8 +32,23 @@ const registry = (history: HistoryEntry[] = []): Registry => ({
 const MERGED_SLUG = `${FIXTURE_GAMES[0]!.canonical_slug}-studio`;
 const mergedHistory = (): HistoryEntry[] => {
   const g = FIXTURE_GAMES[0]!;
-  const at = (data_version: string, frozen_at: string, from: number | null, to: number | null): HistoryEntry => ({ data_version, frozen_at, slug: MERGED_SLUG, provider: g.provider, field: 'stated_rtp', from, to });
-  return [at('0.9.0', '2026-11-01T00:00:00Z', null, g.stated_rtp), { ...at(FIXTURE_META.data_version, FIXTURE_META.frozen_at, g.stated_rtp, null), reason: `merged into ${g.canonical_slug}: the same game`, merged_into: g.canonical_slug }];
+  const at = (data_version: string, frozen_at: string, from: number | null, to: number | null): HistoryEntry => ({
+    data_version,
+    frozen_at,
+    slug: MERGED_SLUG,
+    provider: g.provider,
+    field: 'stated_rtp',
+    from,
+    to,
+  });
+  return [
+    at('0.9.0', '2026-11-01T00:00:00Z', null, g.stated_rtp),
+    {
+      ...at(FIXTURE_META.data_version, FIXTURE_META.frozen_at, g.stated_rtp, null),
+      reason: `merged into ${g.canonical_slug}: the same game`,
+      merged_into: g.canonical_slug,
+    },
+  ];
 };
 
 const temps: string[] = [];
@@ -74,7 +89,9 @@ describe('validateBuild', () => {
       { file: 'api/rtp/blackjack-classic', field: 'snapshot_id', reason: expect.stringMatching(/Invalid string/) },
       { file: 'api/widget/rtp/book-of-aurora', field: 'rtp_variants', reason: expect.stringMatching(/>=1 items/) },
     ]);
-    expect(() => assertValidBuild(prep)).toThrow(/^Invalid build output \(2 problems\):\napi\/rtp\/blackjack-classic: snapshot_id: .*\napi\/widget\/rtp\/book-of-aurora: rtp_variants: /);
+    expect(() => assertValidBuild(prep)).toThrow(
+      /^Invalid build output \(2 problems\):\napi\/rtp\/blackjack-classic: snapshot_id: .*\napi\/widget\/rtp\/book-of-aurora: rtp_variants: /,
+    );
     try {
       assertValidBuild(prep);
     } catch (err) {
@@ -88,7 +105,13 @@ describe('renderAll', () => {
     const prep = prepareBuild(registry(), SITE);
     const out = [...renderAll(prep)];
     expect(out).toHaveLength(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2);
-    expect(out.slice(0, 5).map((f) => f.file)).toEqual(['api/rtp/blackjack-classic', 'api/widget/rtp/blackjack-classic', 'widget/rtp/blackjack-classic.html', 'api/badge/rtp/blackjack-classic.svg', 'api/feeds/game/blackjack-classic.atom']);
+    expect(out.slice(0, 5).map((f) => f.file)).toEqual([
+      'api/rtp/blackjack-classic',
+      'api/widget/rtp/blackjack-classic',
+      'widget/rtp/blackjack-classic.html',
+      'api/badge/rtp/blackjack-classic.svg',
+      'api/feeds/game/blackjack-classic.atom',
+    ]);
     expect(out.at(-1)!.file).toBe('api/feeds/provider/copper-reel.atom');
     const slot = out[0]!.text;
     expect(slot.startsWith('{"canonical_slug":"blackjack-classic","canonical_name":"Blackjack Classic",')).toBe(true);
@@ -120,8 +143,31 @@ describe('_headers', () => {
   });
 
   it('never matches one URL with two rules (CDNs would join duplicate values)', () => {
-    const toRegex = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
-    const urls = ['/api/rtp/book-of-dead', '/api/rtp/provider/netent', '/api/widget/rtp/book-of-dead', '/widget/rtp/book-of-dead', '/api/openapi.json', '/_astro/site.abc.css', '/api/rtp/dump/registry.csv', '/api/rtp/dump/registry.ndjson', '/api/rtp/dump/registry.json', '/api/rtp/dump/datapackage.json', '/api/rtp/dump/changes/1.0.0.json', '/llms.txt', '/api/badge/rtp/book-of-dead.svg', '/api/feeds/rtp.atom', '/api/feeds/provider/netent.atom', '/api/feeds/game/book-of-dead.atom'];
+    const toRegex = (p: string) =>
+      new RegExp(
+        `^${p
+          .replace(/[.]/g, '\\.')
+          .replace(/:[a-z]+/g, '[^/]+')
+          .replace(/\*/g, '.*')}$`,
+      );
+    const urls = [
+      '/api/rtp/book-of-dead',
+      '/api/rtp/provider/netent',
+      '/api/widget/rtp/book-of-dead',
+      '/widget/rtp/book-of-dead',
+      '/api/openapi.json',
+      '/_astro/site.abc.css',
+      '/api/rtp/dump/registry.csv',
+      '/api/rtp/dump/registry.ndjson',
+      '/api/rtp/dump/registry.json',
+      '/api/rtp/dump/datapackage.json',
+      '/api/rtp/dump/changes/1.0.0.json',
+      '/llms.txt',
+      '/api/badge/rtp/book-of-dead.svg',
+      '/api/feeds/rtp.atom',
+      '/api/feeds/provider/netent.atom',
+      '/api/feeds/game/book-of-dead.atom',
+    ];
     for (const url of urls) {
       const matching = HEADER_RULES.filter((r) => toRegex(r.pattern).test(url));
       expect(matching, url).toHaveLength(1);
@@ -165,7 +211,12 @@ describe('_headers page rules', () => {
 
 describe('_redirects', () => {
   it('sends every URL of a merged slug served from a file to the same URL of its survivor, one 301 line each, in the order of the merged slugs (slug order)', () => {
-    const text = renderRedirectsFile(new Map([['a-studio', 'a'], ['b-studio', 'b']]));
+    const text = renderRedirectsFile(
+      new Map([
+        ['a-studio', 'a'],
+        ['b-studio', 'b'],
+      ]),
+    );
     const lines = text.split('\n');
     expect(lines.slice(0, 2).every((l) => l.startsWith('# '))).toBe(true);
     expect(lines.slice(2)).toEqual([
@@ -184,7 +235,11 @@ describe('_redirects', () => {
       '',
     ]);
     // Nothing merged: the comment alone (the file is always there, so every build has the same files).
-    expect(renderRedirectsFile(new Map()).split('\n').filter((l) => l !== '' && !l.startsWith('#'))).toEqual([]);
+    expect(
+      renderRedirectsFile(new Map())
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('#')),
+    ).toEqual([]);
   });
 
   it('takes the merged slugs from the history log, as the server does', () => {
@@ -199,7 +254,9 @@ describe('writeBuild', () => {
     const [a, b] = [await tempDir(), await tempDir()];
     for (const dir of [a, b]) {
       const count = await writeBuild(prepareBuild(registry(mergedHistory()), SITE), path.join(dir, 'client'), path.join(dir, 'server'));
-      expect(count).toBe(FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 5 + renderDumps(prepareBuild(registry(mergedHistory()), SITE).bundle, SITE).length);
+      expect(count).toBe(
+        FIXTURE_GAMES.length * 5 + FIXTURE_PROVIDERS.length * 2 + 5 + renderDumps(prepareBuild(registry(mergedHistory()), SITE).bundle, SITE).length,
+      );
     }
     const ta = tree(a);
     expect(ta).toEqual(tree(b));
@@ -213,7 +270,14 @@ describe('writeBuild', () => {
     expect(existsSync(path.join(a, 'client/api/rtp/provider/aurora-games'))).toBe(true);
     const bundle = RegistryBundleSchema.parse(JSON.parse(ta.get(`server/${BUNDLE_FILE}`)!));
     expect(bundle.records.map((r) => r.canonical_slug)).toEqual(registry().games.map((g) => g.canonical_slug));
-    expect(JSON.parse(ta.get(`server/${BUILD_INFO_FILE}`)!)).toEqual({ format: 1, site: SITE, data_version: '1.0.0', frozen_at: '2026-11-21T00:00:00Z', games: 6, providers: 3 });
+    expect(JSON.parse(ta.get(`server/${BUILD_INFO_FILE}`)!)).toEqual({
+      format: 1,
+      site: SITE,
+      data_version: '1.0.0',
+      frozen_at: '2026-11-21T00:00:00Z',
+      games: 6,
+      providers: 3,
+    });
   });
 });
 

@@ -19,7 +19,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function refusal(text: string | null): Promise<BuildInfoError> {
   await rm(file(), { force: true });
   if (text !== null) await writeFile(file(), text);
-  const err: unknown = await readBuildInfo(dir).then(() => null, (e: unknown) => e);
+  const err: unknown = await readBuildInfo(dir).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BuildInfoError);
   return err as BuildInfoError;
 }

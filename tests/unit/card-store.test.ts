@@ -1,14 +1,19 @@
 // The preview cards kept on disk (src/server/card-store.ts): one folder per data version, the others
 // removed when a version opens, leftovers of interrupted writes cleared, damaged files never served,
 // the bound in bytes held, and an unwritable folder reported instead of thrown.
-import { mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCardStore } from '../../src/server/card-store.ts';
 
 /** A minimal whole PNG: the signature, `n` bytes, then the IEND chunk. */
-const png = (n: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, 7), Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82])]);
+const png = (n: number) =>
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.alloc(n, 7),
+    Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]),
+  ]);
 
 let root: string;
 let lines: string[];

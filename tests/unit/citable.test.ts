@@ -3,8 +3,9 @@
 // game page's cite block naming the data version, the CORRECTIONS_URL link, and the feeds' WebSub hub.
 import { readFile } from 'node:fs/promises';
 import jsonld from 'jsonld';
-import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { CITATION_FILE, expectedCitation } from '../../scripts/citation.ts';
 import { feedIndex, gameFeed, registryFeed } from '../../src/emit/feeds.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { websubHub } from '../../src/routes/urls.ts';
@@ -12,13 +13,13 @@ import { correctionsTemplate, correctionText, correctionUrl } from '../../src/si
 import { citationCff, datasetJsonLd, jsonLdScript } from '../../src/site/dataset.ts';
 import { gameMain } from '../../src/site/game-page.ts';
 import { indexBundle } from '../../src/site/registry.ts';
-import { CITATION_FILE, expectedCitation } from '../../scripts/citation.ts';
 import { expandDataset, SCHEMA } from '../helpers/jsonld.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
 /** What a browser reads from an attribute escaped by src/lib/html.ts. */
-const unescapeAttr = (v: string) => v.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+const unescapeAttr = (v: string) =>
+  v.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 const TEMPLATE = 'https://forge.example.org/registry/issues/new?title={title}&body={body}&labels=correction';
 let bundle: RegistryBundle;
 beforeAll(async () => {
@@ -58,7 +59,11 @@ describe('schema.org Dataset JSON-LD', () => {
     expect(creator[0]!['@type']).toEqual([`${SCHEMA}Organization`]);
     const dist = ds[`${SCHEMA}distribution`] as Array<Record<string, unknown>>;
     expect(dist.map((d) => d['@type'])).toEqual([[`${SCHEMA}DataDownload`], [`${SCHEMA}DataDownload`], [`${SCHEMA}DataDownload`]]);
-    expect(dist.map((d) => (d[`${SCHEMA}encodingFormat`] as Array<{ '@value': string }>)[0]!['@value'])).toEqual(['text/csv', 'application/json', 'application/x-ndjson']);
+    expect(dist.map((d) => (d[`${SCHEMA}encodingFormat`] as Array<{ '@value': string }>)[0]!['@value'])).toEqual([
+      'text/csv',
+      'application/json',
+      'application/x-ndjson',
+    ]);
     expect(dist.map((d) => (d[`${SCHEMA}contentUrl`] as Array<{ '@id': string }>)[0]!['@id'])).toEqual([
       `${SITE}/api/rtp/dump/registry.csv`,
       `${SITE}/api/rtp/dump/registry.json`,
@@ -71,7 +76,11 @@ describe('schema.org Dataset JSON-LD', () => {
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(JSON.parse(html.slice(html.indexOf('>') + 1, -'</script>'.length))).toMatchObject({ name: '</script><script>alert(1)</script>' });
     // The processor reads it too.
-    expect(await jsonld.expand(JSON.parse(html.slice(html.indexOf('>') + 1, -'</script>'.length)), { documentLoader: async () => ({ documentUrl: 'x', document: { '@context': { '@vocab': SCHEMA } } }) })).toHaveLength(1);
+    expect(
+      await jsonld.expand(JSON.parse(html.slice(html.indexOf('>') + 1, -'</script>'.length)), {
+        documentLoader: async () => ({ documentUrl: 'x', document: { '@context': { '@vocab': SCHEMA } } }),
+      }),
+    ).toHaveLength(1);
   });
 });
 

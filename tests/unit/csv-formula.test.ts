@@ -37,7 +37,7 @@ describe('csvField', () => {
 describe('csvRows', () => {
   it('writes hostile names, provider names and notes as text a parser reads back with the prefix', () => {
     const base = fixtureBundle(12).records[0]!;
-    const r = { ...base, canonical_name: '=HYPERLINK("https://evil.example","Book")', provider_display: '@Evil, Games', notes: '-1+cmd|\' /C calc\'!A0' };
+    const r = { ...base, canonical_name: '=HYPERLINK("https://evil.example","Book")', provider_display: '@Evil, Games', notes: "-1+cmd|' /C calc'!A0" };
     const [row] = parse(csvRows([r]), { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(row!)).toEqual(CSV_COLUMNS.map((c) => c.name));
     expect(row!.canonical_name).toBe(`'${r.canonical_name}`);

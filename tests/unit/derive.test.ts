@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { badgesFor, confidenceOf, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
-import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import type { SourceEntry } from '../../src/schemas/authoring.ts';
+import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import { BOOK_OF_DEAD, BOOK_OF_DEAD_PROVIDER } from '../fixtures/registry.ts';
 
 const provider = BOOK_OF_DEAD_PROVIDER;
 const game = BOOK_OF_DEAD;
 
-const src = (kind: SourceEntry['kind'], stated: number, file: string, url = 'https://x.example/p'): SourceEntry => ({ kind, url, checked_at: null, stated_rtp: stated, rtp_variants: [stated], file, line: 1 });
+const src = (kind: SourceEntry['kind'], stated: number, file: string, url = 'https://x.example/p'): SourceEntry => ({
+  kind,
+  url,
+  checked_at: null,
+  stated_rtp: stated,
+  rtp_variants: [stated],
+  file,
+  line: 1,
+});
 
 describe('toGameRecord', () => {
   it('derives range, count, display name and badges', () => {
@@ -57,7 +65,12 @@ describe('badge rules', () => {
     expect(confidenceOf(96, [src('aggregator', 96, 'sources/a.jsonl'), src('aggregator', 96, 'sources/a.jsonl')])).toBe('single_source');
     // The overlay table and the review-site scrape are one origin; a seed row whose evidence is Slotfolio is Slotfolio.
     expect(confidenceOf(96, [src('aggregator', 96, 'sources/overlay-slots.jsonl'), src('aggregator', 96, 'sources/slotcatalog.jsonl')])).toBe('single_source');
-    expect(confidenceOf(96, [src('hand_checked', 96, 'sources/seed-games.csv', 'https://github.com/Pr0ject2/slotfolio/blob/x/a.ts'), src('catalogue', 96, 'sources/slotfolio.jsonl')])).toBe('single_source');
+    expect(
+      confidenceOf(96, [
+        src('hand_checked', 96, 'sources/seed-games.csv', 'https://github.com/Pr0ject2/slotfolio/blob/x/a.ts'),
+        src('catalogue', 96, 'sources/slotfolio.jsonl'),
+      ]),
+    ).toBe('single_source');
     expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toBe('single_source');
     // 95.3 and 95.299 are two figures, not one.
     expect(confidenceOf(95.299, [src('aggregator', 95.299, 'sources/a.jsonl'), src('aggregator', 95.3, 'sources/b.jsonl')])).toBe('single_source');
@@ -73,7 +86,10 @@ describe('badge rules', () => {
 
   it('variants_tracked for more than one variant; sources_disagree when a source states a figure that is neither the stated RTP nor a variant', () => {
     expect(badgesFor(96, [94, 96], [])).toEqual(['variants_tracked']);
-    expect(badgesFor(96.48, [96.48], [src('provider', 96.48, 'sources/s'), src('aggregator', 96.6, 'sources/i')])).toEqual(['verified_rtp', 'sources_disagree']);
+    expect(badgesFor(96.48, [96.48], [src('provider', 96.48, 'sources/s'), src('aggregator', 96.6, 'sources/i')])).toEqual([
+      'verified_rtp',
+      'sources_disagree',
+    ]);
     // A lower build a configuration rule made a variant is no disagreement (Honey Rush: 94.50 beside 96.50).
     expect(badgesFor(96.5, [94.5, 96.5], [src('catalogue', 96.5, 'sources/a'), src('catalogue', 94.5, 'sources/b')])).toEqual(['variants_tracked']);
   });
@@ -82,9 +98,11 @@ describe('badge rules', () => {
     expect(sourceKind('https://3oaks.com/game/x', null, [src('provider', 96, 'sources/s', 'https://3oaks.com/game/x')])).toBe('provider_page');
     expect(sourceKind('https://3oaks.com/game/x', null, [])).toBe('third_party');
   });
-  it('a URL on the provider\'s website that no provider source read here is third_party', () => {
+  it("a URL on the provider's website that no provider source read here is third_party", () => {
     expect(sourceKind('https://playngo.com/x', 'https://www.playngo.com')).toBe('third_party');
-    expect(sourceKind('https://games.playngo.com/x', 'https://playngo.com', [src('catalogue', 96, 'sources/slotfolio.jsonl', 'https://games.playngo.com/x')])).toBe('third_party');
+    expect(
+      sourceKind('https://games.playngo.com/x', 'https://playngo.com', [src('catalogue', 96, 'sources/slotfolio.jsonl', 'https://games.playngo.com/x')]),
+    ).toBe('third_party');
     expect(sourceKind('https://notplayngo.com/x', 'https://playngo.com')).toBe('third_party');
     expect(sourceKind('https://slotsscience.com/x', 'https://playngo.com')).toBe('third_party');
   });

@@ -7,11 +7,11 @@ import path from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, csvField, registryCsv, renderDumps, type DumpFile } from '../../src/emit/dumps.ts';
+import { CSV_COLUMNS, csvField, type DumpFile, registryCsv, renderDumps } from '../../src/emit/dumps.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { releaseChanges, removedGames } from '../../src/registry/changes.ts';
-import { dumpFile } from '../../src/routes/routes.ts';
 import { classify, dumpFiles } from '../../src/routes/paths.ts';
+import { dumpFile } from '../../src/routes/routes.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { DataPackageSchema, RegistryDumpSchema, ReleaseChangesSchema, RemovedResponseSchema } from '../../src/schemas/dump.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
@@ -70,7 +70,12 @@ describe('release diffs from the history log', () => {
   it('lists removed games not added back as tombstones, with the version that removed them', () => {
     const meta = { data_version: '1.2.0', frozen_at: '2026-02-01T00:00:00Z' };
     const removed = removedGames(history, meta);
-    expect(removed).toEqual({ meta: { ...meta, total: 1 }, items: [{ slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96, reason: null, merged_into: null }] });
+    expect(removed).toEqual({
+      meta: { ...meta, total: 1 },
+      items: [
+        { slug: 'beta', provider: 'acme', removed_in: '1.1.0', removed_at: '2026-01-01T00:00:00Z', last_stated_rtp: 96, reason: null, merged_into: null },
+      ],
+    });
     // A removal the freeze recorded a reason for (a held-back game) carries it on its tombstone.
     const why = 'held back: sources of one rank state defaults 96 and 94.5';
     const withReason = history.map((e) => (e.slug === 'beta' && e.to === null ? { ...e, reason: why } : e));
@@ -134,7 +139,14 @@ describe('the dumps of the shipped registry', () => {
   it('hold every record with its sources, in JSON and NDJSON, with the licence', () => {
     const json = RegistryDumpSchema.parse(JSON.parse(text(dumpFiles.json)));
     expect(json.records).toEqual(bundle.records);
-    expect(json.meta).toEqual({ data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, games: bundle.records.length, license: 'CC-BY-4.0', license_url: bundle.meta.license_url, attribution: bundle.meta.attribution });
+    expect(json.meta).toEqual({
+      data_version: bundle.meta.data_version,
+      frozen_at: bundle.meta.frozen_at,
+      games: bundle.records.length,
+      license: 'CC-BY-4.0',
+      license_url: bundle.meta.license_url,
+      attribution: bundle.meta.attribution,
+    });
     const lines = text(dumpFiles.ndjson).split('\n');
     expect(lines.pop()).toBe('');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(bundle.records);
@@ -157,7 +169,13 @@ describe('the dumps of the shipped registry', () => {
     // The profiles do reject what breaks the specification.
     expect(validPackage({ ...pkg, name: 'RTP Registry' })).toBe(false);
     expect(validTabular({ ...pkg.resources[0]!, schema: { fields: [{ name: 'x', type: 'percent' }] } })).toBe(false);
-    expect(pkg).toMatchObject({ profile: 'data-package', name: 'rtp-registry', version: bundle.meta.data_version, created: bundle.meta.frozen_at, licenses: [{ name: 'CC-BY-4.0', path: bundle.meta.license_url, title: bundle.meta.attribution }] });
+    expect(pkg).toMatchObject({
+      profile: 'data-package',
+      name: 'rtp-registry',
+      version: bundle.meta.data_version,
+      created: bundle.meta.frozen_at,
+      licenses: [{ name: 'CC-BY-4.0', path: bundle.meta.license_url, title: bundle.meta.attribution }],
+    });
   });
 
   it('give each resource its exact size and sha256, and a path beside the package', () => {
@@ -194,7 +212,9 @@ describe('the dumps of the shipped registry', () => {
   it('are the same bytes on every build of one snapshot', () => {
     const again = renderDumps(bundle, SITE);
     expect(again.map((d) => d.file)).toEqual(dumps.map((d) => d.file));
-    again.forEach((d, k) => expect(d.bytes.equals(dumps[k]!.bytes)).toBe(true));
+    again.forEach((d, k) => {
+      expect(d.bytes.equals(dumps[k]!.bytes)).toBe(true);
+    });
   });
 });
 
@@ -203,7 +223,9 @@ describe('/llms.txt', () => {
     const txt = text(dumpFiles.llms);
     const lines = txt.split('\n');
     expect(lines[0]).toBe('# RTP Registry');
-    expect(lines[2]).toMatch(new RegExp(`^> An open registry .* ${bundle.records.length.toLocaleString('en-US')} casino games from ${bundle.providers.length} providers`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^> An open registry .* ${bundle.records.length.toLocaleString('en-US')} casino games from ${bundle.providers.length} providers`),
+    );
     expect(txt).toContain(`CC BY 4.0 (${bundle.meta.license_url})`);
     expect(txt).toContain(`Attribution: "${bundle.meta.attribution}"`);
     expect(txt).toMatch(/^> .+: stated RTP [0-9.]+%\. Source: https?:\/\/.+, CC BY 4\.0\.$/m);
@@ -223,7 +245,14 @@ describe('dump URLs', () => {
     expect(dumpFile('/api/rtp/dump/registry.ndjson')?.contentType).toBe('application/x-ndjson');
     expect(dumpFile('/api/rtp/dump/changes/1.10.0.json')?.file).toBe(dumpFiles.changes('1.10.0'));
     expect(dumpFile('/api/rtp/removed')?.file).toBe('api/rtp/removed');
-    for (const bad of ['/api/rtp/dump/', '/api/rtp/dump/registry.xml', '/api/rtp/dump/changes/1.0.json', '/api/rtp/dump/changes/01.0.0.json', '/api/rtp/dump/../registry.json', '/api/rtp/dump/changes/1.0.0.json/x']) {
+    for (const bad of [
+      '/api/rtp/dump/',
+      '/api/rtp/dump/registry.xml',
+      '/api/rtp/dump/changes/1.0.json',
+      '/api/rtp/dump/changes/01.0.0.json',
+      '/api/rtp/dump/../registry.json',
+      '/api/rtp/dump/changes/1.0.0.json/x',
+    ]) {
       expect(dumpFile(bad), bad).toBeNull();
     }
   });

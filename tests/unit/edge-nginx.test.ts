@@ -4,16 +4,39 @@
 // merged slug's URLs answer the server's 301.
 import { describe, expect, it } from 'vitest';
 import { staticHeaders } from '../../src/emit/headers.ts';
-import { EDGE_ERRORS, EDGE_FAIL_TIMEOUT_S, EDGE_MAX_FAILS, EDGE_POOL_FILE, EDGE_UNAVAILABLE, EDGE_UPSTREAM_TIMEOUT_S, FAILURE_LOG_FORMAT, POOLS, poolServerLine, poolServersFile, poolUpstream, renderNginxConf } from '../../src/emit/nginx.ts';
-import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
+import {
+  EDGE_ERRORS,
+  EDGE_FAIL_TIMEOUT_S,
+  EDGE_MAX_FAILS,
+  EDGE_POOL_FILE,
+  EDGE_UNAVAILABLE,
+  EDGE_UPSTREAM_TIMEOUT_S,
+  FAILURE_LOG_FORMAT,
+  POOLS,
+  poolServerLine,
+  poolServersFile,
+  poolUpstream,
+  renderNginxConf,
+} from '../../src/emit/nginx.ts';
 import { JSON_ERROR_HEADERS } from '../../src/list/handler-result.ts';
-import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { familySamples } from '../helpers/route-samples.ts';
-import { contentTypeOf } from '../../src/routes/content-types.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, dumpFile, EXPECTATION_FAILED, FAST_UPSTREAM_TIMEOUT_MS, JSON_TYPE, pageHeaders, POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
-import { classify, KEYED_ROUTES, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
 import { createMovedLookup } from '../../src/list/moved.ts';
+import { contentTypeOf } from '../../src/routes/content-types.ts';
 import { MOVED_HEADERS, movedBody } from '../../src/routes/moved.ts';
+import { classify, KEYED_ROUTES, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
+import {
+  DUMP_TYPES,
+  DYNAMIC_FAMILIES,
+  dumpFile,
+  EXPECTATION_FAILED,
+  FAST_UPSTREAM_TIMEOUT_MS,
+  JSON_TYPE,
+  POLICIES,
+  pageHeaders,
+  type RoutePolicy,
+} from '../../src/routes/routes.ts';
+import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
+import { familySamples } from '../helpers/route-samples.ts';
 
 const SITE = 'https://rtp.example.org/registry/';
 const SERVED = SERVED_FIXTURE;
@@ -35,7 +58,14 @@ function locations(text: string): Location[] {
     const raw = m[2] ?? '';
     const match = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\\\/g, '\\') : raw;
     const kind = (m[1] ?? (match === '/' ? '/' : match.startsWith('@') ? '@' : '/')) as Location['kind'];
-    out.push({ kind, match, body: m[3]!.trim().split('\n').map((l) => l.trim()) });
+    out.push({
+      kind,
+      match,
+      body: m[3]!
+        .trim()
+        .split('\n')
+        .map((l) => l.trim()),
+    });
   }
   return out;
 }
@@ -64,9 +94,23 @@ function served(urlPath: string): { proxied: boolean; file: string | null; heade
     const m = /^add_header (\S+) "(.*)";$/.exec(l)!;
     headers.set(m[1]!, m[2]!.replace(/\\"/g, '"'));
   }
-  const file = tryFiles === undefined ? null : tryFiles.split(' ')[1]!.replace(/^"|"$/g, '').replace(/\$(\d)/g, (_, k: string) => captures[Number(k) - 1]!).replace('$uri', urlPath).slice(1);
+  const file =
+    tryFiles === undefined
+      ? null
+      : tryFiles
+          .split(' ')[1]!
+          .replace(/^"|"$/g, '')
+          .replace(/\$(\d)/g, (_, k: string) => captures[Number(k) - 1]!)
+          .replace('$uri', urlPath)
+          .slice(1);
   const dt = line('default_type ');
-  return { proxied: line('proxy_pass ') !== undefined, file, headers, defaultType: dt === undefined ? null : /"(.*)"/.exec(dt)![1]!, types: line('types') ?? null };
+  return {
+    proxied: line('proxy_pass ') !== undefined,
+    file,
+    headers,
+    defaultType: dt === undefined ? null : /"(.*)"/.exec(dt)![1]!,
+    types: line('types') ?? null,
+  };
 }
 
 const SAMPLES = familySamples({ slug: 'book-of-dead', provider: 'netent', version: '1.2.3', asset: '/_astro/site.abc.css' });
@@ -108,8 +152,15 @@ describe('nginx.conf from the route table', () => {
     expect(Object.keys(DUMP_TYPES)).toHaveLength(3);
   });
 
-  it('answers what it refuses itself, and a dynamic route no instance answers, with the server\'s JSON error, and sends unknown paths to the instances', () => {
-    const errorPages = new Map([...conf.matchAll(/^ {4}error_page ((?:\d{3} )+)(=\d* )?(\S+);$/gm)].flatMap((m) => m[1]!.trim().split(' ').map((code) => [Number(code), { to: m[2]?.trim() ?? '', target: m[3]! }])));
+  it("answers what it refuses itself, and a dynamic route no instance answers, with the server's JSON error, and sends unknown paths to the instances", () => {
+    const errorPages = new Map(
+      [...conf.matchAll(/^ {4}error_page ((?:\d{3} )+)(=\d* )?(\S+);$/gm)].flatMap((m) =>
+        m[1]!
+          .trim()
+          .split(' ')
+          .map((code) => [Number(code), { to: m[2]?.trim() ?? '', target: m[3]! }]),
+      ),
+    );
     // nginx's own errors, each to an internal location answering the JSON body with its status and the server's error headers.
     for (const code of [400, 408, 413, 414, 417, 494, 500, 501, 502, 503, 504, 505]) {
       const page = errorPages.get(code);
@@ -143,8 +194,16 @@ describe('nginx.conf from the route table', () => {
     expect(served(paths.list).proxied && pick(paths.list).loc.match).toBe(paths.list);
     expect(conf).toContain('proxy_pass http://$rtp_pool;');
     // Symbolic links are refused in the file locations only: the pool serving is read through a link (edge-site.conf).
-    expect(conf.split('\n').filter((l) => l.includes('disable_symlinks')).every((l) => l.startsWith('      disable_symlinks'))).toBe(true);
-    for (const pool of POOLS) expect(conf).toContain(`upstream ${poolUpstream(pool)} {\n    # Shared by the workers: an instance one finds failed, all leave out.\n    zone ${poolUpstream(pool)} 64k;\n    include ${poolServersFile(pool)};`);
+    expect(
+      conf
+        .split('\n')
+        .filter((l) => l.includes('disable_symlinks'))
+        .every((l) => l.startsWith('      disable_symlinks')),
+    ).toBe(true);
+    for (const pool of POOLS)
+      expect(conf).toContain(
+        `upstream ${poolUpstream(pool)} {\n    # Shared by the workers: an instance one finds failed, all leave out.\n    zone ${poolUpstream(pool)} 64k;\n    include ${poolServersFile(pool)};`,
+      );
   });
 
   it('gives the routes the route table says answer in milliseconds its short wait on an instance, the others the default', () => {
@@ -155,7 +214,9 @@ describe('nginx.conf from the route table', () => {
       const { loc } = pick(url);
       const wait = POLICIES[family].upstreamTimeoutMs;
       const timeouts = loc.body.filter((l) => /^proxy_\w+_timeout /.test(l));
-      expect(timeouts, url).toEqual(wait === undefined ? [] : [`proxy_connect_timeout ${wait}ms;`, `proxy_send_timeout ${wait}ms;`, `proxy_read_timeout ${wait}ms;`]);
+      expect(timeouts, url).toEqual(
+        wait === undefined ? [] : [`proxy_connect_timeout ${wait}ms;`, `proxy_send_timeout ${wait}ms;`, `proxy_read_timeout ${wait}ms;`],
+      );
     }
     expect(FAST_UPSTREAM_TIMEOUT_MS).toBe(1000);
     expect(conf).toContain(`proxy_read_timeout ${EDGE_UPSTREAM_TIMEOUT_S}s;`);
@@ -187,10 +248,17 @@ describe('nginx.conf from the route table', () => {
     expect(conf).not.toMatch(/log_format[^\n]*\$(request|request_uri|args|query_string)\b/);
   });
 
-  it('answers each URL of a merged slug served from a file with the server\'s 301: its headers, Location with the query string, its JSON body', () => {
+  it("answers each URL of a merged slug served from a file with the server's 301: its headers, Location with the query string, its JSON body", () => {
     const lookup = createMovedLookup(MERGED);
     const moved = KEYED_ROUTES.filter((r) => r.key === 'slug').map((r) => `${r.prefix}book-of-dead-studio${r.suffix}`);
-    expect(moved).toEqual(['/api/widget/rtp/book-of-dead-studio', '/api/badge/rtp/book-of-dead-studio.svg', '/api/feeds/game/book-of-dead-studio.atom', '/api/rtp/book-of-dead-studio', '/widget/rtp/book-of-dead-studio', '/rtp/book-of-dead-studio']);
+    expect(moved).toEqual([
+      '/api/widget/rtp/book-of-dead-studio',
+      '/api/badge/rtp/book-of-dead-studio.svg',
+      '/api/feeds/game/book-of-dead-studio.atom',
+      '/api/rtp/book-of-dead-studio',
+      '/widget/rtp/book-of-dead-studio',
+      '/rtp/book-of-dead-studio',
+    ]);
     const errorPage = /^ {4}error_page 418 =301 (\S+);$/m.exec(conf);
     expect(errorPage).not.toBeNull();
     const internal = LOCATIONS.find((l) => l.kind === '=' && l.match === errorPage![1])!;

@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Part } from '../../src/edge/parts.ts';
-import { RESTART_BACKOFF, Supervisor, type Slot } from '../../src/edge/supervise.ts';
+import { RESTART_BACKOFF, type Slot, Supervisor } from '../../src/edge/supervise.ts';
 
 let nextPid = 1000;
 

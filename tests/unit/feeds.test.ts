@@ -2,7 +2,7 @@
 // required elements: the registry-wide, provider and game feeds of the shipped registry, and hostile text.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FEED_ENTRIES, feedChanges, feedIndex, gameFeed, providerFeed, registryFeed, type FeedIndex } from '../../src/emit/feeds.ts';
+import { FEED_ENTRIES, type FeedIndex, feedChanges, feedIndex, gameFeed, providerFeed, registryFeed } from '../../src/emit/feeds.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
@@ -16,7 +16,12 @@ beforeAll(async () => {
 });
 
 type Node = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'link', 'author', 'category'].includes(name), textNodeName: '#text' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['entry', 'link', 'author', 'category'].includes(name),
+  textNodeName: '#text',
+});
 const textOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Node)['#text'] : v);
 
 /** Parses a feed and checks RFC 4287 §4.1.1 and §4.1.2; returns the feed element. */
@@ -76,7 +81,12 @@ describe('Atom feeds', () => {
   });
 
   it('describes changes and removals, and escapes hostile text', () => {
-    const hostile = { ...bundle, records: bundle.records.slice(0, 1).map((r) => ({ ...r, canonical_name: '<b>&"Bonanza"</b>', provider_display: "O'Reel <x>", source_url: 'https://e.example/?a=1&b=<2>' })) };
+    const hostile = {
+      ...bundle,
+      records: bundle.records
+        .slice(0, 1)
+        .map((r) => ({ ...r, canonical_name: '<b>&"Bonanza"</b>', provider_display: "O'Reel <x>", source_url: 'https://e.example/?a=1&b=<2>' })),
+    };
     const slug = hostile.records[0]!.canonical_slug;
     hostile.history = [
       { data_version: '1.0.0', frozen_at: '2026-01-01T00:00:00Z', slug, provider: hostile.records[0]!.provider, field: 'stated_rtp', from: null, to: 96 },
@@ -88,7 +98,11 @@ describe('Atom feeds', () => {
     const { entries } = atom(text);
     expect(text).not.toMatch(/<b>|<x>|<2>/);
     // Newest version first; within one version, by slug.
-    expect(entries.map((e) => String(textOf(e.title)))).toEqual(['<b>&"Bonanza"</b>: stated RTP 96.00% → 96.50%', 'gone-game removed (was 95.00%)', '<b>&"Bonanza"</b> added: stated RTP 96.00%']);
+    expect(entries.map((e) => String(textOf(e.title)))).toEqual([
+      '<b>&"Bonanza"</b>: stated RTP 96.00% → 96.50%',
+      'gone-game removed (was 95.00%)',
+      '<b>&"Bonanza"</b> added: stated RTP 96.00%',
+    ]);
     expect((entries[1]!.link as Node[])[0]!['@href']).toBe(`${SITE}/api/rtp/removed`);
   });
 
@@ -98,8 +112,13 @@ describe('Atom feeds', () => {
     const merged = entries.find((e) => String(e.id).includes('rtp/emerald-isle-flash/2.0.0'))!;
     const into = bundle.records.find((r) => r.canonical_slug === 'emerald-isle')!;
     expect(String(textOf(merged.title))).toBe('emerald-isle-flash merged into Emerald Isle (NextGen)');
-    expect((merged.link as Node[]).map((l) => [l['@rel'], l['@href']])).toEqual([['alternate', `${SITE}/rtp/emerald-isle`], ['related', into.source_url]]);
-    expect(String(textOf(merged.summary))).toContain('Merged in data version 2.0.0 into Emerald Isle (NextGen), the record of the same game, which lists the sources of both; its stated RTP was 94.50%.');
+    expect((merged.link as Node[]).map((l) => [l['@rel'], l['@href']])).toEqual([
+      ['alternate', `${SITE}/rtp/emerald-isle`],
+      ['related', into.source_url],
+    ]);
+    expect(String(textOf(merged.summary))).toContain(
+      'Merged in data version 2.0.0 into Emerald Isle (NextGen), the record of the same game, which lists the sources of both; its stated RTP was 94.50%.',
+    );
     expect((merged.category as Node[])[0]!['@term']).toBe('nextgen');
   });
 });

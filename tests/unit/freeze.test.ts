@@ -1,11 +1,11 @@
 // Freeze logic: version ordering and bumps, the frozen state, history diffing and refusals.
 import { describe, expect, it } from 'vitest';
-import { appendHistory, diffFrozen, frozenJson, frozenStateOf, historyJsonl, planFreeze } from '../../src/registry/freeze.ts';
 import { toGameRecord } from '../../src/registry/derive.ts';
+import { appendHistory, diffFrozen, frozenJson, frozenStateOf, historyJsonl, planFreeze } from '../../src/registry/freeze.ts';
 import type { Registry } from '../../src/registry/load.ts';
-import { FrozenFileSchema, HistoryEntrySchema, type GameFile } from '../../src/schemas/authoring.ts';
-import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
 import { bumpVersion, compareVersions } from '../../src/registry/version.ts';
+import { FrozenFileSchema, type GameFile, HistoryEntrySchema } from '../../src/schemas/authoring.ts';
+import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
 
 const AT1 = FIXTURE_META.frozen_at;
 const AT2 = '2026-12-01T00:00:00Z';
@@ -105,8 +105,13 @@ describe('diffFrozen', () => {
     const next = nextState(FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines'));
     const why = 'held back: sources of one rank state defaults 98.08 and 95.03';
     const entries = diffFrozen(v1, next, new Map([['gem-mines', why]]));
-    expect(entries.map((e) => [e.field, e.to, e.reason])).toEqual([['stated_rtp', null, why], ['rtp_variants', null, why]]);
-    expect(historyJsonl(entries).split('\n')[0]).toBe(`{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}"}`);
+    expect(entries.map((e) => [e.field, e.to, e.reason])).toEqual([
+      ['stated_rtp', null, why],
+      ['rtp_variants', null, why],
+    ]);
+    expect(historyJsonl(entries).split('\n')[0]).toBe(
+      `{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}"}`,
+    );
     // Without a reason the entry is as before.
     expect(diffFrozen(v1, next)[0]).not.toHaveProperty('reason');
   });
@@ -115,18 +120,36 @@ describe('diffFrozen', () => {
     const next = nextState(FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'gem-mines'));
     const why = 'merged into book-of-aurora: the same game';
     const entries = diffFrozen(v1, next, new Map([['gem-mines', why]]), new Map([['gem-mines', 'book-of-aurora']]));
-    expect(entries.map((e) => [e.field, e.to, e.merged_into])).toEqual([['stated_rtp', null, 'book-of-aurora'], ['rtp_variants', null, 'book-of-aurora']]);
-    expect(historyJsonl(entries).split('\n')[0]).toBe(`{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}","merged_into":"book-of-aurora"}`);
+    expect(entries.map((e) => [e.field, e.to, e.merged_into])).toEqual([
+      ['stated_rtp', null, 'book-of-aurora'],
+      ['rtp_variants', null, 'book-of-aurora'],
+    ]);
+    expect(historyJsonl(entries).split('\n')[0]).toBe(
+      `{"data_version":"1.1.0","frozen_at":"${AT2}","slug":"gem-mines","provider":"copper-reel","field":"stated_rtp","from":97,"to":null,"reason":"${why}","merged_into":"book-of-aurora"}`,
+    );
     expect(diffFrozen(v1, next, new Map([['gem-mines', why]]))[0]).not.toHaveProperty('merged_into');
   });
 
   it('ignores a change of variant kind only (the RTP figures are the same)', () => {
-    const next = nextState(replace('fire-keno', { rtp_variants: [{ rtp: 92, kind: 'unknown' }, { rtp: 94.5, kind: 'standard' }] }));
+    const next = nextState(
+      replace('fire-keno', {
+        rtp_variants: [
+          { rtp: 92, kind: 'unknown' },
+          { rtp: 94.5, kind: 'standard' },
+        ],
+      }),
+    );
     expect(diffFrozen(v1, next)).toEqual([]);
   });
 
   it('records added games with from null and removed games with to null', () => {
-    const added: GameFile = { ...FIXTURE_GAMES[5]!, canonical_slug: 'crystal-mines', canonical_name: 'Crystal Mines', stated_rtp: 96, rtp_variants: [{ rtp: 96, kind: 'standard' }] };
+    const added: GameFile = {
+      ...FIXTURE_GAMES[5]!,
+      canonical_slug: 'crystal-mines',
+      canonical_name: 'Crystal Mines',
+      stated_rtp: 96,
+      rtp_variants: [{ rtp: 96, kind: 'standard' }],
+    };
     const games = [...FIXTURE_GAMES.filter((g) => g.canonical_slug !== 'lucky-scratch'), added];
     expect(diffFrozen(v1, nextState(games))).toEqual([
       { data_version: '1.1.0', frozen_at: AT2, slug: 'crystal-mines', provider: 'copper-reel', field: 'stated_rtp', from: null, to: 96 },
@@ -210,7 +233,13 @@ describe('planFreeze', () => {
   });
 
   it('diffs against nothing before the first freeze (no frozen state)', () => {
-    const registry: Registry = { dir: '/nowhere', meta: { ...FIXTURE_META, data_version: '0.0.0' }, providers: FIXTURE_PROVIDERS, games: FIXTURE_GAMES, history: [] };
+    const registry: Registry = {
+      dir: '/nowhere',
+      meta: { ...FIXTURE_META, data_version: '0.0.0' },
+      providers: FIXTURE_PROVIDERS,
+      games: FIXTURE_GAMES,
+      history: [],
+    };
     const result = planFreeze(registry, { version: '1.0.0', at: AT1 });
     expect(result.ok && result.plan.entries).toEqual(diffFrozen(null, v1));
     expect(result.ok && result.plan.frozen).toEqual(v1);

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { convertRows, parseCsv, variantKinds, type CsvRow } from '../../src/ingest/seed-import.ts';
+import { type CsvRow, convertRows, parseCsv, variantKinds } from '../../src/ingest/seed-import.ts';
 import { loadRegistry, type Registry } from '../../src/registry/load.ts';
 import { BOOK_OF_DEAD, BOOK_OF_DEAD_PROVIDER, BOOK_OF_DEAD_ROW } from '../fixtures/registry.ts';
 
@@ -11,8 +11,11 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** The hand-checked seed the shipped data/ was imported from (data/sources/seed-README.md says where it comes from). */
 const SEED_DIR = path.join(repoRoot, 'data/sources');
 
-const HEADER = 'canonical_slug,canonical_name,provider,provider_display,game_type,stated_rtp,rtp_variants,volatility,max_win_x,release_year,source_url,evidence_url,checked_at,notes';
-const PROVIDERS: CsvRow[] = [{ provider: BOOK_OF_DEAD_PROVIDER.provider, provider_display: BOOK_OF_DEAD_PROVIDER.display, website: BOOK_OF_DEAD_PROVIDER.website ?? '' }];
+const HEADER =
+  'canonical_slug,canonical_name,provider,provider_display,game_type,stated_rtp,rtp_variants,volatility,max_win_x,release_year,source_url,evidence_url,checked_at,notes';
+const PROVIDERS: CsvRow[] = [
+  { provider: BOOK_OF_DEAD_PROVIDER.provider, provider_display: BOOK_OF_DEAD_PROVIDER.display, website: BOOK_OF_DEAD_PROVIDER.website ?? '' },
+];
 const row = (over: Partial<CsvRow> = {}): CsvRow => ({ ...BOOK_OF_DEAD_ROW, ...over }) as CsvRow;
 
 describe('variantKinds', () => {
@@ -47,7 +50,13 @@ describe('convertRows', () => {
     // The seed's Book of Dead, but for what this row says otherwise: no release year, its own evidence URL and notes.
     const evidence = 'https://slotsscience.com/x.html';
     expect(games).toEqual([
-      { ...BOOK_OF_DEAD, release_year: null, evidence_url: evidence, notes: 'Ladder from slotsscience; "quoted", with comma', sources: [{ ...BOOK_OF_DEAD.sources[0]!, url: evidence }] },
+      {
+        ...BOOK_OF_DEAD,
+        release_year: null,
+        evidence_url: evidence,
+        notes: 'Ladder from slotsscience; "quoted", with comma',
+        sources: [{ ...BOOK_OF_DEAD.sources[0]!, url: evidence }],
+      },
     ]);
   });
 
@@ -64,7 +73,10 @@ describe('convertRows', () => {
   });
 
   it('reports every bad row with its CSV line and imports nothing from it', () => {
-    const { games, problems } = convertRows([row(), row({ canonical_slug: 'Bad Slug', stated_rtp: '101' }), row({ release_year: '16', source_url: 'n/a' })], PROVIDERS);
+    const { games, problems } = convertRows(
+      [row(), row({ canonical_slug: 'Bad Slug', stated_rtp: '101' }), row({ release_year: '16', source_url: 'n/a' })],
+      PROVIDERS,
+    );
     expect(games).toHaveLength(1);
     expect(problems).toEqual([
       { file: 'seed-games.csv:3', field: 'canonical_slug', reason: 'must be lowercase ASCII letters and digits joined by single hyphens' },
@@ -109,9 +121,9 @@ describe('the seed in the shipped data/', () => {
       const g = bySlug.get(seed.canonical_slug)!;
       expect(g, seed.canonical_slug).toBeDefined();
       // The notes are the row's, then what the ingest says of a licensed casino's figure, if anything.
-      expect([g.canonical_name, g.provider, g.game_type, g.stated_rtp, g.volatility, g.max_win_x, g.release_year, g.notes.slice(0, seed.notes.length)]).toEqual([
-        seed.canonical_name, seed.provider, seed.game_type, seed.stated_rtp, seed.volatility, seed.max_win_x, seed.release_year, seed.notes,
-      ]);
+      expect([g.canonical_name, g.provider, g.game_type, g.stated_rtp, g.volatility, g.max_win_x, g.release_year, g.notes.slice(0, seed.notes.length)]).toEqual(
+        [seed.canonical_name, seed.provider, seed.game_type, seed.stated_rtp, seed.volatility, seed.max_win_x, seed.release_year, seed.notes],
+      );
       expect(g.notes.slice(seed.notes.length), seed.canonical_slug).toMatch(/^(| ?A licensed casino's own catalogue \(711\.nl\) .*)$/);
       // Every figure of the row is kept (other sources that agree may add more).
       const rtps = new Set(g.rtp_variants.map((v) => v.rtp));
@@ -136,7 +148,7 @@ describe('the seed in the shipped data/', () => {
     expect(games.filter((g) => g.release_year !== null)).toHaveLength(77);
   });
 
-  it('history: the 133 first recorded at 1.0.0, the games added by the first sources at 1.1.0, by the next two at 1.2.0; four merged away at 1.3.0; the licensed casino\'s games at 2.0.0', () => {
+  it("history: the 133 first recorded at 1.0.0, the games added by the first sources at 1.1.0, by the next two at 1.2.0; four merged away at 1.3.0; the licensed casino's games at 2.0.0", () => {
     expect(shipped.meta).toMatchObject({ data_version: '2.0.0' });
     const first = new Map<string, string>();
     for (const h of shipped.history) if (h.field === 'stated_rtp' && h.from === null && !first.has(h.slug)) first.set(h.slug, h.data_version);

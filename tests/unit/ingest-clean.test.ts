@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanName, gameTypeOf } from '../../src/ingest/clean.ts';
-import { ingestSources, type IngestResult } from '../../src/ingest/ingest.ts';
+import { type IngestResult, ingestSources } from '../../src/ingest/ingest.ts';
 import type { MergedGame } from '../../src/ingest/merge.ts';
 import { slugMoves } from '../../src/ingest/moves.ts';
 import { slugify } from '../../src/ingest/normalise.ts';
@@ -35,8 +35,18 @@ describe('names', () => {
 describe('game types', () => {
   it('table, video-poker and keno games called slots get their type; a theme stays a slot', () => {
     const t = (name: string, rtp = 97) => gameTypeOf(name, 'slot', rtp);
-    expect([t('Punto Banco', 99.55), t('Craps', 99.7), t('European Roulette'), t('Mini Baccarat'), t("Casino Hold'em")]).toEqual(['table', 'table', 'table', 'table', 'table']);
-    expect([t('Match Times Pay Jacks or Better', 99.6), t('100 Hand All American', 98.11), t('Joker Poker MH', 95.01)]).toEqual(['video_poker', 'video_poker', 'video_poker']);
+    expect([t('Punto Banco', 99.55), t('Craps', 99.7), t('European Roulette'), t('Mini Baccarat'), t("Casino Hold'em")]).toEqual([
+      'table',
+      'table',
+      'table',
+      'table',
+      'table',
+    ]);
+    expect([t('Match Times Pay Jacks or Better', 99.6), t('100 Hand All American', 98.11), t('Joker Poker MH', 95.01)]).toEqual([
+      'video_poker',
+      'video_poker',
+      'video_poker',
+    ]);
     expect(t('Keno', 90.83)).toBe('keno');
     // A dice game at 99 or more is a table game; a dice-themed slot stays a slot.
     expect([t('Magical Dice', 99.875), t('Dice on Fire', 96.23)]).toEqual(['table', 'slot']);
@@ -46,17 +56,37 @@ describe('game types', () => {
 });
 
 describe('slug moves', () => {
-  const table = providerTable({ format: 1, groups: { g: 'G' }, providers: [{ provider: 'a', display: 'A', group: 'g', labels: ['A'] }, { provider: 'b', display: 'B', group: 'g', labels: ['B'] }], refused: [] });
+  const table = providerTable({
+    format: 1,
+    groups: { g: 'G' },
+    providers: [
+      { provider: 'a', display: 'A', group: 'g', labels: ['A'] },
+      { provider: 'b', display: 'B', group: 'g', labels: ['B'] },
+    ],
+    refused: [],
+  });
   const pub = (provider: string, canonical_name: string, canonical_slug: string) => ({ provider, canonical_name, canonical_slug });
 
   it('one game key keeps the slug of its clean name; the others move into it; a slug made from ™ moves to the clean one', () => {
     const { slugs, moves } = slugMoves(
-      [pub('a', 'Feathered Frenzy Slot', 'feathered-frenzy-slot'), pub('a', 'Feathered Frenzy', 'feathered-frenzy'), pub('b', '300 Shields', '300-shields-b'), pub('a', '300 Shields', '300-shields'), pub('a', 'Helena™', 'helenatm'), pub('a', 'Wild Bus Megaways', 'wild-bus-megawaystm')],
+      [
+        pub('a', 'Feathered Frenzy Slot', 'feathered-frenzy-slot'),
+        pub('a', 'Feathered Frenzy', 'feathered-frenzy'),
+        pub('b', '300 Shields', '300-shields-b'),
+        pub('a', '300 Shields', '300-shields'),
+        pub('a', 'Helena™', 'helenatm'),
+        pub('a', 'Wild Bus Megaways', 'wild-bus-megawaystm'),
+      ],
       table,
       (p) => table.groupOf(p) ?? p,
       [],
     );
-    expect(moves.map((m) => [m.slug, m.into])).toEqual([['feathered-frenzy-slot', 'feathered-frenzy'], ['300-shields-b', '300-shields'], ['helenatm', 'helena'], ['wild-bus-megawaystm', 'wild-bus-megaways']]);
+    expect(moves.map((m) => [m.slug, m.into])).toEqual([
+      ['feathered-frenzy-slot', 'feathered-frenzy'],
+      ['300-shields-b', '300-shields'],
+      ['helenatm', 'helena'],
+      ['wild-bus-megawaystm', 'wild-bus-megaways'],
+    ]);
     expect(slugs.get('g/helena')).toBe('helena');
   });
 
@@ -70,7 +100,25 @@ describe('slug moves', () => {
 
 describe('placeholder-like studios', () => {
   const game = (provider: string, rtp: number, k: number, file = 'sources/slotcatalog.jsonl'): MergedGame => {
-    const f = { file, line: k, tier: 'aggregator', citesProviderPage: false, providerName: provider, provider, name: `G${k}`, stated_rtp: rtp, variants: [{ rtp, kind: 'standard' }], url: 'https://x.example', page: null, notes: '', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null } as SourceFact;
+    const f = {
+      file,
+      line: k,
+      tier: 'aggregator',
+      citesProviderPage: false,
+      providerName: provider,
+      provider,
+      name: `G${k}`,
+      stated_rtp: rtp,
+      variants: [{ rtp, kind: 'standard' }],
+      url: 'https://x.example',
+      page: null,
+      notes: '',
+      checked_at: null,
+      game_type: 'slot',
+      volatility: null,
+      max_win_x: null,
+      release_year: null,
+    } as SourceFact;
     return { provider, providerName: provider, name: f.name, slug: `g${k}`, winner: f, facts: [f], configurations: new Map(), disagree: false, note: '' };
   };
 
@@ -93,7 +141,11 @@ describe('the shipped data', () => {
     expect(result.games.filter((g) => /[™®©´]/.test(g.name)).map((g) => g.name)).toEqual([]);
     expect(result.games.filter((g) => g.slug !== slugify(g.name) && g.slug.replace(/tm(?=-|$)/g, '') === slugify(g.name)).map((g) => g.slug)).toEqual([]);
     const moved = new Map(result.merged.map((m) => [m.slug, m.merged_into]));
-    expect(['5-frozen-charms-megawaystm', '300-shields-nextgen', 'emerald-isle-flash'].map((s) => moved.get(s))).toEqual(['5-frozen-charms-megaways', '300-shields', 'emerald-isle']);
+    expect(['5-frozen-charms-megawaystm', '300-shields-nextgen', 'emerald-isle-flash'].map((s) => moved.get(s))).toEqual([
+      '5-frozen-charms-megaways',
+      '300-shields',
+      'emerald-isle',
+    ]);
     // Held back since 1.2.0 (its tombstone says why), the game returns under the clean slug; the old one moves nowhere.
     expect([moved.get('wild-celebrity-bus-megawaystm'), result.games.some((g) => g.slug === 'wild-celebrity-bus-megaways')]).toEqual([undefined, true]);
   });
@@ -102,7 +154,9 @@ describe('the shipped data', () => {
     const named = (n: string) => result.games.filter((g) => g.name === n);
     expect(named('300 Shields').map((g) => [g.slug, g.winner.stated_rtp])).toEqual([['300-shields', 95.299]]);
     expect(named('Emerald Isle').map((g) => [g.slug, g.winner.stated_rtp, [...g.configurations]])).toEqual([['emerald-isle', 96.59, [[94.5, 'unknown']]]]);
-    const types = ['Punto Banco', 'Magical Dice', 'Craps', 'Match Times Pay Jacks or Better', '100 Hand All American'].flatMap((n) => named(n).map((g) => g.winner.game_type));
+    const types = ['Punto Banco', 'Magical Dice', 'Craps', 'Match Times Pay Jacks or Better', '100 Hand All American'].flatMap((n) =>
+      named(n).map((g) => g.winner.game_type),
+    );
     expect(types).toEqual(['table', 'table', 'table', 'table', 'video_poker', 'video_poker']);
   });
 });

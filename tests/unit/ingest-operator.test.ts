@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorAdapter } from '../../src/ingest/adapters/operator.ts';
-import { assignPartners, ingestSources, type IngestResult } from '../../src/ingest/ingest.ts';
+import { assignPartners, type IngestResult, ingestSources } from '../../src/ingest/ingest.ts';
 import { decide, OPERATOR_ONLY_NOTE } from '../../src/ingest/merge.ts';
 import { nameKey } from '../../src/ingest/normalise.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
@@ -12,16 +12,56 @@ import type { SourceFact } from '../../src/ingest/source.ts';
 
 const fact = (over: Partial<SourceFact> = {}): SourceFact => {
   const stated = over.stated_rtp ?? 96;
-  return { file: 'sources/t', line: 1, tier: 'catalogue', citesProviderPage: false, providerName: 'P', provider: 'p', name: 'G', stated_rtp: stated, variants: [{ rtp: stated, kind: 'standard' }], url: 'https://p.example', page: null, notes: '', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null, ...over };
+  return {
+    file: 'sources/t',
+    line: 1,
+    tier: 'catalogue',
+    citesProviderPage: false,
+    providerName: 'P',
+    provider: 'p',
+    name: 'G',
+    stated_rtp: stated,
+    variants: [{ rtp: stated, kind: 'standard' }],
+    url: 'https://p.example',
+    page: null,
+    notes: '',
+    checked_at: null,
+    game_type: 'slot',
+    volatility: null,
+    max_win_x: null,
+    release_year: null,
+    ...over,
+  };
 };
 const op = (rtp: number, over: Partial<SourceFact> = {}) => fact({ tier: 'operator', stated_rtp: rtp, file: 'sources/op', line: 9, ...over });
 
 describe('the operator rules', () => {
   it('reads a line: the figure as written, the studio file as the label, the file at the pinned commit as the citation', () => {
-    const line = { name: 'Fortune Surge', provider: 'booming_games', rtp: '94', file: 'data/booming_games_711_catalog.json', index: 1, repo: 'mwhooo/slotselector', commit: 'b4a9ed62cdfd8b1614117ac4c2aea0b48b44f661' };
-    const { facts, unmapped } = operatorAdapter.read([JSON.stringify(line), JSON.stringify({ ...line, rtp: null }), JSON.stringify({ ...line, commit: 'main' })].join('\n'), 'sources/o.jsonl');
-    expect(facts.map((f) => [f.tier, f.providerName, f.stated_rtp, f.url])).toEqual([['operator', 'booming_games', 94, 'https://github.com/mwhooo/slotselector/blob/b4a9ed62cdfd8b1614117ac4c2aea0b48b44f661/data/booming_games_711_catalog.json']]);
-    expect(unmapped.map((u) => [u.line, u.reason])).toEqual([[2, 'rtp null is not a percent figure'], [3, 'no repository, commit and file to cite']]);
+    const line = {
+      name: 'Fortune Surge',
+      provider: 'booming_games',
+      rtp: '94',
+      file: 'data/booming_games_711_catalog.json',
+      index: 1,
+      repo: 'mwhooo/slotselector',
+      commit: 'b4a9ed62cdfd8b1614117ac4c2aea0b48b44f661',
+    };
+    const { facts, unmapped } = operatorAdapter.read(
+      [JSON.stringify(line), JSON.stringify({ ...line, rtp: null }), JSON.stringify({ ...line, commit: 'main' })].join('\n'),
+      'sources/o.jsonl',
+    );
+    expect(facts.map((f) => [f.tier, f.providerName, f.stated_rtp, f.url])).toEqual([
+      [
+        'operator',
+        'booming_games',
+        94,
+        'https://github.com/mwhooo/slotselector/blob/b4a9ed62cdfd8b1614117ac4c2aea0b48b44f661/data/booming_games_711_catalog.json',
+      ],
+    ]);
+    expect(unmapped.map((u) => [u.line, u.reason])).toEqual([
+      [2, 'rtp null is not a percent figure'],
+      [3, 'no repository, commit and file to cite'],
+    ]);
   });
 
   it('equal: a second origin for the figure; lower: a variant of kind operator', () => {
@@ -38,7 +78,16 @@ describe('the operator rules', () => {
     expect(kept.ok && [kept.winner.stated_rtp, [...kept.configurations]]).toEqual([88.12, [[93.42, 'operator']]]);
     expect(kept.ok && kept.note).toMatch(/runs a 93\.42 build, higher than every other source's figure; the stated RTP stays 88\.12/);
     // A figure another source lists above the operator's keeps the default where it was.
-    const listed = decide([op(96.51), fact({ stated_rtp: 96.48, variants: [{ rtp: 96.48, kind: 'standard' }, { rtp: 96.6, kind: 'unknown' }] })]);
+    const listed = decide([
+      op(96.51),
+      fact({
+        stated_rtp: 96.48,
+        variants: [
+          { rtp: 96.48, kind: 'standard' },
+          { rtp: 96.6, kind: 'unknown' },
+        ],
+      }),
+    ]);
     expect(listed.ok && [listed.winner.stated_rtp, [...listed.configurations]]).toEqual([96.48, [[96.51, 'operator']]]);
   });
 
@@ -47,11 +96,23 @@ describe('the operator rules', () => {
     expect(settled.ok && [settled.winner.stated_rtp, settled.disagree]).toEqual([96.82, true]);
     const alone = decide([op(96.59, { provider: 'playngo' })]);
     expect(alone.ok && [alone.winner.stated_rtp, alone.note]).toEqual([96.59, OPERATOR_ONLY_NOTE]);
-    expect(decide([op(94.0, { provider: 'playngo' })])).toMatchObject({ ok: false, reason: expect.stringMatching(/^only a licensed casino's catalogue lists the game, at 94\.00 \(sources\/op:9\): a lower build/) });
+    expect(decide([op(94.0, { provider: 'playngo' })])).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^only a licensed casino's catalogue lists the game, at 94\.00 \(sources\/op:9\): a lower build/),
+    });
   });
 
   it("a studio file's line that another source names under one of its partners is that partner's game; other lines stay the file's", () => {
-    const table = providerTable({ format: 1, groups: {}, providers: [{ provider: 'hub', display: 'Hub', group: null, labels: ['hub'], partners: ['a', 'b'] }, { provider: 'a', display: 'A', group: null, labels: ['A'] }, { provider: 'b', display: 'B', group: null, labels: ['B'] }], refused: [] });
+    const table = providerTable({
+      format: 1,
+      groups: {},
+      providers: [
+        { provider: 'hub', display: 'Hub', group: null, labels: ['hub'], partners: ['a', 'b'] },
+        { provider: 'a', display: 'A', group: null, labels: ['A'] },
+        { provider: 'b', display: 'B', group: null, labels: ['B'] },
+      ],
+      refused: [],
+    });
     const facts = [fact({ provider: 'b', name: 'Gold Rush' }), op(96, { provider: 'hub', name: 'Gold Rush' }), op(96, { provider: 'hub', name: 'Only Here' })];
     expect(assignPartners(facts, table, (p) => p).map((f) => f.provider)).toEqual(['b', 'b', 'hub']);
   });
@@ -66,7 +127,13 @@ describe('the operator on the real lines', () => {
 
   it('publishes Mystery Joker 96.98, Dead or Alive 96.82, Twin Spin 96.56 and Rich Wilde and the Tome of Madness 96.59; Mega Moolah stays 88.12 with the 93.42 build', () => {
     const rtp = (name: string) => gameOf(name).map((g) => g.winner.stated_rtp);
-    expect([rtp('Mystery Joker'), rtp('Dead or Alive'), rtp('Twin Spin'), rtp('Rich Wilde and the Tome of Madness'), rtp('Mega Moolah')]).toEqual([[96.98], [96.82], [96.56], [96.59], [88.12]]);
+    expect([rtp('Mystery Joker'), rtp('Dead or Alive'), rtp('Twin Spin'), rtp('Rich Wilde and the Tome of Madness'), rtp('Mega Moolah')]).toEqual([
+      [96.98],
+      [96.82],
+      [96.56],
+      [96.59],
+      [88.12],
+    ]);
     expect([...gameOf('Mega Moolah')[0]!.configurations]).toEqual([[93.42, 'operator']]);
   });
 
@@ -74,7 +141,11 @@ describe('the operator on the real lines', () => {
     const withOp = result.games.filter((g) => g.facts.some((f) => f.tier === 'operator'));
     expect(withOp.length).toBeGreaterThanOrEqual(2200);
     for (const g of withOp) {
-      const figures = new Set([g.winner.stated_rtp, ...g.configurations.keys(), ...g.facts.filter((f) => f.stated_rtp === g.winner.stated_rtp).flatMap((f) => f.variants.map((v) => v.rtp))]);
+      const figures = new Set([
+        g.winner.stated_rtp,
+        ...g.configurations.keys(),
+        ...g.facts.filter((f) => f.stated_rtp === g.winner.stated_rtp).flatMap((f) => f.variants.map((v) => v.rtp)),
+      ]);
       for (const f of g.facts.filter((x) => x.tier === 'operator')) expect(figures.has(f.stated_rtp), `${g.slug}: ${f.file}:${f.line}`).toBe(true);
     }
   });

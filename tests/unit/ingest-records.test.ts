@@ -8,16 +8,48 @@ import { gameFileOf, providerFiles, variantsOf, viaPhrase } from '../../src/inge
 import type { SourceFact } from '../../src/ingest/source.ts';
 
 const fact = (over: Partial<SourceFact>): SourceFact => ({
-  file: 'sources/x.jsonl', line: 1, tier: 'catalogue', citesProviderPage: false, providerName: 'Play’n GO', provider: 'playngo', name: 'Book of Dead',
-  stated_rtp: 96.21, variants: [{ rtp: 96.21, kind: 'standard' }], url: 'https://cat.example/bod', page: null, notes: '',
-  checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null, ...over,
+  file: 'sources/x.jsonl',
+  line: 1,
+  tier: 'catalogue',
+  citesProviderPage: false,
+  providerName: 'Play’n GO',
+  provider: 'playngo',
+  name: 'Book of Dead',
+  stated_rtp: 96.21,
+  variants: [{ rtp: 96.21, kind: 'standard' }],
+  url: 'https://cat.example/bod',
+  page: null,
+  notes: '',
+  checked_at: null,
+  game_type: 'slot',
+  volatility: null,
+  max_win_x: null,
+  release_year: null,
+  ...over,
 });
-const pinned = new Map([['sources/x.jsonl', '2026-11-23T00:00:00Z'], ['sources/seed-games.csv', '2026-11-21T00:00:00Z']]);
+const pinned = new Map([
+  ['sources/x.jsonl', '2026-11-23T00:00:00Z'],
+  ['sources/seed-games.csv', '2026-11-21T00:00:00Z'],
+]);
 
 describe('variantsOf', () => {
   it('takes every figure of the sources that agree with the stated RTP, never of one that states another', () => {
-    const agreeing = fact({ tier: 'hand_checked', variants: [{ rtp: 84.18, kind: 'operator_ladder' }, { rtp: 94.25, kind: 'operator_ladder' }, { rtp: 96.21, kind: 'standard' }] });
-    const other = fact({ tier: 'aggregator', stated_rtp: 96.6, variants: [{ rtp: 96.49, kind: 'bonus_buy' }, { rtp: 96.6, kind: 'standard' }] });
+    const agreeing = fact({
+      tier: 'hand_checked',
+      variants: [
+        { rtp: 84.18, kind: 'operator_ladder' },
+        { rtp: 94.25, kind: 'operator_ladder' },
+        { rtp: 96.21, kind: 'standard' },
+      ],
+    });
+    const other = fact({
+      tier: 'aggregator',
+      stated_rtp: 96.6,
+      variants: [
+        { rtp: 96.49, kind: 'bonus_buy' },
+        { rtp: 96.6, kind: 'standard' },
+      ],
+    });
     expect(variantsOf([fact({ tier: 'provider' }), agreeing, other], 96.21)).toEqual([
       { rtp: 84.18, kind: 'operator_ladder' },
       { rtp: 94.25, kind: 'operator_ladder' },
@@ -26,8 +58,23 @@ describe('variantsOf', () => {
   });
 
   it('keeps the most trusted kind, replacing only an unknown; keeps a jurisdiction code', () => {
-    const first = fact({ tier: 'catalogue', variants: [{ rtp: 94, kind: 'unknown' }, { rtp: 95, kind: 'bonus_buy' }, { rtp: 96.21, kind: 'standard' }] });
-    const second = fact({ tier: 'aggregator', variants: [{ rtp: 94, kind: 'ante_bet' }, { rtp: 95, kind: 'feature' }, { rtp: 90, kind: 'jurisdiction', jurisdiction: 'DE' }, { rtp: 96.21, kind: 'standard' }] });
+    const first = fact({
+      tier: 'catalogue',
+      variants: [
+        { rtp: 94, kind: 'unknown' },
+        { rtp: 95, kind: 'bonus_buy' },
+        { rtp: 96.21, kind: 'standard' },
+      ],
+    });
+    const second = fact({
+      tier: 'aggregator',
+      variants: [
+        { rtp: 94, kind: 'ante_bet' },
+        { rtp: 95, kind: 'feature' },
+        { rtp: 90, kind: 'jurisdiction', jurisdiction: 'DE' },
+        { rtp: 96.21, kind: 'standard' },
+      ],
+    });
     expect(variantsOf([first, second], 96.21)).toEqual([
       { rtp: 90, kind: 'jurisdiction', jurisdiction: 'DE' },
       { rtp: 94, kind: 'ante_bet' },
@@ -39,32 +86,72 @@ describe('variantsOf', () => {
 
 describe('gameFileOf', () => {
   it("a hand-checked row's fields are kept as they are, its nulls included; its notes and page to cite too", () => {
-    const seed = fact({ file: 'sources/seed-games.csv', tier: 'hand_checked', max_win_x: null, volatility: 'high', release_year: 2019, page: 'https://seed.example/cite', notes: 'left empty on purpose', checked_at: '2026-11-21T00:00:00Z' });
+    const seed = fact({
+      file: 'sources/seed-games.csv',
+      tier: 'hand_checked',
+      max_win_x: null,
+      volatility: 'high',
+      release_year: 2019,
+      page: 'https://seed.example/cite',
+      notes: 'left empty on purpose',
+      checked_at: '2026-11-21T00:00:00Z',
+    });
     const catalogue = fact({ max_win_x: 21175, release_year: 2020, volatility: 'low' });
     const { games } = mergeFacts([catalogue, seed]);
     const g = gameFileOf(games[0]!, pinned);
-    expect(g).toMatchObject({ max_win_x: null, volatility: 'high', release_year: 2019, notes: 'left empty on purpose', source_url: 'https://seed.example/cite', evidence_url: seed.url, last_verified: '2026-11-21T00:00:00Z' });
+    expect(g).toMatchObject({
+      max_win_x: null,
+      volatility: 'high',
+      release_year: 2019,
+      notes: 'left empty on purpose',
+      source_url: 'https://seed.example/cite',
+      evidence_url: seed.url,
+      last_verified: '2026-11-21T00:00:00Z',
+    });
   });
 
   it('without a hand-checked row each field comes from the most trusted source stating it; a provider page is the page to cite', () => {
     const provider = fact({ tier: 'provider', url: 'https://playngo.example/bod', volatility: null, max_win_x: null });
     const catalogue = fact({ volatility: 'very-high', max_win_x: 5000, release_year: 2016 });
     const g = gameFileOf(mergeFacts([catalogue, provider]).games[0]!, pinned);
-    expect(g).toMatchObject({ source_url: 'https://playngo.example/bod', evidence_url: 'https://playngo.example/bod', volatility: 'very-high', max_win_x: 5000, release_year: 2016, last_verified: '2026-11-23T00:00:00Z', notes: '' });
-    expect(g.sources.map((s) => [s.kind, s.url])).toEqual([['provider', 'https://playngo.example/bod'], ['catalogue', 'https://cat.example/bod']]);
+    expect(g).toMatchObject({
+      source_url: 'https://playngo.example/bod',
+      evidence_url: 'https://playngo.example/bod',
+      volatility: 'very-high',
+      max_win_x: 5000,
+      release_year: 2016,
+      last_verified: '2026-11-23T00:00:00Z',
+      notes: '',
+    });
+    expect(g.sources.map((s) => [s.kind, s.url])).toEqual([
+      ['provider', 'https://playngo.example/bod'],
+      ['catalogue', 'https://cat.example/bod'],
+    ]);
   });
 
   it("a catalogue line citing the provider's page is shown as that citation (via), not as the page, and its page is the one to cite", () => {
     const cites = fact({ file: 'sources/slotfolio.jsonl', citesProviderPage: true, url: 'https://www.playngo.com/games/bod' });
     const plain = fact({ stated_rtp: 96.21, line: 2 });
     const g = gameFileOf(mergeFacts([plain, cites]).games[0]!, pinned, new Map([['sources/slotfolio.jsonl', 'the Slotfolio catalogue']]));
-    expect(g.sources.map((s) => [s.kind, s.via])).toEqual([['catalogue', 'provider page as cited by the Slotfolio catalogue, not checked here'], ['catalogue', null]]);
+    expect(g.sources.map((s) => [s.kind, s.via])).toEqual([
+      ['catalogue', 'provider page as cited by the Slotfolio catalogue, not checked here'],
+      ['catalogue', null],
+    ]);
     expect(g.source_url).toBe('https://www.playngo.com/games/bod');
     expect(viaPhrase('x')).toBe('provider page as cited by x, not checked here');
   });
 
   it('a figure a configuration rule explains is a variant of its kind', () => {
-    expect(variantsOf([fact({ stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] })], 96.5, new Map([[94.5, 'operator_ladder' as const], [96.97, 'bonus_buy' as const]]))).toEqual([
+    expect(
+      variantsOf(
+        [fact({ stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] })],
+        96.5,
+        new Map([
+          [94.5, 'operator_ladder' as const],
+          [96.97, 'bonus_buy' as const],
+        ]),
+      ),
+    ).toEqual([
       { rtp: 94.5, kind: 'operator_ladder' },
       { rtp: 96.5, kind: 'standard' },
       { rtp: 96.97, kind: 'bonus_buy' },

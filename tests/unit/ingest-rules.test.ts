@@ -8,7 +8,26 @@ import type { SourceFact } from '../../src/ingest/source.ts';
 /** A fact with the given fields (a catalogue line of provider `p` stating 96 by default). */
 const fact = (over: Partial<SourceFact> = {}): SourceFact => {
   const stated = over.stated_rtp ?? 96;
-  return { file: 'sources/t', line: 1, tier: 'catalogue', citesProviderPage: false, providerName: 'P', provider: 'p', name: 'G', stated_rtp: stated, variants: [{ rtp: stated, kind: 'standard' }], url: 'https://p.example', page: null, notes: '', checked_at: null, game_type: 'slot', volatility: null, max_win_x: null, release_year: null, ...over };
+  return {
+    file: 'sources/t',
+    line: 1,
+    tier: 'catalogue',
+    citesProviderPage: false,
+    providerName: 'P',
+    provider: 'p',
+    name: 'G',
+    stated_rtp: stated,
+    variants: [{ rtp: stated, kind: 'standard' }],
+    url: 'https://p.example',
+    page: null,
+    notes: '',
+    checked_at: null,
+    game_type: 'slot',
+    volatility: null,
+    max_win_x: null,
+    release_year: null,
+    ...over,
+  };
 };
 
 describe('configuration rules and conflicts', () => {
@@ -26,7 +45,11 @@ describe('configuration rules and conflicts', () => {
     expect(near).toMatchObject({ ok: true, disagree: true });
     if (near.ok) expect(near.winner.stated_rtp).toBe(96.5);
     const far = decide([fact({ stated_rtp: 98.08, tier: 'aggregator' }), fact({ stated_rtp: 95.03, tier: 'aggregator', line: 2 })]);
-    expect(far).toEqual({ ok: false, reason: 'sources of one rank state defaults 98.08 (sources/t:1) and 95.03 (sources/t:2), more than 0.5 apart, and no configuration rule explains the difference' });
+    expect(far).toEqual({
+      ok: false,
+      reason:
+        'sources of one rank state defaults 98.08 (sources/t:1) and 95.03 (sources/t:2), more than 0.5 apart, and no configuration rule explains the difference',
+    });
     // A lower rank beyond 0.5 does not hold the game back: the higher rank states the figure.
     expect(decide([fact({ stated_rtp: 96.53 }), fact({ stated_rtp: 97.5, tier: 'aggregator', line: 2 })])).toMatchObject({ ok: true, disagree: true });
   });
@@ -40,7 +63,12 @@ describe('configuration rules and conflicts', () => {
     const two = decide([pp(96.17, 'sources/igt-slots.jsonl'), pp(96.17, 'sources/overlay-slots.jsonl'), pp(94.07, 'sources/slotcatalog.jsonl')]);
     expect(two.ok && [two.winner.stated_rtp, [...two.configurations], two.disagree]).toEqual([96.17, [[94.07, 'unknown']], false]);
     // One origin alone giving two figures decides nothing (Feathered Frenzy: 97.00 and 96.30, both from the scrapes).
-    expect(decide([fact({ stated_rtp: 97, tier: 'aggregator', file: 'sources/slotcatalog.jsonl' }), fact({ stated_rtp: 96.3, tier: 'aggregator', file: 'sources/slotcatalog.jsonl', line: 2 })]).ok).toBe(false);
+    expect(
+      decide([
+        fact({ stated_rtp: 97, tier: 'aggregator', file: 'sources/slotcatalog.jsonl' }),
+        fact({ stated_rtp: 96.3, tier: 'aggregator', file: 'sources/slotcatalog.jsonl', line: 2 }),
+      ]).ok,
+    ).toBe(false);
   });
 
   it("provider ladder: a Play'n GO figure in a lower rung is an operator build of a 96.x default, whatever its rank", () => {
@@ -51,25 +79,52 @@ describe('configuration rules and conflicts', () => {
   });
 
   it('named variant: a figure another source names as a bought feature is that variant, not a rival default', () => {
-    const igt = fact({ tier: 'aggregator', stated_rtp: 96.05, variants: [{ rtp: 96.05, kind: 'standard' }, { rtp: 96.06, kind: 'bonus_buy' }], line: 2 });
+    const igt = fact({
+      tier: 'aggregator',
+      stated_rtp: 96.05,
+      variants: [
+        { rtp: 96.05, kind: 'standard' },
+        { rtp: 96.06, kind: 'bonus_buy' },
+      ],
+      line: 2,
+    });
     const d = decide([fact({ tier: 'aggregator', stated_rtp: 96.06 }), igt].sort(byPrecedence));
     expect(d.ok && [d.winner.stated_rtp, [...d.configurations], d.disagree]).toEqual([96.05, [[96.06, 'bonus_buy']], false]);
   });
 
-  it('listed figure: a figure the source stating the default lists among the game\'s figures is a variant of it', () => {
-    const d = decide([fact({ stated_rtp: 95.94, variants: [{ rtp: 93.99, kind: 'unknown' }, { rtp: 95.94, kind: 'standard' }] }), fact({ tier: 'aggregator', stated_rtp: 93.99, line: 2 })]);
+  it("listed figure: a figure the source stating the default lists among the game's figures is a variant of it", () => {
+    const d = decide([
+      fact({
+        stated_rtp: 95.94,
+        variants: [
+          { rtp: 93.99, kind: 'unknown' },
+          { rtp: 95.94, kind: 'standard' },
+        ],
+      }),
+      fact({ tier: 'aggregator', stated_rtp: 93.99, line: 2 }),
+    ]);
     expect(d.ok && [...d.configurations]).toEqual([[93.99, 'unknown']]);
   });
 
   it('keeps a published slug and gives a clashing new name its provider key', () => {
     const f = (provider: string, name: string) => fact({ provider, providerName: provider, name });
     const { games } = mergeFacts([f('a', 'Book of X'), f('b', 'Book of X')], new Map([['b/bookofx', 'book-of-x']]));
-    expect(games.map((g) => [g.provider, g.slug])).toEqual([['b', 'book-of-x'], ['a', 'book-of-x-a']]);
+    expect(games.map((g) => [g.provider, g.slug])).toEqual([
+      ['b', 'book-of-x'],
+      ['a', 'book-of-x-a'],
+    ]);
   });
 
   it('matches names across the studios of one group, keeping the most trusted label', () => {
     const scope = (p: string) => (p === 'microgaming' || p === 'games-global' ? 'games-global' : p);
-    const { games } = mergeFacts([fact({ provider: 'microgaming', name: 'Immortal Romance', stated_rtp: 96.86 }), fact({ provider: 'games-global', name: 'Immortal Romance', stated_rtp: 96.86, tier: 'aggregator', line: 2 })], new Map(), scope);
+    const { games } = mergeFacts(
+      [
+        fact({ provider: 'microgaming', name: 'Immortal Romance', stated_rtp: 96.86 }),
+        fact({ provider: 'games-global', name: 'Immortal Romance', stated_rtp: 96.86, tier: 'aggregator', line: 2 }),
+      ],
+      new Map(),
+      scope,
+    );
     expect(games.map((g) => [g.provider, g.slug, g.facts.length])).toEqual([['microgaming', 'immortal-romance', 2]]);
   });
 
@@ -78,26 +133,73 @@ describe('configuration rules and conflicts', () => {
     const studio = fact({ provider: 'studio', name: 'Rock Vegas', stated_rtp: 96.64 });
     const pub = fact({ provider: 'pub', name: 'Rock Vegas', stated_rtp: 96.64, tier: 'aggregator', line: 2 });
     const merged = mergeFacts([studio, pub], new Map(), undefined, distributorOf).games;
-    expect(merged.map((g) => [g.provider, g.slug, g.facts.map((f) => [f.provider, f.providerName])])).toEqual([['pub', 'rock-vegas', [['pub', 'P'], ['pub', 'P']]]]);
+    expect(merged.map((g) => [g.provider, g.slug, g.facts.map((f) => [f.provider, f.providerName])])).toEqual([
+      [
+        'pub',
+        'rock-vegas',
+        [
+          ['pub', 'P'],
+          ['pub', 'P'],
+        ],
+      ],
+    ]);
     // Published under the studio before, the distributor's record new, the same figure: one game, the distributor's, under the published slug.
     const kept = mergeFacts([studio, pub], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
     expect(kept.map((g) => [g.provider, g.slug, g.facts.map((f) => f.studio ?? null)])).toEqual([['pub', 'rock-vegas-studio', ['studio', null]]]);
     // Another figure is not proven the same game: both stay.
-    const two = mergeFacts([studio, { ...pub, stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] }], new Map([['studio/rockvegas', 'rock-vegas-studio']]), undefined, distributorOf).games;
-    expect(two.map((g) => [g.provider, g.slug])).toEqual([['pub', 'rock-vegas'], ['studio', 'rock-vegas-studio']]);
+    const two = mergeFacts(
+      [studio, { ...pub, stated_rtp: 96.5, variants: [{ rtp: 96.5, kind: 'standard' }] }],
+      new Map([['studio/rockvegas', 'rock-vegas-studio']]),
+      undefined,
+      distributorOf,
+    ).games;
+    expect(two.map((g) => [g.provider, g.slug])).toEqual([
+      ['pub', 'rock-vegas'],
+      ['studio', 'rock-vegas-studio'],
+    ]);
   });
 
-  describe('merge: a published studio record that is its distributor\'s published record', () => {
+  describe("merge: a published studio record that is its distributor's published record", () => {
     const distributorOf = (p: string) => (p === 'reel-kingdom' ? 'pragmatic-play' : null);
     // Big Bass Splash as the real lines give it: calcasi under Reel Kingdom, the data API under Pragmatic Play.
-    const rk = (over: Partial<SourceFact> = {}) => fact({ provider: 'reel-kingdom', providerName: 'Reel Kingdom', name: 'Big Bass Splash', stated_rtp: 96.71, file: 'sources/calcasi.jsonl', line: 114, ...over });
-    const pp = (over: Partial<SourceFact> = {}) => fact({ provider: 'pragmatic-play', providerName: 'Pragmatic Play', name: 'Big Bass Splash', stated_rtp: 96.71, tier: 'aggregator', file: 'sources/igt-slots.jsonl', line: 98, ...over });
-    const published = new Map([['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom'], ['pragmatic-play/bigbasssplash', 'big-bass-splash']]);
+    const rk = (over: Partial<SourceFact> = {}) =>
+      fact({
+        provider: 'reel-kingdom',
+        providerName: 'Reel Kingdom',
+        name: 'Big Bass Splash',
+        stated_rtp: 96.71,
+        file: 'sources/calcasi.jsonl',
+        line: 114,
+        ...over,
+      });
+    const pp = (over: Partial<SourceFact> = {}) =>
+      fact({
+        provider: 'pragmatic-play',
+        providerName: 'Pragmatic Play',
+        name: 'Big Bass Splash',
+        stated_rtp: 96.71,
+        tier: 'aggregator',
+        file: 'sources/igt-slots.jsonl',
+        line: 98,
+        ...over,
+      });
+    const published = new Map([
+      ['reel-kingdom/bigbasssplash', 'big-bass-splash-reel-kingdom'],
+      ['pragmatic-play/bigbasssplash', 'big-bass-splash'],
+    ]);
 
-    it('same name and same figure: one record under the distributor\'s slug, keeping both sources; the studio\'s slug leaves naming it', () => {
+    it("same name and same figure: one record under the distributor's slug, keeping both sources; the studio's slug leaves naming it", () => {
       const { games, merged } = mergeFacts([rk(), pp()], published, undefined, distributorOf);
       expect(games.map((g) => [g.provider, g.slug, g.winner.stated_rtp, g.facts.map((f) => [f.file, f.provider, f.studio ?? null])])).toEqual([
-        ['pragmatic-play', 'big-bass-splash', 96.71, [['sources/calcasi.jsonl', 'pragmatic-play', 'reel-kingdom'], ['sources/igt-slots.jsonl', 'pragmatic-play', null]]],
+        [
+          'pragmatic-play',
+          'big-bass-splash',
+          96.71,
+          [
+            ['sources/calcasi.jsonl', 'pragmatic-play', 'reel-kingdom'],
+            ['sources/igt-slots.jsonl', 'pragmatic-play', null],
+          ],
+        ],
       ]);
       expect(merged.map((m) => [m.provider, m.slug, m.mergedInto, m.intoProvider, m.reason])).toEqual([
         [
@@ -109,10 +211,12 @@ describe('configuration rules and conflicts', () => {
         ],
       ]);
       // Names that differ only in case and punctuation are one name key (Pizza! Pizza? Pizza!), and the reason shows both.
-      expect(sameGame([rk({ name: 'Pizza! Pizza? Pizza!', stated_rtp: 96.04 })], [pp({ name: 'PIZZA! PIZZA? PIZZA!', stated_rtp: 96.04 })])).toContain('both records name it "Pizza! Pizza? Pizza!" and "PIZZA! PIZZA? PIZZA!" (one name key) and state 96.04');
+      expect(sameGame([rk({ name: 'Pizza! Pizza? Pizza!', stated_rtp: 96.04 })], [pp({ name: 'PIZZA! PIZZA? PIZZA!', stated_rtp: 96.04 })])).toContain(
+        'both records name it "Pizza! Pizza? Pizza!" and "PIZZA! PIZZA? PIZZA!" (one name key) and state 96.04',
+      );
     });
 
-    it('never guessed: other figures, a record held back or an unrelated provider keep both; a new distributor record takes the studio\'s slug', () => {
+    it("never guessed: other figures, a record held back or an unrelated provider keep both; a new distributor record takes the studio's slug", () => {
       const both = (facts: SourceFact[], slugs = published, of = distributorOf) => mergeFacts(facts, slugs, undefined, of);
       // One figure apart (96.70 and 96.71): not proven the same build; both stay published.
       expect(both([rk({ stated_rtp: 96.7 }), pp()]).games.map((g) => g.slug)).toEqual(['big-bass-splash', 'big-bass-splash-reel-kingdom']);
@@ -126,17 +230,33 @@ describe('configuration rules and conflicts', () => {
       expect([kept.games.map((g) => [g.provider, g.slug]), kept.merged]).toEqual([[['pragmatic-play', 'big-bass-splash-reel-kingdom']], []]);
     });
 
-    it('stays merged on the next run: the studio\'s lines join again, the entry is kept, and the old slug is never given again', () => {
+    it("stays merged on the next run: the studio's lines join again, the entry is kept, and the old slug is never given again", () => {
       const first = mergeFacts([rk(), pp()], published, undefined, distributorOf);
       const recorded = mergedEntries([], first.merged);
       expect(recorded).toEqual([
-        { provider: 'reel-kingdom', name: 'Big Bass Splash', slug: 'big-bass-splash-reel-kingdom', merged_into: 'big-bass-splash', into_provider: 'pragmatic-play', reason: first.merged[0]!.reason, sources: [{ file: 'sources/calcasi.jsonl', line: 114, stated_rtp: 96.71 }] },
+        {
+          provider: 'reel-kingdom',
+          name: 'Big Bass Splash',
+          slug: 'big-bass-splash-reel-kingdom',
+          merged_into: 'big-bass-splash',
+          into_provider: 'pragmatic-play',
+          reason: first.merged[0]!.reason,
+          sources: [{ file: 'sources/calcasi.jsonl', line: 114, stated_rtp: 96.71 }],
+        },
       ]);
-      const next = mergeFacts([rk(), pp()], new Map([['pragmatic-play/bigbasssplash', 'big-bass-splash']]), undefined, distributorOf, recorded.map((m) => m.slug));
+      const next = mergeFacts(
+        [rk(), pp()],
+        new Map([['pragmatic-play/bigbasssplash', 'big-bass-splash']]),
+        undefined,
+        distributorOf,
+        recorded.map((m) => m.slug),
+      );
       expect(next.games.map((g) => [g.slug, g.facts.length])).toEqual([['big-bass-splash', 2]]);
       expect(mergedEntries(recorded, next.merged)).toEqual(recorded);
       // A new game whose slug would be the merged one gets another.
-      const clash = mergeFacts([fact({ provider: 'x', name: 'Big Bass Splash Reel Kingdom' })], new Map(), undefined, undefined, ['big-bass-splash-reel-kingdom']);
+      const clash = mergeFacts([fact({ provider: 'x', name: 'Big Bass Splash Reel Kingdom' })], new Map(), undefined, undefined, [
+        'big-bass-splash-reel-kingdom',
+      ]);
       expect(clash.games.map((g) => g.slug)).toEqual(['big-bass-splash-reel-kingdom-x']);
     });
   });

@@ -6,7 +6,16 @@ import { API_KEY_PATTERN, type ApiKeyRecord } from '../../src/schemas/api-keys.t
 const KEY = 'rtp_live_AbCd1234EfGh5678IjKl9012MnOp3456';
 
 function record(key: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return { id: keyIdOf(key), hash: hashKey(key), owner: 'Example', use: 'tables', daily: 100, created_at: '2026-11-21T00:00:00.000Z', revoked_at: null, ...overrides };
+  return {
+    id: keyIdOf(key),
+    hash: hashKey(key),
+    owner: 'Example',
+    use: 'tables',
+    daily: 100,
+    created_at: '2026-11-21T00:00:00.000Z',
+    revoked_at: null,
+    ...overrides,
+  };
 }
 
 describe('generateKey', () => {

@@ -4,17 +4,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { searchDocuments, sortedRecords } from '../../src/emit/list/compile.ts';
 import { listBundleBytes, listBundleProblem, writeListBundle } from '../../src/emit/list/list-bundle.ts';
 import { buildSearchIndex } from '../../src/emit/list/search-index.ts';
 import { compileListBundleInWorker } from '../../src/emit/workers.ts';
 import { PostingSearch } from '../../src/list/search.ts';
 import { loadServices } from '../../src/list/service.ts';
+import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../../src/schemas/dist.ts';
 import { decodeListBundle, LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
-import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../../src/schemas/dist.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { referenceIndex, referenceSearch } from '../helpers/minisearch-reference.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rtp-list-bundle-'));
@@ -23,7 +23,15 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const bundle = fixtureBundle(400);
 const bundleText = JSON.stringify(bundle);
 const info = (over: Record<string, unknown> = {}) =>
-  JSON.stringify({ format: 1, site: 'http://127.0.0.1:4321', data_version: bundle.meta.data_version, frozen_at: bundle.meta.frozen_at, games: bundle.records.length, providers: bundle.providers.length, ...over });
+  JSON.stringify({
+    format: 1,
+    site: 'http://127.0.0.1:4321',
+    data_version: bundle.meta.data_version,
+    frozen_at: bundle.meta.frozen_at,
+    games: bundle.records.length,
+    providers: bundle.providers.length,
+    ...over,
+  });
 
 /** A server folder as the build leaves it: registry bundle, build-info and list bundle. */
 async function serverDir(name: string): Promise<string> {
@@ -36,7 +44,17 @@ async function serverDir(name: string): Promise<string> {
   return dir;
 }
 
-const QUERIES = ['', 'q=book', 'q=boo&sort=relevance', 'q=o&sort=relevance&limit=200', 'q=bonanxa', 'q=gold+fortune&sort=rtp_desc', 'provider=beta&has_variants=1&sort=recent&limit=7&offset=3', 'game_type=keno', 'q=zzzz'];
+const QUERIES = [
+  '',
+  'q=book',
+  'q=boo&sort=relevance',
+  'q=o&sort=relevance&limit=200',
+  'q=bonanxa',
+  'q=gold+fortune&sort=rtp_desc',
+  'provider=beta&has_variants=1&sort=recent&limit=7&offset=3',
+  'game_type=keno',
+  'q=zzzz',
+];
 
 describe('search index', () => {
   const docs = searchDocuments(sortedRecords(bundle));
@@ -63,7 +81,8 @@ describe('search index', () => {
     const reference = referenceIndex(docs);
     const words = [...new Set(bundle.records.flatMap((r) => queryTerms(`${r.canonical_name} ${r.provider}`)))].sort();
     const queries = ['b', 'bo', 'o', 'bonanxa', 'bonanzas', 'gold fortune', 'dead book', 'zzzz', 'beta o', 'x 1'];
-    for (let i = 0; i < words.length; i += 3) queries.push(words[i]!, `${words[i]!.slice(0, -1)}q`, `${words[i]} ${words[(i * 7) % words.length]!.slice(0, 2)}`);
+    for (let i = 0; i < words.length; i += 3)
+      queries.push(words[i]!, `${words[i]!.slice(0, -1)}q`, `${words[i]} ${words[(i * 7) % words.length]!.slice(0, 2)}`);
     let matched = 0;
     for (const q of queries) {
       const terms = queryTerms(q);
@@ -104,11 +123,15 @@ describe('list bundle', () => {
 
     const otherVersion = await serverDir('version');
     await writeFile(path.join(otherVersion, 'build-info.json'), info({ data_version: '9.9.9' }));
-    await expect(loadServices(otherVersion)).rejects.toThrow(/does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./);
+    await expect(loadServices(otherVersion)).rejects.toThrow(
+      /does not match .*build-info\.json \(data 2\.3\.4 .*build-info: data 9\.9\.9.*: rebuild with `npm run build`\./,
+    );
 
     const noRecord = await serverDir('no-record');
     rmSync(path.join(noRecord, 'build-info.json'));
-    await expect(loadServices(noRecord)).rejects.toThrow(`${path.join(noRecord, 'build-info.json')} is missing: rebuild with \`npm run build\` (or make a new release).`);
+    await expect(loadServices(noRecord)).rejects.toThrow(
+      `${path.join(noRecord, 'build-info.json')} is missing: rebuild with \`npm run build\` (or make a new release).`,
+    );
 
     const otherBundle = await serverDir('bundle');
     await writeFile(path.join(otherBundle, BUNDLE_FILE), `${bundleText} `);
@@ -143,6 +166,8 @@ describe('list bundle', () => {
     expect(at).toBeGreaterThan(0);
     bytes.write(`"format":"${'0'.repeat(16)}"`, at, 'latin1');
     writeFileSync(file, bytes);
-    await expect(loadServices(dir)).rejects.toThrow(`cannot be read (list bundle format ${'0'.repeat(16)}, expected ${LIST_BUNDLE_FORMAT}): rebuild with \`npm run build\`.`);
+    await expect(loadServices(dir)).rejects.toThrow(
+      `cannot be read (list bundle format ${'0'.repeat(16)}, expected ${LIST_BUNDLE_FORMAT}): rebuild with \`npm run build\`.`,
+    );
   });
 });

@@ -11,7 +11,16 @@ const { engine } = fixtureEngine(300);
 /** The engine, with the keys of the queries it evaluates (a cache miss) in `runs`. */
 function countedEngine() {
   const runs: string[] = [];
-  return { runs, engine: { ...engine, run: (q: ListQuery) => (runs.push(listQueryKey(q)), engine.run(q)) } };
+  return {
+    runs,
+    engine: {
+      ...engine,
+      run: (q: ListQuery) => {
+        runs.push(listQueryKey(q));
+        return engine.run(q);
+      },
+    },
+  };
 }
 
 describe('whole responses', () => {
@@ -93,7 +102,13 @@ describe('evaluated pages', () => {
 
   it('answers a cached page byte for byte like the engine, for every kind of query', () => {
     const handler = createListHandler(engine, { cacheBytes: 0 });
-    for (const query of ['', 'q=book&sort=relevance&limit=7', 'provider=beta&has_variants=1&sort=rtp_desc&offset=3', 'game_type=keno&q=xyz', 'badge=verified_rtp&limit=200']) {
+    for (const query of [
+      '',
+      'q=book&sort=relevance&limit=7',
+      'provider=beta&has_variants=1&sort=rtp_desc&offset=3',
+      'game_type=keno&q=xyz',
+      'badge=verified_rtp&limit=200',
+    ]) {
       const q = parse(query);
       const direct = listBody(engine, q, engine.run(q));
       handler(query);
@@ -112,9 +127,16 @@ describe('evaluated pages', () => {
     runs.length = 0; // the format probes
     const pages = ['q=book&limit=2', 'q=book&limit=2&offset=2'];
     const direct = pages.map((query) => listBody(engine, parse(query), engine.run(parse(query))));
-    for (const query of pages) handler(query), handler(query); // first and second sightings: evaluated twice each
+    // First and second sightings: evaluated twice each.
+    for (const query of pages) {
+      handler(query);
+      handler(query);
+    }
     expect(runs).toHaveLength(4);
-    for (let k = 0; k < 3; k++) pages.forEach((query, i) => expect(handler(query).body.equals(direct[i]!), query).toBe(true));
+    for (let k = 0; k < 3; k++)
+      pages.forEach((query, i) => {
+        expect(handler(query).body.equals(direct[i]!), query).toBe(true);
+      });
     expect(runs).toHaveLength(4); // both pages and their one facets entry stayed
 
     // Other filters, asked more often than the kept pages and their facets were, take the room: the

@@ -2,14 +2,14 @@
 // CSV with the dump's columns, for a list page, a batch lookup and a delta sync; a bad format is a 400.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { CSV_TYPE } from '../../src/list/csv.ts';
+import { BatchResponseSchema } from '../../src/schemas/batch.ts';
 import { CSV_COLUMNS, csvRows } from '../../src/schemas/csv.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
-import { BatchResponseSchema } from '../../src/schemas/batch.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { SyncResponseSchema } from '../../src/schemas/sync.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 
 const bundle = fixtureBundle(120);
 const services = servicesFor(bundle);
@@ -26,7 +26,12 @@ const json = (query: string) => JSON.parse(services.list(query).body.toString('u
 
 describe('GET /api/rtp/list?format=csv', () => {
   it('answers the page of the same query as CSV rows with the dump columns, byte for byte as the dump writes them', () => {
-    for (const query of ['limit=7', 'q=book&sort=rtp_desc&limit=20', 'volatility=high,low&rtp_min=96&released_after=2015&limit=200&offset=3', 'provider=beta&has_variants=1']) {
+    for (const query of [
+      'limit=7',
+      'q=book&sort=rtp_desc&limit=20',
+      'volatility=high,low&rtp_min=96&released_after=2015&limit=200&offset=3',
+      'provider=beta&has_variants=1',
+    ]) {
       const page = ListResponseSchema.parse(json(query));
       const body = services.list(`${query}&format=csv`).body.toString('utf8');
       expect(body, query).toBe(csvRows(page.items.map((r) => bySlug.get(r.canonical_slug)!)));

@@ -1,16 +1,16 @@
 // The in-memory list engine against the naive reference model: filters, every order, facets,
 // pages, search semantics, relevance, and the response bytes.
 import { describe, expect, it, vi } from 'vitest';
+import type { ListResult } from '../../src/list/engine.ts';
 import { listBody } from '../../src/list/list.ts';
 import { createMemoryEngine } from '../../src/list/memory-engine.ts';
-import { PostingSearch } from '../../src/list/search.ts';
 import { parseListQuery } from '../../src/list/query.ts';
+import { PostingSearch } from '../../src/list/search.ts';
+import { LIST_QUERY_DEFAULTS, type ListFacets, ListResponseSchema } from '../../src/schemas/list.ts';
 import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
-import { LIST_QUERY_DEFAULTS, ListResponseSchema, type ListFacets } from '../../src/schemas/list.ts';
-import type { ListResult } from '../../src/list/engine.ts';
 import { listItemOf } from '../../src/schemas/list-item.ts';
 import { FIXTURE_PROVIDERS, fixtureEngine, parseQuery, rng } from '../helpers/list-fixture.ts';
-import { refFacets, refFilterSort, refMatchesQ, refSearch, type RefQuery } from '../helpers/list-reference.ts';
+import { type RefQuery, refFacets, refFilterSort, refMatchesQ, refSearch } from '../helpers/list-reference.ts';
 import { referenceIndex, referenceScores, referenceSearch } from '../helpers/minisearch-reference.ts';
 
 const { bundle, compiled, engine } = fixtureEngine(300);
@@ -29,7 +29,29 @@ function respond(query: string) {
 }
 
 const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent'];
-const QS = [null, 'book', 'BOOK', 'böök', 'of dead', 'gold fruit', 'cafe', 'elan', 'apfel', 'gonzos', 'fortun', 'fortnue', 'dragn', 'alpha', 'ete', 'studios', 'play', 'x', 'zzz', '!!!', 'a'];
+const QS = [
+  null,
+  'book',
+  'BOOK',
+  'böök',
+  'of dead',
+  'gold fruit',
+  'cafe',
+  'elan',
+  'apfel',
+  'gonzos',
+  'fortun',
+  'fortnue',
+  'dragn',
+  'alpha',
+  'ete',
+  'studios',
+  'play',
+  'x',
+  'zzz',
+  '!!!',
+  'a',
+];
 const PROVIDERS = [null, 'alpha-games', 'beta', 'empty-co', 'nope'];
 const TYPES = [null, 'slot', 'keno', 'table'];
 const BADGE_FILTERS = [null, 'verified_rtp', 'variants_tracked', 'sources_disagree'];
@@ -53,22 +75,22 @@ describe('memory engine vs the reference model', () => {
         for (const gameType of TYPES) {
           for (const hv of [false, true]) {
             for (const { badge, confidence } of FILTERS) {
-            for (const sort of SORTS) {
-              const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, confidence, sort };
-              const params = new URLSearchParams({ sort, limit: '200' });
-              if (q !== null) params.set('q', q);
-              if (provider !== null) params.set('provider', provider);
-              if (gameType !== null) params.set('game_type', gameType);
-              if (hv) params.set('has_variants', '1');
-              if (badge !== null) params.set('badge', badge);
-              if (confidence !== null) params.set('confidence', confidence);
-              const result = engine.run(parse(params.toString()));
-              const expected = refFilterSort(matching, ref);
-              expect(result.filtered).toBe(expected.length);
-              expect(Array.from(result.items, (i) => records[i]!.canonical_slug)).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
-              expect(facetsOf(result)).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
-              checked++;
-            }
+              for (const sort of SORTS) {
+                const ref: RefQuery = { q: null, provider, game_type: gameType, has_variants: hv, badge, confidence, sort };
+                const params = new URLSearchParams({ sort, limit: '200' });
+                if (q !== null) params.set('q', q);
+                if (provider !== null) params.set('provider', provider);
+                if (gameType !== null) params.set('game_type', gameType);
+                if (hv) params.set('has_variants', '1');
+                if (badge !== null) params.set('badge', badge);
+                if (confidence !== null) params.set('confidence', confidence);
+                const result = engine.run(parse(params.toString()));
+                const expected = refFilterSort(matching, ref);
+                expect(result.filtered).toBe(expected.length);
+                expect(Array.from(result.items, (i) => records[i]!.canonical_slug)).toEqual(expected.slice(0, 200).map((r) => r.canonical_slug));
+                expect(facetsOf(result)).toEqual(refFacets(matching, FIXTURE_PROVIDERS, ref));
+                checked++;
+              }
             }
           }
         }
@@ -96,11 +118,27 @@ describe('memory engine vs the reference model', () => {
         const v = rnd() < p ? pick(values) : null;
         if (v !== null) params.set(name, v);
       };
-      maybe('q', QS.filter((q) => q !== null), 0.2);
-      maybe('provider', PROVIDERS.filter((p) => p !== null), 0.3);
-      maybe('game_type', TYPES.filter((t) => t !== null), 0.2);
+      maybe(
+        'q',
+        QS.filter((q) => q !== null),
+        0.2,
+      );
+      maybe(
+        'provider',
+        PROVIDERS.filter((p) => p !== null),
+        0.3,
+      );
+      maybe(
+        'game_type',
+        TYPES.filter((t) => t !== null),
+        0.2,
+      );
       maybe('has_variants', ['1'], 0.2);
-      maybe('badge', BADGE_FILTERS.filter((b) => b !== null), 0.2);
+      maybe(
+        'badge',
+        BADGE_FILTERS.filter((b) => b !== null),
+        0.2,
+      );
       maybe('confidence', ['verified', 'corroborated', 'single_source'], 0.3);
       maybe('rtp_min', RTPS);
       maybe('rtp_max', RTPS);
@@ -111,7 +149,10 @@ describe('memory engine vs the reference model', () => {
       const parsed = parseListQuery(params.toString());
       if (!parsed.ok) {
         // Only a range given backwards is refused among these values.
-        expect(parsed.errors.map((e) => e.param).every((p) => p === 'rtp_max' || p === 'released_before'), params.toString()).toBe(true);
+        expect(
+          parsed.errors.map((e) => e.param).every((p) => p === 'rtp_max' || p === 'released_before'),
+          params.toString(),
+        ).toBe(true);
         continue;
       }
       const query = parsed.query;
@@ -246,7 +287,8 @@ describe('search semantics', () => {
     expect(slugsFor('fortnue')).toEqual(slugsFor('fortune'));
     expect(slugsFor('gald')).toEqual(new Set(refSearch(records, 'gald').map((r) => r.canonical_slug)));
     expect([...slugsFor('gald')].some((s) => s.includes('gold'))).toBe(true);
-    for (const q of ['goldfruit', 'gold of the fruit', 'the', 'zzzzzzzz']) expect(slugsFor(q), q).toEqual(new Set(refSearch(records, q).map((r) => r.canonical_slug)));
+    for (const q of ['goldfruit', 'gold of the fruit', 'the', 'zzzzzzzz'])
+      expect(slugsFor(q), q).toEqual(new Set(refSearch(records, q).map((r) => r.canonical_slug)));
     // What matches as typed is not widened: 'gold' does not also find 'bold'.
     expect(slugsFor('gold')).toEqual(new Set(records.filter((r) => refMatchesQ(r, 'gold')).map((r) => r.canonical_slug)));
   });
@@ -266,7 +308,9 @@ describe('search semantics', () => {
   });
 
   it('orders sort=relevance by MiniSearch score, ties by slug', () => {
-    const index = referenceIndex(records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display })));
+    const index = referenceIndex(
+      records.map((r, id) => ({ id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display })),
+    );
     const scores = referenceScores(index, ['book', 'dead']);
     const items = Array.from(engine.run(parse('q=book+dead&sort=relevance&limit=200')).items);
     expect(items.length).toBe(scores.size);

@@ -1,14 +1,15 @@
 // The list handler's HTTP-neutral answers: status, headers, error bodies, ETags, the Astro endpoint shape.
-import { describe, expect, it } from 'vitest';
+
 import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
+import type { ListEngine } from '../../src/list/engine.ts';
 import { toResponse } from '../../src/list/handler-result.ts';
 import { listEtag, listFormat } from '../../src/list/list.ts';
-import type { ListEngine } from '../../src/list/engine.ts';
 import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { ListResponseSchema } from '../../src/schemas/list.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 
 const services = servicesFor(fixtureBundle(120));
 
@@ -43,7 +44,12 @@ describe('list handler', () => {
   it('answers 400 with every bad parameter and no caching', () => {
     const r = services.list('limit=abc&offset=-1&sort=nope&game_type=video&has_variants=yes');
     expect(r.status).toBe(400);
-    expect(r.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
+    expect(r.headers).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Access-Control-Allow-Origin': '*',
+      'X-Content-Type-Options': 'nosniff',
+    });
     expect(r.body.toString('utf8')).toBe(
       '{"statusCode":400,"statusMessage":"invalid query parameters","errors":[' +
         '{"param":"game_type","message":"must be one of: slot, scratchcard, table, video_poker, instant, bingo, keno"},' +

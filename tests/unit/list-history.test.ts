@@ -1,8 +1,8 @@
 // GET /api/rtp/history in-process: order, filters, since, paging, validation, schema, headers.
 import { describe, expect, it } from 'vitest';
 import { createHistoryHandler, parseSince } from '../../src/list/history.ts';
-import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
+import { HistoryResponseSchema } from '../../src/schemas/history.ts';
 import { fixtureRegistry } from '../helpers/list-fixture.ts';
 
 const registry = fixtureRegistry(20);
@@ -26,7 +26,11 @@ describe('history handler', () => {
   it('lists every entry newest first; one freeze in reverse file order', () => {
     const page = ok('');
     expect(page.meta).toEqual({
-      data_version: '2.3.4', frozen_at: '2026-05-01T00:00:00Z', total: 5, filtered: 5, has_more: false,
+      data_version: '2.3.4',
+      frozen_at: '2026-05-01T00:00:00Z',
+      total: 5,
+      filtered: 5,
+      has_more: false,
       query: { slug: null, provider: null, since: null, limit: 50, offset: 0 },
     });
     expect(page.items.map((i) => [i.data_version, i.slug, i.field])).toEqual([
@@ -92,7 +96,11 @@ describe('history handler', () => {
 
   it('sends JSON with the history cache policy, CORS and an ETag', () => {
     const r = handler('');
-    expect(r.headers).toMatchObject({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=0, s-maxage=3600', 'Access-Control-Allow-Origin': '*' });
+    expect(r.headers).toMatchObject({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=0, s-maxage=3600',
+      'Access-Control-Allow-Origin': '*',
+    });
     expect(r.headers.ETag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(handler('limit=50').body.equals(r.body)).toBe(true);
   });

@@ -1,12 +1,12 @@
 // "Which build is this": GET /api/rtp/identify on the shipped registry and on hand-made records.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { identify, MSG_GAME_REQUIRED, MSG_RTP, MSG_RTP_REQUIRED, MSG_SLUG_AND_NAME, parseIdentifyQuery } from '../../src/list/identify.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { IdentifyResponseSchema } from '../../src/schemas/identify.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
@@ -39,7 +39,16 @@ describe('identify (pure)', () => {
       { kind: 'aggregator', url: 'https://agg.example/demo', checked_at: null, stated_rtp: 96.21, rtp_variants: [96.21] },
     ],
     operators: [
-      { operator: 'casino-a', display: 'Casino A', market: 'NL', rtp: 94.13, build: 'lower', variant: { rtp: 94.13, kind: 'operator_ladder' }, reason: null, source: { file: 'sources/a.jsonl', line: 3, catalogue_file: 'a.json', index: 2, url: 'https://a.example/a.json', pinned_at: '2026-11-28T00:00:00Z' } },
+      {
+        operator: 'casino-a',
+        display: 'Casino A',
+        market: 'NL',
+        rtp: 94.13,
+        build: 'lower',
+        variant: { rtp: 94.13, kind: 'operator_ladder' },
+        reason: null,
+        source: { file: 'sources/a.jsonl', line: 3, catalogue_file: 'a.json', index: 2, url: 'https://a.example/a.json', pinned_at: '2026-11-28T00:00:00Z' },
+      },
     ],
   } as unknown as GameRecord;
   const run = (rtp: number) => identify(record, { slug: 'demo', name: null, rtp }, META, 'slug', []);
@@ -50,12 +59,25 @@ describe('identify (pure)', () => {
   });
 
   it('names a known variant with its kind and the sources that state it', () => {
-    expect(run(94.13)).toMatchObject({ verdict: 'variant', match: { rtp: 94.13, kind: 'operator_ladder', difference: 0, sources: ['https://acme.example/demo'] } });
+    expect(run(94.13)).toMatchObject({
+      verdict: 'variant',
+      match: { rtp: 94.13, kind: 'operator_ladder', difference: 0, sources: ['https://acme.example/demo'] },
+    });
     expect(run(96.71).match!.kind).toBe('bonus_buy');
   });
 
   it('names the operators known to run the matched build, none for another build or no match', () => {
-    expect(run(94.13).operators).toEqual([{ operator: 'casino-a', display: 'Casino A', market: 'NL', rtp: 94.13, build: 'lower', pinned_at: '2026-11-28T00:00:00Z', url: 'https://a.example/a.json' }]);
+    expect(run(94.13).operators).toEqual([
+      {
+        operator: 'casino-a',
+        display: 'Casino A',
+        market: 'NL',
+        rtp: 94.13,
+        build: 'lower',
+        pinned_at: '2026-11-28T00:00:00Z',
+        url: 'https://a.example/a.json',
+      },
+    ]);
     expect(run(96.21).operators).toEqual([]);
     expect(run(90).operators).toEqual([]);
   });
@@ -64,7 +86,11 @@ describe('identify (pure)', () => {
     const r = run(94.1);
     expect(r.verdict).toBe('unknown');
     expect(r.match).toBeNull();
-    expect(r.nearest.map((n) => [n.rtp, n.difference])).toEqual([[94.13, -0.03], [96.21, -2.11], [96.71, -2.61]]);
+    expect(r.nearest.map((n) => [n.rtp, n.difference])).toEqual([
+      [94.13, -0.03],
+      [96.21, -2.11],
+      [96.71, -2.61],
+    ]);
     expect(run(96.216).verdict).toBe('unknown');
     expect(IdentifyResponseSchema.safeParse(r).success).toBe(true);
   });
@@ -90,7 +116,10 @@ describe('GET /api/rtp/identify', () => {
     expect(status).toBe(200);
     const direct = IdentifyResponseSchema.parse(ask(`slug=big-bass-splash&rtp=${survivor.stated_rtp}`).body);
     // The same answer, the query echoed as asked.
-    expect(IdentifyResponseSchema.parse(body)).toEqual({ ...direct, meta: { ...direct.meta, query: { ...direct.meta.query, slug: 'big-bass-splash-reel-kingdom' } } });
+    expect(IdentifyResponseSchema.parse(body)).toEqual({
+      ...direct,
+      meta: { ...direct.meta, query: { ...direct.meta.query, slug: 'big-bass-splash-reel-kingdom' } },
+    });
   });
 
   it('accepts 96,21 and 96.21% as well as 96.21', () => {
@@ -121,7 +150,8 @@ describe('GET /api/rtp/identify', () => {
     expect(errors('rtp=96')).toEqual([{ param: 'slug', message: MSG_GAME_REQUIRED }]);
     expect(errors('slug=a')).toEqual([{ param: 'rtp', message: MSG_RTP_REQUIRED }]);
     expect(errors('slug=a&name=b&rtp=96')).toEqual([{ param: 'name', message: MSG_SLUG_AND_NAME }]);
-    for (const bad of ['abc', '0', '100.01', '101', '-5', '96.123456', '1e2', '%3Cscript%3E']) expect(errors(`slug=a&rtp=${bad}`), bad).toEqual([{ param: 'rtp', message: MSG_RTP }]);
+    for (const bad of ['abc', '0', '100.01', '101', '-5', '96.123456', '1e2', '%3Cscript%3E'])
+      expect(errors(`slug=a&rtp=${bad}`), bad).toEqual([{ param: 'rtp', message: MSG_RTP }]);
     // The message's example is a value the route accepts.
     const example = /such as (\S+)$/.exec(MSG_RTP)?.[1];
     expect(parseIdentifyQuery(`slug=a&rtp=${example}`).ok, MSG_RTP).toBe(true);

@@ -16,7 +16,15 @@ const removal = (version: string, slug: string, into?: string): HistoryEntry[] =
     to: null,
     ...(into === undefined ? {} : { reason: `merged into ${into}: the same game`, merged_into: into }),
   }));
-const added = (version: string, slug: string): HistoryEntry => ({ data_version: version, frozen_at: '2026-11-27T00:00:00Z', slug, provider: 'pragmatic-play', field: 'stated_rtp', from: null, to: 96.71 });
+const added = (version: string, slug: string): HistoryEntry => ({
+  data_version: version,
+  frozen_at: '2026-11-27T00:00:00Z',
+  slug,
+  provider: 'pragmatic-play',
+  field: 'stated_rtp',
+  from: null,
+  to: 96.71,
+});
 
 describe('merged slugs', () => {
   const live = new Set(['big-bass-splash', 'club-tropicana']);
@@ -54,13 +62,34 @@ describe('merged slugs', () => {
     for (const [from, to] of cases) {
       const answer = moved(from);
       expect(answer?.location, from).toBe(to);
-      expect(answer!.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'public, max-age=3600, s-maxage=3600', 'Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff', 'Location', to]);
+      expect(answer!.headers).toEqual([
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'Cache-Control',
+        'public, max-age=3600, s-maxage=3600',
+        'Access-Control-Allow-Origin',
+        '*',
+        'X-Content-Type-Options',
+        'nosniff',
+        'Location',
+        to,
+      ]);
       expect(JSON.parse(answer!.body.toString('utf8'))).toEqual(movedBody('big-bass-splash-reel-kingdom', 'big-bass-splash'));
     }
     // The query string goes along: an embed keeps its widget options.
     expect(moved('/widget/rtp/big-bass-splash-reel-kingdom', 'theme=dark&lang=de')?.location).toBe('/widget/rtp/big-bass-splash?theme=dark&lang=de');
-    expect(movedBody('a', 'b')).toEqual({ statusCode: 301, statusMessage: 'moved permanently: a was merged into b, the record of the same game (GET /api/rtp/removed says why)' });
+    expect(movedBody('a', 'b')).toEqual({
+      statusCode: 301,
+      statusMessage: 'moved permanently: a was merged into b, the record of the same game (GET /api/rtp/removed says why)',
+    });
     // Other slugs, provider keys and paths are none of its business.
-    for (const path of ['/api/rtp/big-bass-splash', '/api/rtp/provider/big-bass-splash-reel-kingdom', '/api/feeds/provider/big-bass-splash-reel-kingdom.atom', '/api/rtp/big-bass-splash-reel-kingdom/', '/widget/rtp/x/big-bass-splash-reel-kingdom']) expect(moved(path), path).toBeNull();
+    for (const path of [
+      '/api/rtp/big-bass-splash',
+      '/api/rtp/provider/big-bass-splash-reel-kingdom',
+      '/api/feeds/provider/big-bass-splash-reel-kingdom.atom',
+      '/api/rtp/big-bass-splash-reel-kingdom/',
+      '/widget/rtp/x/big-bass-splash-reel-kingdom',
+    ])
+      expect(moved(path), path).toBeNull();
   });
 });

@@ -4,8 +4,30 @@ import { collectParams } from '../../src/list/params.ts';
 import { listQueryKey, MAX_QUERY_TERMS, parseListQuery } from '../../src/list/query.ts';
 import { ListQuerySchema } from '../../src/schemas/list.ts';
 
-const RANGES = { rtp_min: null, rtp_max: null, volatility: null, max_win_min: null, released_after: null, released_before: null, operator: null, operator_build: null, include: null, fields: null };
-const DEFAULTS = { q: null, provider: null, game_type: null, has_variants: false, badge: null, confidence: null, sort: 'name', limit: 50, offset: 0, ...RANGES };
+const RANGES = {
+  rtp_min: null,
+  rtp_max: null,
+  volatility: null,
+  max_win_min: null,
+  released_after: null,
+  released_before: null,
+  operator: null,
+  operator_build: null,
+  include: null,
+  fields: null,
+};
+const DEFAULTS = {
+  q: null,
+  provider: null,
+  game_type: null,
+  has_variants: false,
+  badge: null,
+  confidence: null,
+  sort: 'name',
+  limit: 50,
+  offset: 0,
+  ...RANGES,
+};
 
 function errorsOf(query: string) {
   const r = parseListQuery(query);
@@ -23,15 +45,52 @@ describe('parseListQuery', () => {
   it('fills in every default, in schema key order', () => {
     const q = queryOf('');
     expect(q).toEqual(DEFAULTS);
-    expect(Object.keys(q)).toEqual(['q', 'provider', 'game_type', 'has_variants', 'badge', 'confidence', 'sort', 'limit', 'offset', 'rtp_min', 'rtp_max', 'volatility', 'max_win_min', 'released_after', 'released_before', 'operator', 'operator_build', 'include', 'fields']);
+    expect(Object.keys(q)).toEqual([
+      'q',
+      'provider',
+      'game_type',
+      'has_variants',
+      'badge',
+      'confidence',
+      'sort',
+      'limit',
+      'offset',
+      'rtp_min',
+      'rtp_max',
+      'volatility',
+      'max_win_min',
+      'released_after',
+      'released_before',
+      'operator',
+      'operator_build',
+      'include',
+      'fields',
+    ]);
   });
 
   it('reads every parameter', () => {
-    expect(queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&confidence=corroborated&sort=rtp_desc&limit=200&offset=1000000')).toEqual({
-      q: 'book', provider: 'netent', game_type: 'keno', has_variants: true, badge: 'sources_disagree', confidence: 'corroborated', sort: 'rtp_desc', limit: 200, offset: 1_000_000, ...RANGES,
+    expect(
+      queryOf('q=book&provider=netent&game_type=keno&has_variants=1&badge=sources_disagree&confidence=corroborated&sort=rtp_desc&limit=200&offset=1000000'),
+    ).toEqual({
+      q: 'book',
+      provider: 'netent',
+      game_type: 'keno',
+      has_variants: true,
+      badge: 'sources_disagree',
+      confidence: 'corroborated',
+      sort: 'rtp_desc',
+      limit: 200,
+      offset: 1_000_000,
+      ...RANGES,
     });
     expect(queryOf('rtp_min=96&rtp_max=97.5&volatility=very-high,low,high,low&max_win_min=5000.25&released_after=2015&released_before=2015')).toEqual({
-      ...DEFAULTS, rtp_min: 96, rtp_max: 97.5, volatility: ['low', 'high', 'very-high'], max_win_min: 5000.25, released_after: 2015, released_before: 2015,
+      ...DEFAULTS,
+      rtp_min: 96,
+      rtp_max: 97.5,
+      volatility: ['low', 'high', 'very-high'],
+      max_win_min: 5000.25,
+      released_after: 2015,
+      released_before: 2015,
     });
     expect(queryOf('rtp_min=0&rtp_max=100&max_win_min=0')).toMatchObject({ rtp_min: 0, rtp_max: 100, max_win_min: 0 });
     expect(queryOf('operator=711nl&operator_build=lower')).toEqual({ ...DEFAULTS, operator: '711nl', operator_build: 'lower' });
@@ -72,7 +131,13 @@ describe('parseListQuery', () => {
   });
 
   it('reports every bad filter at once, in parameter order', () => {
-    expect(errorsOf('released_before=x&volatility=y&rtp_min=z&limit=0&confidence=w').map((e) => e.param)).toEqual(['confidence', 'limit', 'rtp_min', 'volatility', 'released_before']);
+    expect(errorsOf('released_before=x&volatility=y&rtp_min=z&limit=0&confidence=w').map((e) => e.param)).toEqual([
+      'confidence',
+      'limit',
+      'rtp_min',
+      'volatility',
+      'released_before',
+    ]);
   });
 
   it('rejects an unknown confidence level, naming the parameter and the levels', () => {
@@ -99,7 +164,11 @@ describe('parseListQuery', () => {
   });
 
   it('treats empty values as absent', () => {
-    expect(queryOf('q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=&rtp_min=&rtp_max=&volatility=&max_win_min=&released_after=&released_before=')).toEqual(DEFAULTS);
+    expect(
+      queryOf(
+        'q=&provider=&game_type=&has_variants=&confidence=&sort=&limit=&offset=&rtp_min=&rtp_max=&volatility=&max_win_min=&released_after=&released_before=',
+      ),
+    ).toEqual(DEFAULTS);
     expect(queryOf('q=%20%20').q).toBeNull();
   });
 
@@ -168,7 +237,7 @@ describe('parseListQuery', () => {
   });
 
   it('counts q in characters, not UTF-16 units', () => {
-    expect(queryOf(`q=${encodeURIComponent('🎰'.repeat(10) + ' ' + 'é'.repeat(189))}`).q).toHaveLength(20 + 1 + 189);
+    expect(queryOf(`q=${encodeURIComponent(`${'🎰'.repeat(10)} ${'é'.repeat(189)}`)}`).q).toHaveLength(20 + 1 + 189);
     expect(errorsOf(`q=${encodeURIComponent('🎰'.repeat(201))}`)).toEqual([{ param: 'q', message: 'must be at most 200 characters' }]);
   });
 
@@ -208,10 +277,30 @@ describe('collectParams', () => {
     return out;
   };
   const names = ['q', 'limit', 'offset', 'sort', ''];
-  const pieces = ['q=book', 'q=', 'q', '=x', '', 'limit=5', 'limit=5=6', 'q=a+b', 'q=%41%zz', 'q=caf%C3%A9', 'q=é', 'other=1', '?q=x', 'sort=name', 'q=a\u0000b', 'offset=-1'];
+  const pieces = [
+    'q=book',
+    'q=',
+    'q',
+    '=x',
+    '',
+    'limit=5',
+    'limit=5=6',
+    'q=a+b',
+    'q=%41%zz',
+    'q=caf%C3%A9',
+    'q=é',
+    'other=1',
+    '?q=x',
+    'sort=name',
+    'q=a\u0000b',
+    'offset=-1',
+  ];
 
   it('reads a query string exactly as URLSearchParams does, with or without anything to decode', () => {
-    const rand = ((seed: number) => () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32))(7);
+    const rand = (
+      (seed: number) => () =>
+        (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
+    )(7);
     for (let i = 0; i < 2000; i++) {
       const parts = Array.from({ length: Math.floor(rand() * 5) }, () => pieces[Math.floor(rand() * pieces.length)]!);
       const input = (rand() < 0.2 ? '?' : '') + parts.join(rand() < 0.9 ? '&' : '&&');

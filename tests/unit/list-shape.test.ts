@@ -1,18 +1,24 @@
 // The list item's shape: `include=` and `fields=` read and checked, the default item, and items cut to them.
 import { describe, expect, it } from 'vitest';
-import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
-import { NAMES_PARAM_MAX } from '../../src/schemas/list.ts';
-import { GameRecordSchema } from '../../src/schemas/game-record.ts';
-import { LIST_INCLUDES, LIST_ITEM_FIELDS, ListItemSchema, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
-import { ListShapedResponseSchema, ListResponseSchema } from '../../src/schemas/list.ts';
-import { CSV_COLUMN_NAMES } from '../../src/schemas/csv.ts';
-import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { servicesFor } from '../../scripts/lib/services.ts';
+import { listQueryKey, parseListQuery } from '../../src/list/query.ts';
+import { CSV_COLUMN_NAMES } from '../../src/schemas/csv.ts';
+import { GameRecordSchema } from '../../src/schemas/game-record.ts';
+import { ListResponseSchema, ListShapedResponseSchema, NAMES_PARAM_MAX } from '../../src/schemas/list.ts';
+import { LIST_INCLUDES, LIST_ITEM_FIELDS, ListItemSchema, RECORD_FIELDS } from '../../src/schemas/list-item.ts';
+import { fixtureBundle } from '../helpers/list-fixture.ts';
 
 const services = servicesFor(fixtureBundle(120));
 const json = (q: string) => {
   const r = services.list(q);
-  return { status: r.status, body: JSON.parse(Buffer.from(r.body).toString('utf8')) as { items: Array<Record<string, unknown>>; meta: { query: Record<string, unknown> }; errors?: Array<{ param: string; message: string }> } };
+  return {
+    status: r.status,
+    body: JSON.parse(Buffer.from(r.body).toString('utf8')) as {
+      items: Array<Record<string, unknown>>;
+      meta: { query: Record<string, unknown> };
+      errors?: Array<{ param: string; message: string }>;
+    },
+  };
 };
 const queryOf = (q: string) => {
   const r = parseListQuery(q);
@@ -49,7 +55,9 @@ describe('list item shapes', () => {
     expect(h!.message).not.toContain('<script>');
     expect(errorsOf(`fields=${'a'.repeat(NAMES_PARAM_MAX + 1)}`)[0]!.message).toBe(`must be at most ${NAMES_PARAM_MAX} characters`);
     expect(errorsOf('fields=notes&fields=notes')[0]!.param).toBe('fields');
-    expect(errorsOf('include=notes&fields=notes')).toEqual([{ param: 'include', message: 'must not be given with fields (fields names every field of the item)' }]);
+    expect(errorsOf('include=notes&fields=notes')).toEqual([
+      { param: 'include', message: 'must not be given with fields (fields names every field of the item)' },
+    ]);
   });
 
   it('keys each shape apart in the cache key, the default key unchanged', () => {
@@ -68,14 +76,18 @@ describe('list item shapes', () => {
     const sv = json('limit=20&include=sources,variants');
     expect(sv.body.meta.query).toMatchObject({ include: ['variants', 'sources'], fields: null });
     sv.body.items.forEach((item, k) => {
-      expect(Object.keys(item)).toEqual(RECORD_FIELDS.filter((f) => (LIST_ITEM_FIELDS as readonly string[]).includes(f) || f === 'sources' || f === 'variants'));
+      expect(Object.keys(item)).toEqual(
+        RECORD_FIELDS.filter((f) => (LIST_ITEM_FIELDS as readonly string[]).includes(f) || f === 'sources' || f === 'variants'),
+      );
       expect(item.sources).toEqual(full.body.items[k]!.sources);
       expect(item.variants).toEqual(full.body.items[k]!.variants);
       expect(ListItemSchema.parse(plain.body.items[k])).toEqual(Object.fromEntries(LIST_ITEM_FIELDS.map((f) => [f, item[f]])));
     });
     const few = json('limit=20&fields=stated_rtp,canonical_slug');
     expect(few.body.meta.query.fields).toEqual(['canonical_slug', 'stated_rtp']);
-    few.body.items.forEach((item, k) => expect(item).toEqual({ canonical_slug: full.body.items[k]!.canonical_slug, stated_rtp: full.body.items[k]!.stated_rtp }));
+    few.body.items.forEach((item, k) => {
+      expect(item).toEqual({ canonical_slug: full.body.items[k]!.canonical_slug, stated_rtp: full.body.items[k]!.stated_rtp });
+    });
     const bad = json('fields=canonical_slug,colour');
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([{ param: 'fields', message: expect.stringMatching(/^unknown name: colour;/) as unknown as string }]);
@@ -96,7 +108,9 @@ describe('list item shapes', () => {
     expect(lines).toHaveLength(5);
     const bad = csv('format=csv&fields=confidence');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text)).toMatchObject({ errors: [{ param: 'fields', message: expect.stringMatching(/^unknown name: confidence;/) as unknown as string }] });
+    expect(JSON.parse(bad.text)).toMatchObject({
+      errors: [{ param: 'fields', message: expect.stringMatching(/^unknown name: confidence;/) as unknown as string }],
+    });
     expect(csv('format=csv&include=bogus').status).toBe(400);
   });
 });

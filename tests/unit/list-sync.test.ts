@@ -1,13 +1,13 @@
 // Delta sync on the list route (src/list/sync.ts): records changed after a moment, oldest change
 // first, each with updated_at from the history log; paging; every misuse a 400.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { MSG_SLUGS_COMBINED } from '../../src/list/batch.ts';
-import { MSG_SYNC_COMBINED } from '../../src/list/sync.ts';
 import type { RegistryServices } from '../../src/list/service.ts';
+import { MSG_SYNC_COMBINED } from '../../src/list/sync.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { SyncResponseSchema } from '../../src/schemas/sync.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { namedParams, VALID_PARAM_VALUES } from '../helpers/list-params.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
@@ -56,7 +56,11 @@ describe('GET /api/rtp/list?updated_since=', () => {
     const last = [...bundle.history.map((e) => e.frozen_at)].sort().at(-1)!;
     expect(sync(`updated_since=${last}`).meta).toMatchObject({ filtered: 0, has_more: false });
     const all = sync('updated_since=2000-01-01&limit=5');
-    expect(all.meta).toMatchObject({ filtered: bundle.records.length, has_more: true, query: { updated_since: '2000-01-01T00:00:00.000Z', limit: 5, offset: 0 } });
+    expect(all.meta).toMatchObject({
+      filtered: bundle.records.length,
+      has_more: true,
+      query: { updated_since: '2000-01-01T00:00:00.000Z', limit: 5, offset: 0 },
+    });
     const times = all.items.map((i) => i.updated_at);
     expect([...times].sort()).toEqual(times);
   });
@@ -67,7 +71,9 @@ describe('GET /api/rtp/list?updated_since=', () => {
       expect(r.status, q).toBe(400);
       return ErrorBodySchema.parse(JSON.parse(r.body.toString('utf8'))).errors;
     };
-    expect(bad('updated_since=yesterday')).toEqual([{ param: 'updated_since', message: 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)' }]);
+    expect(bad('updated_since=yesterday')).toEqual([
+      { param: 'updated_since', message: 'must be an ISO 8601 date (2026-01-31) or timestamp with a time zone (2026-01-31T12:00:00Z)' },
+    ]);
     expect(bad('updated_since=2026-01-01&provider=playngo')).toEqual([{ param: 'updated_since', message: MSG_SYNC_COMBINED }]);
     // Every parameter the message names is refused beside updated_since, each with a value it accepts alone.
     const named = namedParams(MSG_SYNC_COMBINED);

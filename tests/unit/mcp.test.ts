@@ -3,9 +3,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org';
@@ -35,7 +35,12 @@ describe('MCP tools', () => {
   it('search_games answers with the list semantics, each game with its source and page', async () => {
     const r = await call('search_games', { q: 'book of dead', sort: 'relevance', limit: 3 });
     expect(r.isError).toBeFalsy();
-    const data = r.structuredContent as { data_version: string; license: string; attribution: string; games: Array<{ slug: string; source_url: string; page_url: string }> };
+    const data = r.structuredContent as {
+      data_version: string;
+      license: string;
+      attribution: string;
+      games: Array<{ slug: string; source_url: string; page_url: string }>;
+    };
     expect(data).toMatchObject({ data_version: bundle.meta.data_version, license: 'CC-BY-4.0', attribution: bundle.meta.attribution });
     expect(data.games[0]!.slug).toBe('book-of-dead');
     for (const g of data.games) {
@@ -77,9 +82,17 @@ describe('MCP tools', () => {
     const game = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
     const rung = game.variants.find((v) => v.kind === 'operator_ladder')!;
     const r = await call('identify_build', { slug: 'book-of-dead', rtp: rung.rtp });
-    expect(r.structuredContent).toMatchObject({ verdict: 'variant', match: { rtp: rung.rtp, kind: 'operator_ladder' }, source_url: game.source_url, license: 'CC-BY-4.0' });
+    expect(r.structuredContent).toMatchObject({
+      verdict: 'variant',
+      match: { rtp: rung.rtp, kind: 'operator_ladder' },
+      source_url: game.source_url,
+      license: 'CC-BY-4.0',
+    });
     const byName = await call('identify_build', { name: 'Book of Dead', rtp: game.stated_rtp });
-    expect(byName.structuredContent).toMatchObject({ verdict: 'default', game: { canonical_slug: 'book-of-dead', chosen_by: 'name', page_url: `${SITE}/rtp/book-of-dead` } });
+    expect(byName.structuredContent).toMatchObject({
+      verdict: 'default',
+      game: { canonical_slug: 'book-of-dead', chosen_by: 'name', page_url: `${SITE}/rtp/book-of-dead` },
+    });
     expect((await call('identify_build', { rtp: 96 })).isError).toBe(true);
   });
 
@@ -87,7 +100,13 @@ describe('MCP tools', () => {
     for (const build of ['top', 'lower', 'higher'] as const) {
       const game = bundle.records.find((x) => x.operators.some((o) => o.operator === '711nl' && o.build === build))!;
       const r = await call('operator_build', { operator: '711nl', slug: game.canonical_slug });
-      expect(r.structuredContent, build).toMatchObject({ operator: '711nl', builds: game.operators, game: { slug: game.canonical_slug }, source_url: `${SITE}/api/rtp/operator/711nl`, license: 'CC-BY-4.0' });
+      expect(r.structuredContent, build).toMatchObject({
+        operator: '711nl',
+        builds: game.operators,
+        game: { slug: game.canonical_slug },
+        source_url: `${SITE}/api/rtp/operator/711nl`,
+        license: 'CC-BY-4.0',
+      });
       expect(String(r.structuredContent!.note)).toMatch(/not a live reading/);
     }
     const byName = await call('operator_build', { operator: '711nl', name: 'Thunderstruck II' });
@@ -105,6 +124,13 @@ describe('MCP tools', () => {
     expect(providers.providers).toHaveLength(bundle.providers.length);
     expect(providers.providers.reduce((n, p) => n + p.games, 0)).toBe(bundle.records.length);
     const info = (await call('registry_info')).structuredContent as Record<string, unknown>;
-    expect(info).toMatchObject({ name: 'RTP Registry', games: bundle.records.length, data_version: bundle.meta.data_version, license: 'CC-BY-4.0', license_url: bundle.meta.license_url, source_url: `${SITE}/llms.txt` });
+    expect(info).toMatchObject({
+      name: 'RTP Registry',
+      games: bundle.records.length,
+      data_version: bundle.meta.data_version,
+      license: 'CC-BY-4.0',
+      license_url: bundle.meta.license_url,
+      source_url: `${SITE}/llms.txt`,
+    });
   });
 });

@@ -1,5 +1,5 @@
 // The unit project's guard (tests/helpers/no-io.ts) is active: starting a process or opening a socket throws NoIoError.
-import childProcess, { execFile, execFileSync, fork, spawn, spawnSync, exec, execSync } from 'node:child_process';
+import childProcess, { exec, execFile, execFileSync, execSync, fork, spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
 import net, { connect, createConnection, createServer } from 'node:net';
@@ -9,7 +9,16 @@ import { NoIoError } from '../helpers/no-io.ts';
 describe('a unit test', () => {
   it('cannot start a child process, through the named exports or the module object', () => {
     const node = process.execPath;
-    for (const start of [() => spawn(node), () => spawnSync(node), () => execFile(node), () => execFileSync(node), () => exec('true'), () => execSync('true'), () => fork('x.js'), () => childProcess.spawn(node)]) {
+    for (const start of [
+      () => spawn(node),
+      () => spawnSync(node),
+      () => execFile(node),
+      () => execFileSync(node),
+      () => exec('true'),
+      () => execSync('true'),
+      () => fork('x.js'),
+      () => childProcess.spawn(node),
+    ]) {
       expect(start).toThrow(NoIoError);
     }
   });

@@ -2,12 +2,12 @@
 // spec's statuses (404 unknown URL or a size the widget cannot fit, 501 other formats, 400 a
 // missing url or bad size), escaping, and the link-preview and discovery tags of game pages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import type { RegistryServices } from '../../src/list/service.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { embeddable } from '../../src/list/oembed.ts';
+import type { RegistryServices } from '../../src/list/service.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { OembedResponseSchema } from '../../src/schemas/oembed.ts';
 import { gameHead } from '../../src/site/game-page.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
 const SITE = 'https://rtp.example.org/registry';
@@ -47,16 +47,28 @@ describe('GET /api/oembed', () => {
     const r = ask({ url: `${SITE}/widget/rtp/book-of-dead?theme=dark&lang=de&radius=0&evil="><script>`, maxwidth: '320', maxheight: '600' });
     expect(r.status).toBe(200);
     expect(r.body.width).toBe(320);
-    expect(r.body.html).toBe(`<iframe src="${SITE}/widget/rtp/book-of-dead?theme=dark&amp;radius=0&amp;lang=de" width="320" height="220" frameborder="0" loading="lazy" title="Book of Dead RTP"></iframe>`);
+    expect(r.body.html).toBe(
+      `<iframe src="${SITE}/widget/rtp/book-of-dead?theme=dark&amp;radius=0&amp;lang=de" width="320" height="220" frameborder="0" loading="lazy" title="Book of Dead RTP"></iframe>`,
+    );
   });
 
   it('404 for a URL that is no game page or widget of this registry', () => {
-    for (const url of [`${SITE}/rtp/no-such-game`, 'https://elsewhere.example/rtp/book-of-dead', `${SITE}/about`, `${SITE}/rtp/book-of-dead/x`, 'not a url', `${SITE}x/rtp/book-of-dead`]) {
+    for (const url of [
+      `${SITE}/rtp/no-such-game`,
+      'https://elsewhere.example/rtp/book-of-dead',
+      `${SITE}/about`,
+      `${SITE}/rtp/book-of-dead/x`,
+      'not a url',
+      `${SITE}x/rtp/book-of-dead`,
+    ]) {
       const r = ask({ url });
       expect(r.status, url).toBe(404);
       expect(r.body).toEqual({ statusCode: 404, statusMessage: 'no embeddable registry page at this url' });
     }
-    expect(ask({ url: `${SITE}/rtp/book-of-dead`, maxheight: '100' }).body).toEqual({ statusCode: 404, statusMessage: 'the widget needs at least 200 px of width and 220 px of height' });
+    expect(ask({ url: `${SITE}/rtp/book-of-dead`, maxheight: '100' }).body).toEqual({
+      statusCode: 404,
+      statusMessage: 'the widget needs at least 200 px of width and 220 px of height',
+    });
   });
 
   it("embeds the surviving record's widget for the page or widget URL of a merged slug", () => {
@@ -70,10 +82,20 @@ describe('GET /api/oembed', () => {
   });
 
   it('501 for a format other than json; 400 naming a missing url or a bad size', () => {
-    expect(ask({ url: `${SITE}/rtp/book-of-dead`, format: 'xml' })).toMatchObject({ status: 501, body: { statusCode: 501, statusMessage: 'format not implemented: only json' } });
+    expect(ask({ url: `${SITE}/rtp/book-of-dead`, format: 'xml' })).toMatchObject({
+      status: 501,
+      body: { statusCode: 501, statusMessage: 'format not implemented: only json' },
+    });
     expect(ask({ maxwidth: 'wide' })).toMatchObject({
       status: 400,
-      body: { statusCode: 400, statusMessage: 'invalid query parameters', errors: [{ param: 'maxwidth', message: 'must be a whole number of pixels from 1 to 100000' }, { param: 'url', message: 'is required: the URL of a game page or widget of this registry' }] },
+      body: {
+        statusCode: 400,
+        statusMessage: 'invalid query parameters',
+        errors: [
+          { param: 'maxwidth', message: 'must be a whole number of pixels from 1 to 100000' },
+          { param: 'url', message: 'is required: the URL of a game page or widget of this registry' },
+        ],
+      },
     });
   });
 

@@ -1,8 +1,8 @@
 // A game's link-preview card (src/site/og-card.ts): 1200 × 630, its name, provider and stated RTP as
 // the pages show them, the page's own ladder when the game has variants, every text escaped.
 import { describe, expect, it } from 'vitest';
-import { OG_HEIGHT, OG_WIDTH, ogCardSvg } from '../../src/site/og-card.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
+import { OG_HEIGHT, OG_WIDTH, ogCardSvg } from '../../src/site/og-card.ts';
 
 type Card = Pick<GameRecord, 'canonical_name' | 'provider_display' | 'stated_rtp' | 'variants'>;
 const game = (over: Partial<Card> = {}): Card => ({
@@ -33,7 +33,9 @@ describe('ogCardSvg', () => {
   });
 
   it('shows a figure given with three decimals as given', () => {
-    expect(ogCardSvg(game({ stated_rtp: 95.299, variants: [{ rtp: 95.299, kind: 'standard', jurisdiction: null }] as Card['variants'] }), META)).toContain('>95.299%</text>');
+    expect(ogCardSvg(game({ stated_rtp: 95.299, variants: [{ rtp: 95.299, kind: 'standard', jurisdiction: null }] as Card['variants'] }), META)).toContain(
+      '>95.299%</text>',
+    );
   });
 
   it('escapes every text and cuts long names', () => {

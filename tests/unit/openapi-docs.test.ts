@@ -2,9 +2,9 @@
 // from the same document; both are kept up to date.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { README_ROUTES_END, README_ROUTES_START, renderApiMarkdown, typeText, withRouteList } from '../../scripts/lib/openapi-markdown.ts';
 import { API_DOC, expectedApiDoc, expectedReadme, FIX_COMMAND, README } from '../../scripts/openapi-docs.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { README_ROUTES_END, README_ROUTES_START, renderApiMarkdown, typeText, withRouteList } from '../../scripts/lib/openapi-markdown.ts';
 
 /** docs/api.md as the generator writes it from data/: built once for the file, the expensive part here. */
 let apiDoc: Promise<string> | undefined;
@@ -41,7 +41,9 @@ describe('docs/api.md', () => {
       const section = text.slice(at, text.indexOf('\n## ', at + 5));
       if (path === '/api/openapi.json' || path === '/mcp' || path === '/api/feeds/rtp.atom' || path === '/api/feeds/provider/{provider}.atom') continue; // the document itself; the game feed's example stands for all three
       expect(section, path).toContain("curl -i '{base_url}");
-      expect(section, path).toMatch(/`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml|image\/png|application\/atom\+xml)`/);
+      expect(section, path).toMatch(
+        /`(200|404)` · `(application\/json|text\/html|text\/csv|application\/x-ndjson|text\/plain|image\/svg\+xml|image\/png|application\/atom\+xml)`/,
+      );
     }
     expect(text).toContain('"canonical_name": "Book of Dead"');
   }, 60_000);

@@ -1,16 +1,41 @@
 // Operators: data/operators/ validated, and each game's operator builds derived from two small operator sources.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/registry/load.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
+import { loadRegistry } from '../../src/registry/load.ts';
 import { higherReason } from '../../src/registry/operators.ts';
 import type { GameFile, OperatorFile } from '../../src/schemas/authoring.ts';
 import { FIXTURE_GAMES, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
 
-const OP_A: OperatorFile = { operator: 'casino-a', display: 'Casino A', market: 'NL', licence: 'Dutch-licensed', licensing_authority: null, website: null, sources: [{ file: 'sources/op-a.jsonl', pinned_at: '2026-11-28T00:00:00Z' }] };
-const OP_B: OperatorFile = { operator: 'casino-b', display: 'Casino B', market: null, licence: null, licensing_authority: null, website: 'https://casino-b.example', sources: [{ file: 'sources/op-b.jsonl', pinned_at: '2026-11-20T00:00:00Z' }] };
+const OP_A: OperatorFile = {
+  operator: 'casino-a',
+  display: 'Casino A',
+  market: 'NL',
+  licence: 'Dutch-licensed',
+  licensing_authority: null,
+  website: null,
+  sources: [{ file: 'sources/op-a.jsonl', pinned_at: '2026-11-28T00:00:00Z' }],
+};
+const OP_B: OperatorFile = {
+  operator: 'casino-b',
+  display: 'Casino B',
+  market: null,
+  licence: null,
+  licensing_authority: null,
+  website: 'https://casino-b.example',
+  sources: [{ file: 'sources/op-b.jsonl', pinned_at: '2026-11-20T00:00:00Z' }],
+};
 
 const line = (name: string, rtp: string, file: string, index: number) => JSON.stringify({ name, rtp, file, index });
-const src = (file: string, lineNo: number, rtp: number) => ({ kind: 'operator' as const, via: null, url: `https://example.org/${file}`, checked_at: null, stated_rtp: rtp, rtp_variants: [rtp], file, line: lineNo });
+const src = (file: string, lineNo: number, rtp: number) => ({
+  kind: 'operator' as const,
+  via: null,
+  url: `https://example.org/${file}`,
+  checked_at: null,
+  stated_rtp: rtp,
+  rtp_variants: [rtp],
+  file,
+  line: lineNo,
+});
 
 const book = FIXTURE_GAMES.find((g) => g.canonical_slug === 'book-of-aurora')!;
 const scratch = FIXTURE_GAMES.find((g) => g.canonical_slug === 'lucky-scratch')!;
@@ -49,7 +74,14 @@ describe('operators', () => {
       ['casino-a', 96.2, 'top', null, null],
       ['casino-b', 94.2, 'lower', { rtp: 94.2, kind: 'operator_ladder' }, null],
     ]);
-    expect(b[1]!.source).toEqual({ file: 'sources/op-b.jsonl', line: 1, catalogue_file: 'b/cat.json', index: 7, url: 'https://example.org/sources/op-b.jsonl', pinned_at: '2026-11-20T00:00:00Z' });
+    expect(b[1]!.source).toEqual({
+      file: 'sources/op-b.jsonl',
+      line: 1,
+      catalogue_file: 'b/cat.json',
+      index: 7,
+      url: 'https://example.org/sources/op-b.jsonl',
+      pinned_at: '2026-11-20T00:00:00Z',
+    });
     expect(b[0]!.display).toBe('Casino A');
     expect(b[1]!.market).toBeNull();
     const s = records.get('lucky-scratch')!.operators;
@@ -90,11 +122,14 @@ describe('operators', () => {
     }
   });
 
-  it("rejects a pinned date that is not the one sources/sources.json gives the file", async () => {
+  it('rejects a pinned date that is not the one sources/sources.json gives the file', async () => {
     const bad = await makeFixtureRegistry({
       files: {
         'operators/casino-a.json': JSON.stringify(OP_A),
-        'sources/sources.json': JSON.stringify({ format: 1, sources: [{ file: 'op-a.jsonl', format: 'operator-catalogue', title: 'A', pinned_at: '2026-11-27T00:00:00Z' }] }),
+        'sources/sources.json': JSON.stringify({
+          format: 1,
+          sources: [{ file: 'op-a.jsonl', format: 'operator-catalogue', title: 'A', pinned_at: '2026-11-27T00:00:00Z' }],
+        }),
       },
     });
     try {

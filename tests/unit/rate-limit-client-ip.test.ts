@@ -1,7 +1,7 @@
 // The rate limiter's client key: socket address, or X-Forwarded-For behind TRUST_PROXY proxies
 // (a hop count or a list of addresses and blocks); IPv6 clients keyed by their /64.
 import { describe, expect, it } from 'vitest';
-import { clientIp, limiterKey, normalizeIp, NO_PROXY, parseTrustProxy, type TrustProxy } from '../../src/server/client-ip.ts';
+import { clientIp, limiterKey, NO_PROXY, normalizeIp, parseTrustProxy, type TrustProxy } from '../../src/server/client-ip.ts';
 
 const hops = (n: number): TrustProxy => (n === 0 ? NO_PROXY : parseTrustProxy(String(n), []));
 const list = (text: string): TrustProxy => {

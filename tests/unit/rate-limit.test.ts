@@ -1,10 +1,10 @@
 // The fixed-window rate limiter and the memory store: counting, headers, 429 body, window reset
 // with fake timers, sweeping, the key cap, and an asynchronous store.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
+import { type RateLimitDecision, RateLimiter, rateLimitedBody } from '../../src/server/rate-limit.ts';
 import { MemoryRateLimitStore } from '../../src/server/rate-limit-memory.ts';
 import type { RateLimitStore, WindowCount } from '../../src/server/rate-limit-store.ts';
-import { RateLimiter, rateLimitedBody, type RateLimitDecision } from '../../src/server/rate-limit.ts';
-import { RateLimitedBodySchema } from '../../src/schemas/rate-limit.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 21, 8, 0, 0);
@@ -56,13 +56,25 @@ describe('rate limiter with the memory store', () => {
       'RateLimit-Policy': '"default";q=1000;w=86400',
       RateLimit: '"default";r=998;t=86310',
     });
-    expect(d.headers.filter((_, k) => k % 2 === 0)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
+    expect(d.headers.filter((_, k) => k % 2 === 0)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+    ]);
   });
 
   it('builds the 429 body', () => {
     for (let i = 0; i < 1001; i++) limiter.hit('b');
     const d = sync(limiter.hit('b'));
-    expect(RateLimitedBodySchema.parse(rateLimitedBody(d))).toEqual({ statusCode: 429, statusMessage: 'rate limit exceeded', limit: 1000, remaining: 0, reset: (T0 + DAY) / 1000 });
+    expect(RateLimitedBodySchema.parse(rateLimitedBody(d))).toEqual({
+      statusCode: 429,
+      statusMessage: 'rate limit exceeded',
+      limit: 1000,
+      remaining: 0,
+      reset: (T0 + DAY) / 1000,
+    });
   });
 
   it('opens a new window once the old one ends, anchored at the first request of the window', () => {

@@ -5,13 +5,13 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type RegistryServices } from '../../src/list/service.ts';
-import { LiveRelease } from '../../src/server/live-release.ts';
-import { switchCurrent } from '../../src/release/store.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
+import type { RegistryServices } from '../../src/list/service.ts';
 import { makeBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import { switchCurrent } from '../../src/release/store.ts';
+import { LiveRelease } from '../../src/server/live-release.ts';
 import { makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
 
 let dir: string;
 const A = '1.0.0-aaaaaaaaaaaa';

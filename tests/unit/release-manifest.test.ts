@@ -1,10 +1,10 @@
 // The changed-paths manifest and purge list between two releases, and the release's file hashes.
-import { mkdtemp, mkdir, rm, writeFile, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffReleases, purgeList, urlOfReleaseFile } from '../../src/release/manifest.ts';
-import { contentHash, formatHashes, hashTree, parseHashes, type FileHashes } from '../../src/release/tree.ts';
+import { contentHash, type FileHashes, formatHashes, hashTree, parseHashes } from '../../src/release/tree.ts';
 import { ReleaseManifestSchema } from '../../src/schemas/release.ts';
 
 const H = (c: string) => c.repeat(64);
@@ -64,7 +64,9 @@ describe('diffReleases', () => {
   ]);
 
   it('lists changed, added and removed URL paths per family, sorted', () => {
-    const m = ReleaseManifestSchema.parse(diffReleases({ name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before }, { name: '1.1.0-bbbbbbbbbbbb', dataVersion: '1.1.0', hashes: after }));
+    const m = ReleaseManifestSchema.parse(
+      diffReleases({ name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before }, { name: '1.1.0-bbbbbbbbbbbb', dataVersion: '1.1.0', hashes: after }),
+    );
     expect(m.families.slot).toEqual({ changed: [], added: ['/api/rtp/c'], removed: ['/api/rtp/b'] });
     expect(m.families.widget).toEqual({ changed: ['/widget/rtp/a'], added: [], removed: [] });
     expect(m.families.game_page).toEqual({ changed: [], added: [], removed: ['/rtp/b'] });
@@ -77,12 +79,21 @@ describe('diffReleases', () => {
   });
 
   it('the purge list names every changed path but fingerprinted assets, and the dynamic routes by prefix', () => {
-    const m = diffReleases({ name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before }, { name: '1.1.0-bbbbbbbbbbbb', dataVersion: '1.1.0', hashes: after });
-    expect(purgeList(m)).toBe(['/api/rtp/b', '/api/rtp/c', '/api/rtp/provider/p', '/rtp/b', '/widget/rtp/a', '/api/rtp/list*', '/api/rtp/history*', '/api/rtp/identify*'].join('\n') + '\n');
+    const m = diffReleases(
+      { name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before },
+      { name: '1.1.0-bbbbbbbbbbbb', dataVersion: '1.1.0', hashes: after },
+    );
+    expect(purgeList(m)).toBe(
+      ['/api/rtp/b', '/api/rtp/c', '/api/rtp/provider/p', '/rtp/b', '/widget/rtp/a', '/api/rtp/list*', '/api/rtp/history*', '/api/rtp/identify*'].join('\n') +
+        '\n',
+    );
   });
 
   it('an identical release changes nothing, not even the dynamic routes', () => {
-    const m = diffReleases({ name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before }, { name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before });
+    const m = diffReleases(
+      { name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before },
+      { name: '1.0.0-aaaaaaaaaaaa', dataVersion: '1.0.0', hashes: before },
+    );
     expect(m.counts).toEqual({ changed: 0, added: 0, removed: 0 });
     expect(m.dynamic).toEqual([]);
     expect(purgeList(m)).toBe('');

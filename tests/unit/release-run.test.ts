@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReleaseError, runRelease, runRollback, type ReleaseSteps } from '../../src/release/release.ts';
+import { ReleaseError, type ReleaseSteps, runRelease, runRollback } from '../../src/release/release.ts';
 import { listReleases, readCurrent } from '../../src/release/store.ts';
 import { ReleaseInfoSchema, ReleaseManifestSchema } from '../../src/schemas/release.ts';
 import { FIXTURE_GAMES, fixtureGame, makeFixtureRegistry, removeFixtureDir } from '../fixtures/registry.ts';
@@ -23,7 +23,14 @@ function fakeSteps(version: { v: string; files: Record<string, string> }, overri
       await mkdir(path.join(outDir, 'server'), { recursive: true });
       for (const [slug, text] of Object.entries(version.files)) await writeFile(path.join(outDir, 'client/api/rtp', slug), text);
       await writeFile(path.join(outDir, 'client/index.html'), `<h1>${version.v}</h1>`);
-      const info = { format: 1, site: 'http://127.0.0.1:4321', data_version: version.v, frozen_at: '2026-11-21T00:00:00Z', games: Object.keys(version.files).length, providers: 1 };
+      const info = {
+        format: 1,
+        site: 'http://127.0.0.1:4321',
+        data_version: version.v,
+        frozen_at: '2026-11-21T00:00:00Z',
+        games: Object.keys(version.files).length,
+        providers: 1,
+      };
       await writeFile(path.join(outDir, 'server/build-info.json'), JSON.stringify(info));
       await writeFile(path.join(outDir, 'server/registry-bundle.json'), JSON.stringify(version));
     },
@@ -62,7 +69,9 @@ describe('runRelease', () => {
     expect(manifest.from).toBe(first.name);
     expect(manifest.families.slot).toEqual({ changed: ['/api/rtp/book-of-aurora'], added: ['/api/rtp/fire-keno'], removed: ['/api/rtp/deep-sea-bass'] });
     expect(manifest.families.page.changed).toEqual(['/']);
-    expect(await readFile(path.join(dir, second.name, 'purge.txt'), 'utf8')).toBe('/\n/api/rtp/book-of-aurora\n/api/rtp/deep-sea-bass\n/api/rtp/fire-keno\n/api/rtp/list*\n/api/rtp/history*\n/api/rtp/identify*\n');
+    expect(await readFile(path.join(dir, second.name, 'purge.txt'), 'utf8')).toBe(
+      '/\n/api/rtp/book-of-aurora\n/api/rtp/deep-sea-bass\n/api/rtp/fire-keno\n/api/rtp/list*\n/api/rtp/history*\n/api/rtp/identify*\n',
+    );
     const info = ReleaseInfoSchema.parse(JSON.parse(await readFile(path.join(dir, second.name, 'release.json'), 'utf8')));
     expect(info).toMatchObject({ name: second.name, data_version: '1.1.0', previous: first.name, games: 2 });
   });
@@ -103,7 +112,13 @@ describe('runRelease', () => {
 
   it('a crash between staging and switching leaves current as it was; the next release goes on', async () => {
     const first = await release(fakeSteps(V1));
-    const crashed = await release(fakeSteps(V2, { reached: (point) => { if (point === 'staged') throw new Error('crash'); } })).catch((e: unknown) => e);
+    const crashed = await release(
+      fakeSteps(V2, {
+        reached: (point) => {
+          if (point === 'staged') throw new Error('crash');
+        },
+      }),
+    ).catch((e: unknown) => e);
     expect((crashed as Error).message).toBe('crash');
     expect(await readCurrent(dir)).toBe(first.name);
     const next = await release(fakeSteps(V2));

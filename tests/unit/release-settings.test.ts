@@ -18,8 +18,24 @@ describe('readProductionSettings', () => {
 
   it('reads every setting', () => {
     expect(
-      readProductionSettings({ RELEASE_POLL_MS: '0', RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://u:p@cache:6380/2', REDIS_PREFIX: 'a:', REDIS_TIMEOUT_MS: '50', RTP_KEYS_FILE: '/etc/rtp/keys.json', KEYS_POLL_MS: '0' }),
-    ).toEqual({ releasePollMs: 0, rateLimitStore: 'redis', redisUrl: 'rediss://u:p@cache:6380/2', redisPrefix: 'a:', redisTimeoutMs: 50, keysFile: '/etc/rtp/keys.json', keysPollMs: 0 });
+      readProductionSettings({
+        RELEASE_POLL_MS: '0',
+        RATE_LIMIT_STORE: 'redis',
+        REDIS_URL: 'rediss://u:p@cache:6380/2',
+        REDIS_PREFIX: 'a:',
+        REDIS_TIMEOUT_MS: '50',
+        RTP_KEYS_FILE: '/etc/rtp/keys.json',
+        KEYS_POLL_MS: '0',
+      }),
+    ).toEqual({
+      releasePollMs: 0,
+      rateLimitStore: 'redis',
+      redisUrl: 'rediss://u:p@cache:6380/2',
+      redisPrefix: 'a:',
+      redisTimeoutMs: 50,
+      keysFile: '/etc/rtp/keys.json',
+      keysPollMs: 0,
+    });
   });
 
   it('refuses bad values, naming all of them', () => {

@@ -11,7 +11,7 @@ import { API_PREFIX, ASSET_PREFIX, EXACT_ROUTES, KEYED_ROUTES, OG_PREFIX, PAGE_P
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const firstSegment = (p: string) => `/${p.split('/')[1]!}`;
 
 /**
@@ -36,7 +36,7 @@ const SEARCH_LINK = /\b(?:href|path)\s*[=:]\s*\{?\s*(["'`])\/(?:\1|[?#])/;
  * and a root without its slash ending there or at a separator (`/api/…`, `/api?…`, not `/apis`).
  */
 function literalPattern(roots: readonly string[]): RegExp {
-  const alternatives = roots.map((r) => (r.endsWith('/') ? escape(r) : `${escape(r)}(?![\\w.-])`));
+  const alternatives = roots.map((r) => (r.endsWith('/') ? escapeRegExp(r) : `${escapeRegExp(r)}(?![\\w.-])`));
   return new RegExp(`(?<![\\w.~%/:-])(?:${alternatives.join('|')})`);
 }
 
@@ -46,7 +46,10 @@ function codeOf(file: string, text: string): string {
   if (!file.endsWith('.astro')) return ts(text);
   const fence = /^---\n([\s\S]*?)\n---\n/.exec(text);
   const script = fence === null ? '' : ts(fence[1]!);
-  const template = (fence === null ? text : text.slice(fence[0].length)).replace(/<!--[\s\S]*?-->/g, '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const template = (fence === null ? text : text.slice(fence[0].length))
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   return `${script}\n${template}`;
 }
 
@@ -93,15 +96,27 @@ describe('route paths are written in the route table only', () => {
 
   it('finds a path in a string, a template or markup, and not in a comment or a longer path', () => {
     const sample = new Map([
-      ['a.ts', "// GET /api/rtp/list\n/** see /mcp */\nconst a = '/api/rtp/list';\nconst b = `${site}/rtp/${slug}`;\nconst c = 'https://example.org/api/x';\nconst d = 'client/api/rtp';\n"],
-      ['b.astro', '---\n// the /widget/rtp/ pages\nconst x = 1;\n---\n<!-- /llms.txt -->\n<a href="/llms.txt">llms</a>\n<a href="/providers">all providers</a>\n<a href="/">home</a>\n<a href="/providers/x">x</a>\n'],
+      [
+        'a.ts',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: source text under test, not a template
+        "// GET /api/rtp/list\n/** see /mcp */\nconst a = '/api/rtp/list';\nconst b = `${site}/rtp/${slug}`;\nconst c = 'https://example.org/api/x';\nconst d = 'client/api/rtp';\n",
+      ],
+      [
+        'b.astro',
+        '---\n// the /widget/rtp/ pages\nconst x = 1;\n---\n<!-- /llms.txt -->\n<a href="/llms.txt">llms</a>\n<a href="/providers">all providers</a>\n<a href="/">home</a>\n<a href="/providers/x">x</a>\n',
+      ],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text under test, not a template
       ['c.ts', "const nav = [{ href: '/', label: 'Search' }];\nconst parts = url.split('/');\nconst u = `/compare?slugs=${s}`;\nconst v = '/compared';\n"],
     ]);
     const found = routeLiterals(sample);
     expect(found).toHaveLength(8);
     expect(found[0]).toMatch(/^a\.ts: const a = "\/api\/rtp\/list";$/);
     expect(found[1]).toMatch(/^a\.ts: const b = `\$\{site\}\/rtp\/\$\{slug\}`;$/);
-    expect(found.slice(2, 5)).toEqual(['b.astro: <a href="/llms.txt">llms</a>', 'b.astro: <a href="/providers">all providers</a>', 'b.astro: <a href="/">home</a>']);
+    expect(found.slice(2, 5)).toEqual([
+      'b.astro: <a href="/llms.txt">llms</a>',
+      'b.astro: <a href="/providers">all providers</a>',
+      'b.astro: <a href="/">home</a>',
+    ]);
     expect(found[5]).toBe('b.astro: <a href="/providers/x">x</a>');
     expect(found[6]).toMatch(/^c\.ts: const nav = \[\{ href: "\/", label: "Search" \}\];$/);
     expect(found[7]).toMatch(/^c\.ts: const u = `\/compare\?slugs=/);

@@ -11,7 +11,9 @@ describe('the route table in the docs', () => {
   });
 
   it('has one row per family, each with its methods, cache and budget', () => {
-    const rows = routeTableMarkdown().split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Route'));
+    const rows = routeTableMarkdown()
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| Route'));
     expect(rows).toHaveLength(Object.keys(POLICIES).length);
     for (const [k, p] of Object.values(POLICIES).entries()) {
       expect(rows[k]).toContain(p.methods.join(', '));

@@ -2,11 +2,20 @@
 // (tests/fixtures/misspellings.ts) finding the game they mean in the top 3 of sort=relevance.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileListBundle } from '../../src/emit/list/list-bundle.ts';
-import { forgivingDistance, isOptional, MAX_RUN_TOGETHER_LENGTH, numeralForms, planForgiving, splitRunTogether, splitWhole, type TermLookup } from '../../src/list/forgive.ts';
-import { PostingSearch } from '../../src/list/search.ts';
-import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import type { ListEngine } from '../../src/list/engine.ts';
+import {
+  forgivingDistance,
+  isOptional,
+  MAX_RUN_TOGETHER_LENGTH,
+  numeralForms,
+  planForgiving,
+  splitRunTogether,
+  splitWhole,
+  type TermLookup,
+} from '../../src/list/forgive.ts';
+import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { parseListQuery } from '../../src/list/query.ts';
+import { PostingSearch } from '../../src/list/search.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { MISSPELLINGS } from '../fixtures/misspellings.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
@@ -94,7 +103,9 @@ describe('real misspellings over the shipped registry', () => {
 
   it('covers at least 50 misspellings of games the registry has, of every kind of slip', () => {
     expect(new Set(MISSPELLINGS.map((m) => m.q)).size).toBeGreaterThanOrEqual(50);
-    expect(new Set(MISSPELLINGS.map((m) => m.slip))).toEqual(new Set(['wrong letter', 'two letters', 'missing letter', 'doubled letter', 'no spaces', 'apostrophe', 'of the', 'numeral']));
+    expect(new Set(MISSPELLINGS.map((m) => m.slip))).toEqual(
+      new Set(['wrong letter', 'two letters', 'missing letter', 'doubled letter', 'no spaces', 'apostrophe', 'of the', 'numeral']),
+    );
     const slugs = new Set(bundle.records.map((r) => r.canonical_slug));
     expect(MISSPELLINGS.filter((m) => !slugs.has(m.slug))).toEqual([]);
   });

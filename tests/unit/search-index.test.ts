@@ -2,12 +2,13 @@
 // small catalogue: words found as typed, as prefixes and with typos, in the order the scores give,
 // the index itself equal to the one MiniSearch builds over the same documents (its public toJSON),
 // and the word trie (src/list/term-trie.ts) finding what MiniSearch's SearchableMap finds.
+
+import SearchableMap from 'minisearch/SearchableMap';
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex } from '../../src/emit/list/search-index.ts';
-import SearchableMap from 'minisearch/SearchableMap';
 import { PostingSearch } from '../../src/list/search.ts';
 import { TermTrie } from '../../src/list/term-trie.ts';
-import { SEARCH_FIELDS, SearchIndexHeadSchema, type SearchDocument } from '../../src/schemas/search-index.ts';
+import { SEARCH_FIELDS, type SearchDocument, SearchIndexHeadSchema } from '../../src/schemas/search-index.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { referenceIndex, referenceSearch } from '../helpers/minisearch-reference.ts';
@@ -71,7 +72,14 @@ describe('the search index finds', () => {
   it('with the scores MiniSearch gives the same documents: same records, same relevance order', () => {
     const reference = referenceIndex(DOCS);
     const words = [...new Set(DOCS.flatMap((d) => queryTerms(`${d.name} ${d.provider} ${d.display} ${d.also ?? ''}`)))];
-    const queries = [...words, ...words.flatMap((w) => [w.slice(0, 2), `${w}s`, `${w.slice(0, -1)}x`]), 'book bonanza', 'of dead', 'pragmatic play', 'bonanzza'];
+    const queries = [
+      ...words,
+      ...words.flatMap((w) => [w.slice(0, 2), `${w}s`, `${w.slice(0, -1)}x`]),
+      'book bonanza',
+      'of dead',
+      'pragmatic play',
+      'bonanzza',
+    ];
     let matched = 0;
     for (const q of queries) {
       const expected = referenceSearch(reference, queryTerms(q));
@@ -96,12 +104,21 @@ describe('the search index', () => {
   };
 
   it('lists per word and field the records holding it and how often', () => {
-    expect(postings('dead', 'name')).toEqual([[0, 1], [2, 1]]);
+    expect(postings('dead', 'name')).toEqual([
+      [0, 1],
+      [2, 1],
+    ]);
     expect(postings('gold', 'name')).toEqual([[5, 3]]);
     expect(postings('gems', 'name')).toEqual([[4, 1]]);
-    expect(postings('gems', 'display')).toEqual([[4, 1], [5, 1]]);
+    expect(postings('gems', 'display')).toEqual([
+      [4, 1],
+      [5, 1],
+    ]);
     expect(postings('gold', 'also')).toEqual([]);
-    expect(postings('playn', 'display')).toEqual([[0, 1], [2, 1]]); // "Play'n GO": the apostrophe dropped
+    expect(postings('playn', 'display')).toEqual([
+      [0, 1],
+      [2, 1],
+    ]); // "Play'n GO": the apostrophe dropped
     expect(packed.postingStart.at(-1)).toBe(packed.postingIds.length);
   });
 
@@ -126,7 +143,9 @@ describe('the search index', () => {
 
   it('is refused when a document is not at its record index, or its head or trie does not read', () => {
     expect(() => buildSearchIndex([DOCS[1]!])).toThrow('buildSearchIndex: document 0 has id 1; ids must be the record indexes in order');
-    expect(() => new PostingSearch({ ...packed, head: JSON.stringify({ ...head, documentCount: -1 }) })).toThrow(/^list bundle search index head: documentCount: /);
+    expect(() => new PostingSearch({ ...packed, head: JSON.stringify({ ...head, documentCount: -1 }) })).toThrow(
+      /^list bundle search index head: documentCount: /,
+    );
     const trieEnd = packed.trieEnd.slice();
     trieEnd[3] = 2;
     expect(() => new PostingSearch({ ...packed, trieEnd })).toThrow('list bundle search index: trie node 3 ends at 2');
@@ -141,7 +160,9 @@ describe('the word trie', () => {
   const trie = new TermTrie(buildSearchIndex(vocabulary.map((name, id) => ({ id, name, slug: '', provider: '', display: '' }))));
   const words = trie.words();
   const map = SearchableMap.from(words.map((w, t): [string, number] => [w, t]));
-  const probes = [...new Set(vocabulary.flatMap((w) => [w, w.slice(0, -1), w.slice(1), `${w}s`, `${w.slice(0, 1)}q${w.slice(2)}`, w.slice(0, 2) + w.slice(3), 'zz', '']))];
+  const probes = [
+    ...new Set(vocabulary.flatMap((w) => [w, w.slice(0, -1), w.slice(1), `${w}s`, `${w.slice(0, 1)}q${w.slice(2)}`, w.slice(0, 2) + w.slice(3), 'zz', ''])),
+  ];
 
   it('holds every word once, each under its term number', () => {
     expect([...words].sort()).toEqual([...vocabulary].sort());
@@ -155,8 +176,17 @@ describe('the word trie', () => {
 
   it('finds the words a prefix starts as SearchableMap.atPrefix does', () => {
     for (const p of probes) {
-      const expected = [...map.atPrefix(p)].filter(([w]) => w !== p).map(([w, t]) => `${t}:${w.length}`).sort();
-      expect(trie.prefixed(p).map((w) => `${w.term}:${w.length}`).sort(), p).toEqual(expected);
+      const expected = [...map.atPrefix(p)]
+        .filter(([w]) => w !== p)
+        .map(([w, t]) => `${t}:${w.length}`)
+        .sort();
+      expect(
+        trie
+          .prefixed(p)
+          .map((w) => `${w.term}:${w.length}`)
+          .sort(),
+        p,
+      ).toEqual(expected);
       expect(trie.hasPrefix(p), p).toBe(map.atPrefix(p).size > 0);
     }
   });
@@ -166,9 +196,24 @@ describe('the word trie', () => {
     for (const p of probes) {
       for (const d of [1, 2, 3]) {
         const expected = [...map.fuzzyGet(p, d)].map(([w, [t, distance]]) => `${t}:${w.length}:${distance}`).sort();
-        expect(trie.near(p, d).map((w) => `${w.term}:${w.length}:${w.distance}`).sort(), `${p} ${d}`).toEqual(expected);
-        const unprefixed = [...map.fuzzyGet(p, d)].filter(([w]) => !w.startsWith(p)).map(([w, [t, distance]]) => `${t}:${distance}`).sort();
-        expect(trie.near(p, d, { unprefixed: true }).map((w) => `${w.term}:${w.distance}`).sort(), `${p} ${d} unprefixed`).toEqual(unprefixed);
+        expect(
+          trie
+            .near(p, d)
+            .map((w) => `${w.term}:${w.length}:${w.distance}`)
+            .sort(),
+          `${p} ${d}`,
+        ).toEqual(expected);
+        const unprefixed = [...map.fuzzyGet(p, d)]
+          .filter(([w]) => !w.startsWith(p))
+          .map(([_w, [t, distance]]) => `${t}:${distance}`)
+          .sort();
+        expect(
+          trie
+            .near(p, d, { unprefixed: true })
+            .map((w) => `${w.term}:${w.distance}`)
+            .sort(),
+          `${p} ${d} unprefixed`,
+        ).toEqual(unprefixed);
         expect(trie.near(p, d, { first: true }).length, `${p} ${d} first`).toBe(Math.min(1, expected.length));
         found += expected.length;
       }

@@ -1,29 +1,85 @@
 // Server settings from the environment.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/server/config.ts';
-import { memoryBudget, searchCacheBytes } from '../../src/server/budget.ts';
 import { defaultSearchCacheBytes } from '../../src/list/memory-engine.ts';
+import { memoryBudget, searchCacheBytes } from '../../src/server/budget.ts';
 import { NO_PROXY } from '../../src/server/client-ip.ts';
+import { readConfig } from '../../src/server/config.ts';
 
 describe('readConfig', () => {
   it('defaults to 127.0.0.1:4321, dist/, 1,000 requests per 24 h, no trusted proxy', () => {
     expect(readConfig({})).toEqual({
-      host: '127.0.0.1', port: 4321, outDir: path.resolve('dist'), rateLimit: 1000, rateLimitWindowMs: 86_400_000, rateLimitMaxKeys: 100_000,
-      trustProxy: NO_PROXY, staticCacheBytes: 12 * 1024 * 1024, listCacheBytes: 8 * 1024 * 1024, searchCacheBytes: null, shutdownTimeoutMs: 10_000,
-      headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 4096, maxConnectionsPerAddress: 64,
-      bodyTimeoutMs: 10_000, maxUnsentPerConnection: 1024 * 1024, maxUnsent: 64 * 1024 * 1024,
-      cardCacheDir: path.resolve('.cache/cards'), cardCacheBytes: 512 * 1024 * 1024,
+      host: '127.0.0.1',
+      port: 4321,
+      outDir: path.resolve('dist'),
+      rateLimit: 1000,
+      rateLimitWindowMs: 86_400_000,
+      rateLimitMaxKeys: 100_000,
+      trustProxy: NO_PROXY,
+      staticCacheBytes: 12 * 1024 * 1024,
+      listCacheBytes: 8 * 1024 * 1024,
+      searchCacheBytes: null,
+      shutdownTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 4096,
+      maxConnectionsPerAddress: 64,
+      bodyTimeoutMs: 10_000,
+      maxUnsentPerConnection: 1024 * 1024,
+      maxUnsent: 64 * 1024 * 1024,
+      cardCacheDir: path.resolve('.cache/cards'),
+      cardCacheBytes: 512 * 1024 * 1024,
     });
   });
 
   it('reads every setting', () => {
-    expect(readConfig({ HOST: '0.0.0.0', PORT: '0', RTP_OUT_DIR: '/tmp/x', RATE_LIMIT: '0', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_MAX_KEYS: '10', TRUST_PROXY: '2', STATIC_CACHE_MB: '1', LIST_CACHE_MB: '2', SEARCH_CACHE_MB: '3', SHUTDOWN_TIMEOUT_MS: '5', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000', KEEP_ALIVE_TIMEOUT_MS: '0', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '7', BODY_TIMEOUT_MS: '500', MAX_UNSENT_KB_PER_CONNECTION: '256', MAX_UNSENT_MB: '16', CARD_CACHE_DIR: '/tmp/cards', CARD_CACHE_MB: '4' })).toEqual({
-      host: '0.0.0.0', port: 0, outDir: '/tmp/x', rateLimit: 0, rateLimitWindowMs: 60_000, rateLimitMaxKeys: 10, trustProxy: expect.objectContaining({ active: true, hops: 2, text: '2 hop(s)' }),
-      staticCacheBytes: 1024 * 1024, listCacheBytes: 2 * 1024 * 1024, searchCacheBytes: 3 * 1024 * 1024, shutdownTimeoutMs: 5,
-      headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 0, maxConnections: 100, maxConnectionsPerAddress: 7,
-      bodyTimeoutMs: 500, maxUnsentPerConnection: 256 * 1024, maxUnsent: 16 * 1024 * 1024,
-      cardCacheDir: '/tmp/cards', cardCacheBytes: 4 * 1024 * 1024,
+    expect(
+      readConfig({
+        HOST: '0.0.0.0',
+        PORT: '0',
+        RTP_OUT_DIR: '/tmp/x',
+        RATE_LIMIT: '0',
+        RATE_LIMIT_WINDOW_MS: '60000',
+        RATE_LIMIT_MAX_KEYS: '10',
+        TRUST_PROXY: '2',
+        STATIC_CACHE_MB: '1',
+        LIST_CACHE_MB: '2',
+        SEARCH_CACHE_MB: '3',
+        SHUTDOWN_TIMEOUT_MS: '5',
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '3000',
+        KEEP_ALIVE_TIMEOUT_MS: '0',
+        MAX_CONNECTIONS: '100',
+        MAX_CONNECTIONS_PER_ADDRESS: '7',
+        BODY_TIMEOUT_MS: '500',
+        MAX_UNSENT_KB_PER_CONNECTION: '256',
+        MAX_UNSENT_MB: '16',
+        CARD_CACHE_DIR: '/tmp/cards',
+        CARD_CACHE_MB: '4',
+      }),
+    ).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      outDir: '/tmp/x',
+      rateLimit: 0,
+      rateLimitWindowMs: 60_000,
+      rateLimitMaxKeys: 10,
+      trustProxy: expect.objectContaining({ active: true, hops: 2, text: '2 hop(s)' }),
+      staticCacheBytes: 1024 * 1024,
+      listCacheBytes: 2 * 1024 * 1024,
+      searchCacheBytes: 3 * 1024 * 1024,
+      shutdownTimeoutMs: 5,
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 3000,
+      keepAliveTimeoutMs: 0,
+      maxConnections: 100,
+      maxConnectionsPerAddress: 7,
+      bodyTimeoutMs: 500,
+      maxUnsentPerConnection: 256 * 1024,
+      maxUnsent: 16 * 1024 * 1024,
+      cardCacheDir: '/tmp/cards',
+      cardCacheBytes: 4 * 1024 * 1024,
     });
     expect(readConfig({ CARD_CACHE_DIR: 'off' }).cardCacheDir).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBuild } from '../../src/emit/emit.ts';
-import { shapeProvider } from '../../src/registry/shape.ts';
 import type { Registry } from '../../src/registry/load.ts';
+import { shapeProvider } from '../../src/registry/shape.ts';
 import { GAME_TYPES, type GameFile, type ProviderFile } from '../../src/schemas/authoring.ts';
 import { ProviderRecordSchema } from '../../src/schemas/provider.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS, fixtureGame } from '../fixtures/registry.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBuild } from '../../src/emit/emit.ts';
+import type { Registry } from '../../src/registry/load.ts';
 import { citation, compareVersion, embedHtml, historyBySlug, round2, shapeSlot } from '../../src/registry/shape.ts';
 import { DEFAULT_SITE, siteUrl } from '../../src/routes/urls.ts';
-import type { Registry } from '../../src/registry/load.ts';
 import type { GameFile, HistoryEntry } from '../../src/schemas/authoring.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import { SlotRecordSchema } from '../../src/schemas/slot.ts';
@@ -71,7 +71,17 @@ describe('shapeSlot', () => {
     const recordKeys = Object.keys(GameRecordSchema.shape);
     expect(keys.slice(0, recordKeys.length)).toEqual(recordKeys);
     expect(keys.slice(recordKeys.length)).toEqual([
-      'provider_meta', 'house_edge', 'rtp_spread', 'history', 'widget_url', 'embed_html', 'page_url', 'citation', 'license', 'data_version', 'frozen_at',
+      'provider_meta',
+      'house_edge',
+      'rtp_spread',
+      'history',
+      'widget_url',
+      'embed_html',
+      'page_url',
+      'citation',
+      'license',
+      'data_version',
+      'frozen_at',
     ]);
     expect(slot).toMatchObject(record);
     expect(SlotRecordSchema.parse(slot)).toEqual(slot);
@@ -124,7 +134,13 @@ describe('shapeSlot', () => {
       h('1.2.0', 'book-of-aurora', 'rtp_variants', [94, 96], [94, 96.1]),
     ];
     const { slot } = slotOf('book-of-aurora', registry(FIXTURE_GAMES, history));
-    expect(slot.history.map((e) => `${e.data_version} ${e.field}`)).toEqual(['1.10.0 stated_rtp', '1.2.0 stated_rtp', '1.2.0 rtp_variants', '1.0.0 stated_rtp', '1.0.0 rtp_variants']);
+    expect(slot.history.map((e) => `${e.data_version} ${e.field}`)).toEqual([
+      '1.10.0 stated_rtp',
+      '1.2.0 stated_rtp',
+      '1.2.0 rtp_variants',
+      '1.0.0 stated_rtp',
+      '1.0.0 rtp_variants',
+    ]);
     expect(slot.history[0]).toEqual({ data_version: '1.10.0', frozen_at: '2026-10-01T00:00:00Z', field: 'stated_rtp', from: 96.1, to: 96.2 });
     expect(slotOf('gem-mines', registry(FIXTURE_GAMES, history)).slot.history).toEqual([]);
     expect(historyBySlug(history).get('lucky-scratch')).toHaveLength(1);
@@ -139,7 +155,9 @@ describe('embed snippet and citation escaping', () => {
     expect(html).not.toContain('<script>');
     expect(html.match(/<\/iframe>/g)).toHaveLength(1);
     expect(html).toContain('title="Evil &quot;Quote&quot; &#39;Single&#39; &lt;/iframe&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co RTP · RTP Registry"');
-    expect(html).toContain('>Evil &quot;Quote&quot; &#39;Single&#39; &lt;/iframe&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co RTP · RTP Registry · CC BY 4.0</a>');
+    expect(html).toContain(
+      '>Evil &quot;Quote&quot; &#39;Single&#39; &lt;/iframe&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co RTP · RTP Registry · CC BY 4.0</a>',
+    );
   });
 
   it('keeps the citation as plain text (it is JSON, not HTML)', () => {

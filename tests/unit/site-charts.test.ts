@@ -65,7 +65,10 @@ describe('histogram', () => {
     expect(bins.length).toBeLessThanOrEqual(16);
     expect(bins[bins.length - 1]).toMatchObject({ to: 100, count: 1 });
     expect(binValues([])).toEqual([]);
-    expect(binValues([96])).toEqual([{ from: 96, to: 96.5, count: 1 }, { from: 96.5, to: 97, count: 0 }]);
+    expect(binValues([96])).toEqual([
+      { from: 96, to: 96.5, count: 1 },
+      { from: 96.5, to: 97, count: 0 },
+    ]);
   });
 
   it('states every count and both medians in its text alternative', () => {
@@ -88,7 +91,6 @@ describe('histogram', () => {
     expect(svg).not.toContain('<b>');
     expect(svg).not.toContain('<i>');
   });
-
 });
 
 describe('history chart', () => {
@@ -111,7 +113,9 @@ describe('history chart', () => {
     const svg = historyChart('hc', historyPoints(entries as never));
     expect(svg).toMatch(/<path d="M56 [\d.]+H316V[\d.]+" class="step"\/>/);
     expect(svg.match(/class="dot"/g)).toHaveLength(3);
-    expect(alt(svg).desc).toBe('Stated RTP and RTP variants per data version, oldest first: 1.0.0 (2026-11-21): stated 96.50%, variants 96.50%; 1.1.0 (2026-11-23): stated 96.50%, variants 96.49%, 96.50%.');
+    expect(alt(svg).desc).toBe(
+      'Stated RTP and RTP variants per data version, oldest first: 1.0.0 (2026-11-21): stated 96.50%, variants 96.50%; 1.1.0 (2026-11-23): stated 96.50%, variants 96.49%, 96.50%.',
+    );
     expect(historyChart('hc', [])).toBe('');
   });
 });

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGamePages } from '../../src/emit/game-pages.ts';
-import { embedHtml, makeContext } from '../../src/registry/shape.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
+import { embedHtml, makeContext } from '../../src/registry/shape.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
 import { DEFAULT_WIDGET_OPTIONS, embedSnippet } from '../../src/site/embed.ts';
 import { fillShell, gameMain, MARKERS, parseShell, renderGamePage } from '../../src/site/game-page.ts';
@@ -62,7 +62,9 @@ describe('shell', () => {
   });
 
   it('refuses a shell with a missing or repeated marker, naming it', () => {
-    expect(() => parseShell('<title></title>')).toThrow(`Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.feed} is missing; marker ${MARKERS.head} is missing; marker ${MARKERS.main} is missing`);
+    expect(() => parseShell('<title></title>')).toThrow(
+      `Game page shell is invalid: marker ${MARKERS.title} is missing; marker ${MARKERS.description} is missing; marker ${MARKERS.feed} is missing; marker ${MARKERS.head} is missing; marker ${MARKERS.main} is missing`,
+    );
     expect(() => parseShell(SHELL + MARKERS.main)).toThrow(`marker ${MARKERS.main} occurs more than once`);
   });
 });
@@ -81,7 +83,9 @@ describe('game page content', () => {
     expect(html).toContain('<dt>Release year</dt><dd>2016</dd>');
     expect(html).toContain('href="/providers/playngo"');
     expect(html).toMatch(/<section data-history><h2>RTP history<\/h2><div class="table-scroll"[^>]*><table>.*<td>Stated RTP<\/td><td>—<\/td><td>96\.21%<\/td>/);
-    expect(html).toContain(`<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version ${real.meta.data_version}, https://rtp.example.org/rtp/book-of-dead</cite>`);
+    expect(html).toContain(
+      `<cite>Book of Dead (Play&#39;n GO), RTP Registry, provider-stated RTP data, CC BY 4.0, data version ${real.meta.data_version}, https://rtp.example.org/rtp/book-of-dead</cite>`,
+    );
   });
 
   it('names the studio of a game its publisher publishes (merged Reel Kingdom records), and no studio where none is known', () => {
@@ -134,13 +138,17 @@ describe('embed builder', () => {
   it('with default options, the code is exactly the embed_html of GET /api/rtp/{slug}', () => {
     const ctx = makeContext(real, SITE);
     for (const r of real.records.slice(0, 20).concat(xss.records)) {
-      expect(embedSnippet(SITE, r.canonical_slug, r.canonical_name, DEFAULT_WIDGET_OPTIONS, real.meta.data_version)).toBe(embedHtml(r, ctx.site, real.meta.data_version));
+      expect(embedSnippet(SITE, r.canonical_slug, r.canonical_name, DEFAULT_WIDGET_OPTIONS, real.meta.data_version)).toBe(
+        embedHtml(r, ctx.site, real.meta.data_version),
+      );
     }
   });
 
   it('renders the preview and the default code without the option controls (the page script adds them)', () => {
     const html = page(real, 'book-of-dead');
-    expect(html).toContain(`<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="${real.meta.data_version}">`);
+    expect(html).toContain(
+      `<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="${real.meta.data_version}">`,
+    );
     expect(html).not.toContain('<select');
     expect(html).not.toContain('<button');
   });
@@ -181,9 +189,23 @@ describe('sources on the game page', () => {
     const html = page(real, 'sweet-bonanza');
     const section = html.slice(html.indexOf('<section data-sources>'), html.indexOf('<section data-variants>'));
     const rows = [...section.matchAll(/<tr( data-stating)?><td>([^<]+)/g)].map((m) => [Boolean(m[1]), m[2]]);
-    expect(rows).toEqual([[true, 'Hand-checked '], [false, 'Licensed casino&#39;s catalogue '], [false, 'Catalogue '], [false, 'Catalogue '], [false, 'Aggregator '], [false, 'Aggregator ']]);
+    expect(rows).toEqual([
+      [true, 'Hand-checked '],
+      [false, 'Licensed casino&#39;s catalogue '],
+      [false, 'Catalogue '],
+      [false, 'Catalogue '],
+      [false, 'Aggregator '],
+      [false, 'Aggregator '],
+    ]);
     // Each source names its origin.
-    for (const origin of ['a Dutch-licensed casino (711.nl)', 'the Slotfolio catalogue', 'the calcasi affiliate site', 'the iGaming Tools slot API (i-gaming.tools)', 'scrapes of slot review sites']) expect(section).toContain(`<small data-origin>from ${origin}</small>`);
+    for (const origin of [
+      'a Dutch-licensed casino (711.nl)',
+      'the Slotfolio catalogue',
+      'the calcasi affiliate site',
+      'the iGaming Tools slot API (i-gaming.tools)',
+      'scrapes of slot review sites',
+    ])
+      expect(section).toContain(`<small data-origin>from ${origin}</small>`);
     expect(section).toContain('Catalogue <small data-via>(provider page as cited by the Slotfolio catalogue, not checked here)</small>');
     expect(section).toContain('96.60% <small>(differs)</small>');
     expect(section).toContain('the sources disagree, and every figure is shown');
@@ -191,12 +213,20 @@ describe('sources on the game page', () => {
   });
 
   it('says in words how much evidence stands behind the figure', () => {
-    expect(page(real, 'sweet-bonanza')).toContain('<p class="confidence" data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>');
+    expect(page(real, 'sweet-bonanza')).toContain(
+      '<p class="confidence" data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>',
+    );
     const verified = real.records.find((r) => r.confidence === 'verified')!;
-    expect(page(real, verified.canonical_slug)).toContain("data-confidence=\"verified\">Verified: a provider page read here states this figure, or a licensed casino&#39;s catalogue and a source of another origin both state it and no source states a higher one.</p>");
+    expect(page(real, verified.canonical_slug)).toContain(
+      'data-confidence="verified">Verified: a provider page read here states this figure, or a licensed casino&#39;s catalogue and a source of another origin both state it and no source states a higher one.</p>',
+    );
     const single = real.records.find((r) => r.confidence === 'single_source')!;
-    expect(page(real, single.canonical_slug)).toContain('<p class="confidence" data-confidence="single_source">Single source: one source line states this figure, and no other source confirms it.</p>');
+    expect(page(real, single.canonical_slug)).toContain(
+      '<p class="confidence" data-confidence="single_source">Single source: one source line states this figure, and no other source confirms it.</p>',
+    );
     const two = real.records.find((r) => r.confidence === 'corroborated')!;
-    expect(page(real, two.canonical_slug)).toContain('data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>');
+    expect(page(real, two.canonical_slug)).toContain(
+      'data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>',
+    );
   });
 });

@@ -1,17 +1,17 @@
 // Pure helpers of the registry pages: formatting, search state <-> query string, embed options,
 // the pre-rendered first page of the home page.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RegistryBundle } from '../../src/registry/bundle.ts';
-import { normaliseBorder, normaliseRadius, widgetQuery, widgetSrc, embedSnippet, DEFAULT_WIDGET_OPTIONS } from '../../src/site/embed.ts';
+import { servicesFor } from '../../scripts/lib/services.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
+import type { RegistryBundle } from '../../src/registry/bundle.ts';
+import { fold } from '../../src/schemas/text.ts';
+import { DEFAULT_WIDGET_OPTIONS, embedSnippet, normaliseBorder, normaliseRadius, widgetQuery, widgetSrc } from '../../src/site/embed.ts';
 import { formatHouseEdge, formatMaxWin, formatRange, formatRtp, formatVariantKind, formatVolatility, formatYear } from '../../src/site/format.ts';
 import { firstPage } from '../../src/site/home.ts';
-import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { listItemText, statusText } from '../../src/site/list-item.ts';
 import { indexBundle } from '../../src/site/registry.ts';
-import { fold } from '../../src/schemas/text.ts';
 import { DEFAULT_STATE, isDefaultState, queryFromState, stateFromQuery } from '../../src/site/search-params.ts';
-import { servicesFor } from '../../scripts/lib/services.ts';
+import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { shippedBundle } from '../helpers/shipped.ts';
 
 let bundle: RegistryBundle;
@@ -42,7 +42,12 @@ describe('format', () => {
 
   it('describes a search result and the status line', () => {
     const r = bundle.records.find((x) => x.canonical_slug === 'book-of-dead')!;
-    expect(listItemText(r)).toEqual({ href: '/rtp/book-of-dead', name: 'Book of Dead', meta: "Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified · Variants tracked", rtp: '96.21%' });
+    expect(listItemText(r)).toEqual({
+      href: '/rtp/book-of-dead',
+      name: 'Book of Dead',
+      meta: "Play'n GO · Slot · 5 variants 84.18% – 96.21% · Verified · Variants tracked",
+      rtp: '96.21%',
+    });
     expect(statusText(0, 50, 133, 133)).toBe('Showing 1–50 of 133 games (133 in the registry).');
     expect(statusText(50, 1, 51, 133)).toBe('Showing 51–51 of 51 games (133 in the registry).');
     expect(statusText(0, 0, 0, 133)).toBe('No games match (133 in the registry).');
@@ -104,7 +109,9 @@ describe('embed options', () => {
     expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'pt' }, '1.0.0')).toBe('lang=pt&v=1.0.0');
     // An unknown language (from a hand-edited value) is English, which the URL leaves out.
     expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'xx' as 'en' }, '1.0.0')).toBe('v=1.0.0');
-    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null, lang: 'en' }, '1.0.0')).toBe('https://r.example/widget/rtp/a-b?theme=dark&v=1.0.0');
+    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null, lang: 'en' }, '1.0.0')).toBe(
+      'https://r.example/widget/rtp/a-b?theme=dark&v=1.0.0',
+    );
   });
 
   it('escapes the name in the embed code and carries the same src', () => {

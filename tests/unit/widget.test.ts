@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { gzipSize, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
 import { prepareBuild } from '../../src/emit/emit.ts';
-import { shapeWidgetData } from '../../src/registry/shape.ts';
 import { axisFloor, ladderSvg, renderWidget } from '../../src/emit/widget.ts';
+import type { Registry } from '../../src/registry/load.ts';
+import { shapeWidgetData } from '../../src/registry/shape.ts';
+import { POLICIES } from '../../src/routes/routes.ts';
 import { WIDGET_CSP, WIDGET_CSS, WIDGET_SCRIPT } from '../../src/routes/widget-assets.ts';
 import { WIDGET_LABELS, WIDGET_LANGS } from '../../src/routes/widget-i18n.ts';
-import { gzipSize, WIDGET_GZIP_BUDGET } from '../../dist-check/rules.ts';
-import { POLICIES } from '../../src/routes/routes.ts';
-import type { Registry } from '../../src/registry/load.ts';
 import type { GameFile } from '../../src/schemas/authoring.ts';
-import { WidgetDataSchema, type WidgetData } from '../../src/schemas/widget.ts';
+import { type WidgetData, WidgetDataSchema } from '../../src/schemas/widget.ts';
 import { FIXTURE_GAMES, FIXTURE_META, FIXTURE_PROVIDERS } from '../fixtures/registry.ts';
 
 const SITE = 'https://rtp.example.org';
@@ -52,7 +52,12 @@ describe('widget data', () => {
       source_url: 'https://bluefin.example/games/deep-sea-bass',
       page_url: 'https://rtp.example.org/rtp/deep-sea-bass',
       widget_url: 'https://rtp.example.org/widget/rtp/deep-sea-bass',
-      attribution: { text: 'RTP Registry · CC BY 4.0', url: 'https://rtp.example.org/rtp/deep-sea-bass', license: 'CC-BY-4.0', license_url: 'https://creativecommons.org/licenses/by/4.0/' },
+      attribution: {
+        text: 'RTP Registry · CC BY 4.0',
+        url: 'https://rtp.example.org/rtp/deep-sea-bass',
+        license: 'CC-BY-4.0',
+        license_url: 'https://creativecommons.org/licenses/by/4.0/',
+      },
       data_version: '1.0.0',
     });
   });
@@ -74,7 +79,9 @@ describe('widget page', () => {
     expect(text(html)).toContain('90.00% · 94.01% · 96.71% · 96.90%');
     expect(html).toContain('<b><span data-p="96.71">96.71%</span></b>');
     expect(text(html)).toContain('Verified 2026-11-21');
-    expect(html).toContain('<a href="https://bluefin.example/games/deep-sea-bass" target="_blank" rel="noopener noreferrer"><span data-t="u">Source</span> ↗</a>');
+    expect(html).toContain(
+      '<a href="https://bluefin.example/games/deep-sea-bass" target="_blank" rel="noopener noreferrer"><span data-t="u">Source</span> ↗</a>',
+    );
     expect(html).toContain('<a href="https://rtp.example.org/rtp/deep-sea-bass" target="_blank" rel="noopener">RTP Registry · CC BY 4.0</a>');
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
   });
@@ -115,7 +122,9 @@ describe('widget page', () => {
   it('loads nothing from outside and carries a CSP that allows exactly its inline style and script', () => {
     // The one link is the oEmbed discovery link, which loads nothing.
     expect(html).not.toMatch(/<(img|iframe|object|embed|form)\b/);
-    expect(html.match(/<link\b[^>]*>/g)).toEqual([expect.stringMatching(/^<link rel="alternate" type="application\/json\+oembed" href="[^"]+\/api\/oembed\?url=[^"]+&amp;format=json" title="[^"]*">$/)]);
+    expect(html.match(/<link\b[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<link rel="alternate" type="application\/json\+oembed" href="[^"]+\/api\/oembed\?url=[^"]+&amp;format=json" title="[^"]*">$/),
+    ]);
     expect(html).not.toMatch(/\ssrc=|\sstyle=|url\(|@import/);
     expect(html.match(/<script>/g)).toHaveLength(1);
     const style = html.match(/<style>([\s\S]*?)<\/style>/)![1]!;
@@ -162,7 +171,14 @@ describe('widget escaping', () => {
   });
 
   it('stays within budget with a 200-character name of characters that all need escaping', () => {
-    const worst = renderWidget({ ...d, name: '<>&"\''.repeat(40), rtp_variants: [80, 82, 84, 86, 88, 90, 92, 94, 96, 98], rtp_min: 80, rtp_max: 98, stated_rtp: 96 });
+    const worst = renderWidget({
+      ...d,
+      name: '<>&"\''.repeat(40),
+      rtp_variants: [80, 82, 84, 86, 88, 90, 92, 94, 96, 98],
+      rtp_min: 80,
+      rtp_max: 98,
+      stated_rtp: 96,
+    });
     expect(gzipSize(worst)).toBeLessThan(WIDGET_GZIP_BUDGET);
   });
 });

@@ -25,7 +25,9 @@ const text = `${COMMENT_HEADER}${astToString(ast)}`;
 if (values.check) {
   const current = await readFile(OUT, 'utf8').catch(() => '');
   if (current !== text) {
-    console.error(`${path.relative(process.cwd(), OUT)} is out of date with ${path.basename(from)}: run \`npm run client:build\` in the repository (or \`npm run generate\` here)`);
+    console.error(
+      `${path.relative(process.cwd(), OUT)} is out of date with ${path.basename(from)}: run \`npm run client:build\` in the repository (or \`npm run generate\` here)`,
+    );
     process.exit(1);
   }
   console.log(`${path.relative(process.cwd(), OUT)} is up to date`);

@@ -1,14 +1,14 @@
 // Compiles the registry bundle into the list engine's columns: pre-encoded records, filter columns
 // and sort permutations (src/schemas/list-bundle.ts ListBundle, without the search index).
 import { createHash } from 'node:crypto';
-import { GAME_TYPES } from '../../schemas/authoring.ts';
+import type { RegistryBundle } from '../../registry/bundle.ts';
 import type { ProviderFile } from '../../schemas/authoring.ts';
-import { OPERATOR_BUILDS, type GameRecord } from '../../schemas/game-record.ts';
+import { GAME_TYPES } from '../../schemas/authoring.ts';
+import { type GameRecord, OPERATOR_BUILDS } from '../../schemas/game-record.ts';
+import { badgeBit, confidenceIndex, type ListBundle, MAX_LIST_OPERATORS, operatorBit, type StaticSort, volatilityIndex } from '../../schemas/list-bundle.ts';
 import { listItemOf } from '../../schemas/list-item.ts';
-import { badgeBit, confidenceIndex, MAX_LIST_OPERATORS, operatorBit, volatilityIndex, type ListBundle, type StaticSort } from '../../schemas/list-bundle.ts';
 import type { SearchDocument } from '../../schemas/search-index.ts';
 import { compareStrings, fold } from '../../schemas/text.ts';
-import type { RegistryBundle } from '../../registry/bundle.ts';
 
 /** What `compileColumns` makes: the list bundle but its search index, meta, history and source. */
 export type CompiledColumns = Omit<ListBundle, 'searchIndex' | 'meta' | 'history' | 'source'>;
@@ -54,11 +54,18 @@ export function sortedRecords(bundle: RegistryBundle): GameRecord[] {
  * display name, and the provider's group and source labels (`providers`, the registry's provider
  * files), and the studio that made the game where the record names one.
  */
-export function searchDocuments(records: readonly GameRecord[], providers: ReadonlyArray<Pick<ProviderFile, 'provider' | 'display' | 'group' | 'aliases'>> = []): SearchDocument[] {
-  const also = new Map(providers.map((p) => [p.provider, [...new Set([p.group ?? '', ...(p.aliases ?? [])])].filter((t) => t !== '' && t !== p.display).join(' ')]));
+export function searchDocuments(
+  records: readonly GameRecord[],
+  providers: ReadonlyArray<Pick<ProviderFile, 'provider' | 'display' | 'group' | 'aliases'>> = [],
+): SearchDocument[] {
+  const also = new Map(
+    providers.map((p) => [p.provider, [...new Set([p.group ?? '', ...(p.aliases ?? [])])].filter((t) => t !== '' && t !== p.display).join(' ')]),
+  );
   return records.map((r, id) => {
     const more = [also.get(r.provider) ?? '', r.studio ?? ''].filter((t) => t !== '').join(' ');
-    return more === '' ? { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display } : { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display, also: more };
+    return more === ''
+      ? { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display }
+      : { id, name: r.canonical_name, slug: r.canonical_slug, provider: r.provider, display: r.provider_display, also: more };
   });
 }
 
@@ -95,7 +102,8 @@ export function compileColumns(bundle: RegistryBundle, records: readonly GameRec
   const maxWin = new Float64Array(n);
   // Operators: the bundle's, by key (each a column of three build bits).
   const operatorKeys = bundle.operators.map((o) => o.operator).sort(compareStrings);
-  if (operatorKeys.length > MAX_LIST_OPERATORS) throw new Error(`the list bundle indexes at most ${MAX_LIST_OPERATORS} operators; data/operators/ holds ${operatorKeys.length}`);
+  if (operatorKeys.length > MAX_LIST_OPERATORS)
+    throw new Error(`the list bundle indexes at most ${MAX_LIST_OPERATORS} operators; data/operators/ holds ${operatorKeys.length}`);
   const operatorIndex = new Map(operatorKeys.map((k, i) => [k, i]));
   const operatorDisplay = operatorKeys.map((k) => bundle.operators.find((o) => o.operator === k)!.display);
   const operatorBuilds = new Uint32Array(n);

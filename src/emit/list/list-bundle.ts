@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RegistryBundle } from '../../registry/bundle.ts';
 import { LIST_BUNDLE_FILE } from '../../schemas/dist.ts';
 import { decodeListBundle, encodeListBundle, type ListBundle, type ListBundleSource } from '../../schemas/list-bundle.ts';
-import type { RegistryBundle } from '../../registry/bundle.ts';
 import { compileColumns, digestRecords, searchDocuments, sortedRecords } from './compile.ts';
 import { buildSearchIndex } from './search-index.ts';
 
@@ -56,7 +56,8 @@ export function listBundleProblem(listBytes: Uint8Array, bundleBytes: Uint8Array
   } catch (err) {
     return `cannot be read (${(err as Error).message})`;
   }
-  if (digestRecords(data.offsets, data.recordBytes, data.itemOffsets, data.itemBytes) !== data.recordsDigest) return 'is damaged: its records do not match their digest';
+  if (digestRecords(data.offsets, data.recordBytes, data.itemOffsets, data.itemBytes) !== data.recordsDigest)
+    return 'is damaged: its records do not match their digest';
   const source = sourceOf(bundleBytes);
   if (data.source.sha256 !== source.sha256 || data.source.bytes !== source.bytes) return 'is stale: it was compiled from another registry-bundle.json';
   return null;

@@ -26,7 +26,9 @@ export const seedCsvAdapter: SourceAdapter = {
       provider: g.provider,
       name: g.canonical_name,
       stated_rtp: g.stated_rtp,
-      variants: g.rtp_variants.map((v) => (v.jurisdiction === undefined ? { rtp: v.rtp, kind: v.kind } : { rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction })),
+      variants: g.rtp_variants.map((v) =>
+        v.jurisdiction === undefined ? { rtp: v.rtp, kind: v.kind } : { rtp: v.rtp, kind: v.kind, jurisdiction: v.jurisdiction },
+      ),
       url: g.evidence_url,
       page: g.source_url,
       notes: g.notes,

@@ -69,7 +69,8 @@ export const slotcatalogAdapter: SourceAdapter = {
       const max = figure(row.rtp_max);
       const given = figure(row.rtp_default);
       const stated = given ?? max;
-      if (stated === null) return `no RTP figure of ${LOWEST_RTP} or more (rtp_min ${JSON.stringify(row.rtp_min)}, rtp_max ${JSON.stringify(row.rtp_max)}, rtp_default ${JSON.stringify(row.rtp_default)})`;
+      if (stated === null)
+        return `no RTP figure of ${LOWEST_RTP} or more (rtp_min ${JSON.stringify(row.rtp_min)}, rtp_max ${JSON.stringify(row.rtp_max)}, rtp_default ${JSON.stringify(row.rtp_default)})`;
       const url = citationUrl(row.source_url);
       if (url === null) return `source_url ${JSON.stringify(row.source_url)} is no address`;
       const variants: SourceFact['variants'] = [{ rtp: stated, kind: 'standard' }];

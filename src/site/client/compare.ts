@@ -3,7 +3,7 @@
 // charts are the site's own SVG strings (site/charts.ts), every text in them escaped.
 import { paths } from '../../routes/paths.ts';
 import { ladderChart, ladderFloor } from '../charts.ts';
-import { COMPARE_MAX, COMPARE_ROWS, compareState, compareUrl, type CompareRecord } from '../compare.ts';
+import { COMPARE_MAX, COMPARE_ROWS, type CompareRecord, compareState, compareUrl } from '../compare.ts';
 import { formatRtp, formatSourceKind, hostOf } from '../format.ts';
 
 const DEBOUNCE_MS = 250;
@@ -61,7 +61,10 @@ export function initCompare(root: HTMLElement): void {
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove ${r.canonical_name} from the comparison`);
       remove.addEventListener('click', () => {
-        setSlugs(slugs.filter((s) => s !== r.canonical_slug), true);
+        setSlugs(
+          slugs.filter((s) => s !== r.canonical_slug),
+          true,
+        );
         input.focus();
       });
       th.append(a, el('br'), p, el('br'), remove);
@@ -155,7 +158,10 @@ export function initCompare(root: HTMLElement): void {
     const ctrl = new AbortController();
     inflight = ctrl;
     try {
-      const got = await getJson<{ items: CompareRecord[] }>(`${paths.list}?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8', fields: 'canonical_slug,canonical_name,provider_display,stated_rtp' })}`, ctrl.signal);
+      const got = await getJson<{ items: CompareRecord[] }>(
+        `${paths.list}?${new URLSearchParams({ q: q.slice(0, 200), sort: 'relevance', limit: '8', fields: 'canonical_slug,canonical_name,provider_display,stated_rtp' })}`,
+        ctrl.signal,
+      );
       if (ctrl !== inflight) return;
       if (!got.ok) {
         suggestions.replaceChildren(el('li', got.message));

@@ -1,7 +1,8 @@
 // Browser script of the game page's embed builder: adds the option controls and the copy button to the
 // server-rendered preview and code, then keeps preview iframe and embed code in step with the options.
-import { DEFAULT_RADIUS, DEFAULT_WIDGET_OPTIONS, embedSnippet, normaliseBorder, normaliseRadius, RADIUS_MAX, widgetSrc, type WidgetOptions } from '../embed.ts';
+
 import { WIDGET_LABELS, WIDGET_LANGS, widgetLang } from '../../routes/widget-i18n.ts';
+import { DEFAULT_RADIUS, DEFAULT_WIDGET_OPTIONS, embedSnippet, normaliseBorder, normaliseRadius, RADIUS_MAX, type WidgetOptions, widgetSrc } from '../embed.ts';
 
 /** The language choice: each language by its own name (fixed strings from the table, no data). */
 const LANG_OPTIONS = WIDGET_LANGS.map((l) => `<option value="${l}"${l === 'en' ? ' selected' : ''} lang="${l}">${WIDGET_LABELS[l].name}</option>`).join('');
@@ -58,7 +59,12 @@ export function initEmbedBuilder(root: HTMLElement): void {
     if (r === undefined) problems.push(`Radius: use a whole number from 0 to ${RADIUS_MAX}, or leave it empty.`);
     error.textContent = problems.join(' ');
     // Invalid fields keep their last valid value, so the preview and the code always agree.
-    current = { theme: theme.value === 'dark' ? 'dark' : 'light', border: b ?? current.border, radius: r === undefined ? current.radius : r, lang: widgetLang(lang.value) };
+    current = {
+      theme: theme.value === 'dark' ? 'dark' : 'light',
+      border: b ?? current.border,
+      radius: r === undefined ? current.radius : r,
+      lang: widgetLang(lang.value),
+    };
     const src = widgetSrc(pageOrigin(), slug, current, version);
     if (preview.getAttribute('src') !== src) preview.setAttribute('src', src);
     snippet.value = embedSnippet(pageOrigin(), slug, name, current, version);

@@ -1,9 +1,9 @@
 // Browser script of the search page: debounced search and filters over GET /api/rtp/list, with the
 // state in the page's query string. Renders with DOM methods only (text is never parsed as HTML).
 import { paths } from '../../routes/paths.ts';
-import { LIST_ITEM_SHOWN, listItemText, statusText, type ListItemFields } from '../list-item.ts';
 import { formatGameType } from '../format.ts';
-import { DEFAULT_STATE, isDefaultState, PAGE_SIZE, queryFromState, stateFromQuery, type SearchState } from '../search-params.ts';
+import { LIST_ITEM_SHOWN, type ListItemFields, listItemText, statusText } from '../list-item.ts';
+import { DEFAULT_STATE, isDefaultState, PAGE_SIZE, queryFromState, type SearchState, stateFromQuery } from '../search-params.ts';
 
 interface ListResponse {
   meta: { total: number; filtered: number; has_more: boolean };
@@ -114,13 +114,19 @@ export function initSearch(form: HTMLFormElement): void {
     form.setAttribute('aria-busy', 'true');
     try {
       // Just the fields a result line shows (a fraction of the default item's bytes).
-      const res = await fetch(`${paths.list}?${queryFromState(state, true)}&fields=${LIST_ITEM_SHOWN.join(',')}`, { signal: ctrl.signal, headers: { Accept: 'application/json' } });
+      const res = await fetch(`${paths.list}?${queryFromState(state, true)}&fields=${LIST_ITEM_SHOWN.join(',')}`, {
+        signal: ctrl.signal,
+        headers: { Accept: 'application/json' },
+      });
       const body = (await res.json()) as ListResponse | ErrorResponse;
       if (ctrl !== inflight) return;
       if (!res.ok) {
         const err = body as ErrorResponse;
         const detail = err.errors?.map((x) => `${x.param}: ${x.message}`).join('; ');
-        status.textContent = res.status === 429 ? 'Too many requests from your address today; please try again later.' : `Search failed: ${err.statusMessage}${detail ? ` (${detail})` : ''}.`;
+        status.textContent =
+          res.status === 429
+            ? 'Too many requests from your address today; please try again later.'
+            : `Search failed: ${err.statusMessage}${detail ? ` (${detail})` : ''}.`;
         list.replaceChildren();
         hasMore = false;
         updatePager();
@@ -129,8 +135,18 @@ export function initSearch(form: HTMLFormElement): void {
       const data = body as ListResponse;
       renderItems(list, data.items);
       list.dataset.query = pageQuery; // which query these results answer (the page's query string)
-      fillSelect(provider, 'All providers', data.facets.providers.map((p) => ({ value: p.provider, label: `${p.display} (${p.count})` })), state.provider);
-      fillSelect(gameType, 'All game types', data.facets.game_types.map((g) => ({ value: g.game_type, label: `${formatGameType(g.game_type)} (${g.count})` })), state.game_type);
+      fillSelect(
+        provider,
+        'All providers',
+        data.facets.providers.map((p) => ({ value: p.provider, label: `${p.display} (${p.count})` })),
+        state.provider,
+      );
+      fillSelect(
+        gameType,
+        'All game types',
+        data.facets.game_types.map((g) => ({ value: g.game_type, label: `${formatGameType(g.game_type)} (${g.count})` })),
+        state.game_type,
+      );
       status.textContent = statusText(state.offset, data.items.length, data.meta.filtered, data.meta.total);
       hasMore = data.meta.has_more;
       updatePager();

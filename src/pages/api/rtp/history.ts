@@ -1,7 +1,7 @@
 // GET /api/rtp/history for `astro dev`; the Node server (src/server) answers it in production with the same handler.
 import type { APIRoute } from 'astro';
-import { devServices } from './_services.ts';
 import { toResponse } from '../../../list/handler-result.ts';
+import { devServices } from './_services.ts';
 
 export const prerender = false;
 
