@@ -140,8 +140,9 @@ ${table(
 
 ## Games per provider
 
-"verified": the hand-checked seed (or a provider page read here) states the figure; "corroborated": two or more
-independent sources state it; "single source": one source line does.
+"verified": a provider page read here states the figure, or a licensed casino and a source of another origin
+state it and no source states a higher one; "corroborated": sources of two or more origins state it; "single
+source": otherwise (docs/data-model.md, confidence).
 
 ${table(['provider', 'key', 'group', 'games', 'verified', 'corroborated', 'single source', 'sources disagree', 'website'], providerRows)}
 
