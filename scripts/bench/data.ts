@@ -6,8 +6,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { spawnBounded } from './procs.ts';
 
-export const SYNTH_SCRIPT = 'scripts/synth.ts';
-export const CACHE_ROOT = path.join(os.tmpdir(), 'rtp-bench-cache');
+const SYNTH_SCRIPT = 'scripts/synth.ts';
+const CACHE_ROOT = path.join(os.tmpdir(), 'rtp-bench-cache');
 
 /** Relative paths of every file under `dir`, sorted (forward slashes). */
 export function listFiles(dir: string): string[] {
@@ -37,7 +37,6 @@ export interface DataSet {
   games: number;
   /** How the data came to be: generated now, reused from the cache, or the shipped registry. */
   origin: 'generated' | 'cached' | 'shipped';
-  generateMs?: number;
 }
 
 /** Counts the game files of a registry directory (data/games/<provider>/<slug>.json). */
@@ -88,7 +87,7 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
   const pruned = pruneStale(count, seed, gen);
   if (pruned > 0) log(`data ${label}: removed ${pruned} cache entr${pruned === 1 ? 'y' : 'ies'} of earlier generator versions`);
-  return { label, dir, games, origin: 'generated', generateMs };
+  return { label, dir, games, origin: 'generated' };
 }
 
 /**
