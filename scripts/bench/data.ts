@@ -73,14 +73,10 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   const p = spawnBounded(process.execPath, args, { cwd, timeoutMs: 5 * 60_000 });
   const code = await p.exited;
   const generateMs = performance.now() - t;
-  if (code !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`data:synth --count ${count} exited ${code}: ${p.output().slice(-2000)}`);
-  }
-  const games = countGames(tmp);
+  const games = code === 0 ? countGames(tmp) : 0;
   if (games !== count) {
     rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`data:synth --count ${count} wrote ${games} games`);
+    throw new Error(`data:synth --count ${count} ${code === 0 ? `wrote ${games} games` : `exited ${code}: ${p.output().slice(-2000)}`}`);
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);

@@ -44,7 +44,8 @@ const scenarioOf = (r: BenchResult, id: string) => r.list?.scenarios.find((s) =>
 const largestBuild = (r: BenchResult) =>
   r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
 
-const uncachedText = (u: ScenarioRow) => `${band(u.reqPerSec)} req/s${u.cpuUsPerRequest ? `, ${band(u.cpuUsPerRequest, 1)} µs CPU/req` : ''}`;
+/** A scenario's throughput, and its server CPU per request when measured. */
+const throughputText = (u: ScenarioRow) => `${band(u.reqPerSec)} req/s${u.cpuUsPerRequest ? `, ${band(u.cpuUsPerRequest, 1)} µs CPU/req` : ''}`;
 const payloadText = (games: number, p: ListPayload) =>
   `${num(games)} games: page of 50 ${num(p.defaultPage.answerBytes)} B, ${num(p.defaultPage.itemBytes)} B/item; mix ${band(p.mixItemBytes)} B/item, ${band(p.mixAnswerBytes)} B/answer`;
 
@@ -60,7 +61,7 @@ function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): 
       ['mix / ceiling (e, else d)', (r) => (ratioOf(r, 'a/e') === undefined ? ratioText(ratioOf(r, 'a/d')) : ceilingText(r, 'a/e', 'cpu e/a'))],
       ['mix / caches off', (r) => ratioText(ratioOf(r, 'a/a0'))],
       ['uncached / ceiling', (r) => ceilingText(r, 'u/d', 'cpu d/u')],
-      ['uncached', (r) => withDefault(scenarioOf(r, 'u'), uncachedText)],
+      ['uncached', (r) => withDefault(scenarioOf(r, 'u'), throughputText)],
       ['repeated / ceiling', (r) => ceilingText(r, 'b/d', 'cpu d/b')],
       ['slug / ceiling', (r) => ceilingText(r, "c/d'", "cpu d'/c")],
       ['list bytes', (r) => withDefault(r.list?.payload, (p) => payloadText(r.list!.games, p))],
@@ -288,10 +289,7 @@ export function renderSummary(r: BenchResult): string {
   for (const b of r.build?.rows ?? [])
     lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
-  for (const s of r.list?.scenarios ?? [])
-    lines.push(
-      `  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`,
-    );
+  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${throughputText(s)}, p99 ${band(s.p99Ms, 2)} ms`);
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');
