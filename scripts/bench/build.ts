@@ -1,17 +1,23 @@
 // Build phase: timed `astro build` runs of the code under test (peak RSS via GNU time), each
 // followed by the plain file-writing baseline (baseline-writer.ts) for the same files.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BUILD_WRITER_THREADS, manifestOf } from './baseline-writer.ts';
 import type { DataSet } from './data.ts';
-import { GNU_TIME, parseTimeMaxRss, spawnBounded } from './procs.ts';
-import type { BenchResult, BuildRow } from './results.ts';
+import { GNU_TIME, parseTimeMaxRss, type SpawnOptions, spawnBounded } from './procs.ts';
+import type { VocabularyRecord } from './query-mix.ts';
+import type { BuildRow, PhaseResult } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
-export const ASTRO_BIN = 'node_modules/astro/bin/astro.mjs';
+const ASTRO_BIN = 'node_modules/astro/bin/astro.mjs';
 export const BUNDLE_REL = 'server/registry-bundle.json';
+
+/** The public records of the registry built in `outDir` (its list bundle). */
+export function bundleRecords(outDir: string): Array<VocabularyRecord & { canonical_slug: string }> {
+  return (JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> }).records;
+}
 
 interface TimedRun {
   ok: boolean;
@@ -43,17 +49,21 @@ export function diskShortfall(dir: string, games: number, bytesPerGame: number):
   return free >= need ? null : `${(free / GiB).toFixed(1)} GiB free, about ${(need / GiB).toFixed(1)} GiB needed (a build and its baseline)`;
 }
 
-/** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`; wall time around the child process. */
-export async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
+/** Runs a command into a fresh `outDir`; wall time around the child process. */
+async function timed(outDir: string, cmd: string, args: string[], opts: SpawnOptions) {
   freshFolder(outDir);
+  const t = performance.now();
+  const p = spawnBounded(cmd, args, opts);
+  const code = await p.exited;
+  return { code, seconds: (performance.now() - t) / 1000, out: p.output() };
+}
+
+/** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`. */
+async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
   const env = { ...process.env, RTP_DATA_DIR: dataDir, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' };
   const astro = [path.join(codeRoot, ASTRO_BIN), 'build'];
   const [cmd, args] = GNU_TIME ? [GNU_TIME, ['-v', process.execPath, ...astro]] : [process.execPath, astro];
-  const t = performance.now();
-  const p = spawnBounded(cmd, args, { cwd: codeRoot, env, timeoutMs });
-  const code = await p.exited;
-  const seconds = (performance.now() - t) / 1000;
-  const out = p.output();
+  const { code, seconds, out } = await timed(outDir, cmd, args, { cwd: codeRoot, env, timeoutMs });
   const peakRssMiB = GNU_TIME ? parseTimeMaxRss(out) : undefined;
   const ok = code === 0 && existsSync(path.join(outDir, BUNDLE_REL));
   return { ok, seconds, ...(peakRssMiB === undefined ? {} : { peakRssMiB }), tail: out.slice(-3000) };
@@ -61,11 +71,9 @@ export async function timedBuild(codeRoot: string, dataDir: string, outDir: stri
 
 /** Runs the baseline writer as its own Node process for the file list in `manifestFile`, into a fresh `outDir`. */
 async function timedBaseline(benchRoot: string, manifestFile: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
-  freshFolder(outDir);
-  const t = performance.now();
-  const p = spawnBounded(process.execPath, [path.join(benchRoot, 'scripts/bench/baseline-writer.ts'), manifestFile, outDir], { cwd: benchRoot, timeoutMs });
-  const code = await p.exited;
-  return { ok: code === 0, seconds: (performance.now() - t) / 1000, tail: p.output().slice(-3000) };
+  const writer = [path.join(benchRoot, 'scripts/bench/baseline-writer.ts'), manifestFile, outDir];
+  const { code, seconds, out } = await timed(outDir, process.execPath, writer, { cwd: benchRoot, timeoutMs });
+  return { ok: code === 0, seconds, tail: out.slice(-3000) };
 }
 
 export interface BuildContext {
@@ -81,7 +89,7 @@ export interface BuildContext {
 }
 
 /** Builds and times each data set `runs` times, each build paired with a baseline run. */
-export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): Promise<NonNullable<BenchResult['build']>> {
+export async function buildPhase(ctx: BuildContext, sets: readonly DataSet[]): Promise<PhaseResult<'build'>> {
   const rows: BuildRow[] = [];
   /** Output bytes per game of the largest build so far (the sets go from small to large). */
   let bytesPerGame = 0;

@@ -11,14 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@redis/client';
 import { startEdge } from '../../src/edge/edge.ts';
-import { BUNDLE_FILE } from '../../src/schemas/dist.ts';
 import { DEFAULT_REDIS_PREFIX, WINDOW_SCRIPT } from '../../src/server/rate-limit-redis.ts';
 import { requireTool } from '../lib/system-tools.ts';
 import { serveFlags } from '../node.mjs';
+import { bundleRecords } from './build.ts';
 import { BENCH_RATE_LIMIT } from './list.ts';
-import { runLoad } from './load.ts';
+import { pathSource, runLoad } from './load.ts';
 import { cpuMicros } from './procs.ts';
-import { queryMix, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
+import { listPath, queryMix, vocabularyOf } from './query-mix.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATION_S = Number(process.env.EDGE_BENCH_SECONDS || 5);
@@ -33,9 +33,9 @@ const children = (pid: number): number[] =>
 
 const cpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + (cpuMicros(pid) ?? 0), 0);
 
-const bundle = JSON.parse(readFileSync(path.join(outDir, 'server', BUNDLE_FILE), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> };
-const mix = queryMix(vocabularyOf(bundle.records), 3000, 20261121).map((q) => `/api/rtp/list?${toSearch(q)}`);
-const slugs = bundle.records.filter((_, k) => k % 7 === 0).map((r) => `/api/rtp/${r.canonical_slug}`);
+const records = bundleRecords(outDir);
+const mix = queryMix(vocabularyOf(records), 3000, 20261121).map(listPath);
+const slugs = records.filter((_, k) => k % 7 === 0).map((r) => `/api/rtp/${r.canonical_slug}`);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rtp-bench-edge-'));
 const log = createWriteStream(path.join(dir, 'output.log'));
@@ -67,7 +67,7 @@ const delta = (after: Map<string, number>, before: Map<string, number>, requests
 try {
   const { nginx, redis: redisPart, instances } = edge.state;
   const workers = children(nginx.pid);
-  console.log(`edge: ${bundle.records.length} games, nginx ${workers.length} worker(s), 1 instance, ${DURATION_S} s per scenario, 10 connections`);
+  console.log(`edge: ${records.length} games, nginx ${workers.length} worker(s), 1 instance, ${DURATION_S} s per scenario, 10 connections`);
   console.log('| scenario | req/s | instance CPU µs/req | nginx CPU µs/req | redis-server CPU µs/req | Redis commands per request | failures |');
   console.log('|---|---|---|---|---|---|---|');
   const direct = `http://127.0.0.1:${instances[0]!.port}`;
@@ -78,8 +78,7 @@ try {
     ['the same, straight to the instance (counted)', direct, slugs],
   ] as const;
   for (const [name, base, paths] of scenarios) {
-    let i = 0;
-    const next = () => paths[i++ % paths.length]!;
+    const next = pathSource({ kind: 'cycle', paths });
     // A warm-up of a second, then the measured run.
     await runLoad({ baseUrl: base, connections: 10, durationS: 1, next });
     const before = { instance: cpu(instances.map((x) => x.pid)), nginx: cpu(workers), redis: cpu([redisPart.pid]), commands: await commands() };

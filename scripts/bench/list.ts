@@ -1,15 +1,16 @@
 // List phase: the built registry served by the server under test and a bare node:http ceiling
 // sending the same bytes, under the same load scenarios, interleaved round by round.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '../../src/edge/parts.ts';
 import { serveFlags } from '../node.mjs';
-import { BUNDLE_REL } from './build.ts';
+import { type BuildContext, bundleRecords } from './build.ts';
 import { fetchRaw, type LoadRun, pathSource, runLoad, type Target } from './load.ts';
 import { DEFAULT_PAGE_PATH, listPayload } from './payload.ts';
-import { cpuMicros, freePort, type Running, rssMiB, startAndWait } from './procs.ts';
-import { distinctStream, mostFrequentWord, queryMix, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
-import type { BenchResult, ScenarioRow } from './results.ts';
+import { cpuMicros, type Running, rssMiB, startAndWait } from './procs.ts';
+import { distinctStream, listPath, mostFrequentWord, queryMix, vocabularyOf } from './query-mix.ts';
+import type { PhaseResult, ScenarioRow } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
@@ -28,15 +29,8 @@ const RATIO_NAMES: Record<string, string> = {
   e: 'its ceiling',
 };
 
-export interface ServerContext {
-  benchRoot: string;
-  /** The code under test: its server (`entry`) runs with the node flags of its `serve` script. */
-  codeRoot: string;
-  /** The server script: the code's bundled production server (serverEntry). */
-  entry: string;
-  log: (s: string) => void;
-  problems: string[];
-}
+/** The run's context (build.ts) and the server under test: the code's bundled production server (serverEntry), run with the node flags of its `serve` script. */
+export type ServerContext = Pick<BuildContext, 'benchRoot' | 'codeRoot' | 'log' | 'built'> & { entry: string };
 
 /**
  * The server the code under test runs in production: its bundle (src/emit/server-bundle.ts), made
@@ -54,31 +48,21 @@ export async function serverEntry(codeRoot: string, work: string): Promise<strin
   return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
 }
 
-const status = async (url: string) => (await fetchRaw(url, 2000)).status;
-
 /** Starts the server under test on a built output folder; resolves when the list route answers. */
 export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const port = await freePort();
+  const port = await freePort('127.0.0.1');
   // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
   const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
-  return startAndWait(
-    'server',
-    { args: [...serveFlags(ctx.codeRoot), ctx.entry], cwd: ctx.codeRoot, env, lifetimeMs, stdout: 'ignore' },
-    port,
-    status,
-    '/api/rtp/list?limit=1',
-  );
+  const opts = { cwd: ctx.codeRoot, env, timeoutMs: lifetimeMs, stdout: 'ignore' } as const;
+  return startAndWait('server', port, '/api/rtp/list?limit=1', [...serveFlags(ctx.codeRoot), ctx.entry], opts);
 }
 
-export interface Scenario {
-  id: string;
-  title: string;
-  server: ScenarioRow['server'];
+/** A load scenario as measured: its result row's names, what it sends where, and its runs so far. */
+export interface Scenario extends Pick<ScenarioRow, 'id' | 'title' | 'server' | 'what'> {
   /** The answering process, whose CPU time is read around each run. */
   pid: number;
   base: string;
   target: Target;
-  what: string;
   runs: LoadRun[];
   /** Server CPU time per answered request in each run, µs. */
   cpu: number[];
@@ -143,20 +127,14 @@ export function row(s: Scenario): ScenarioRow {
 }
 
 /** The list phase over the output folder `outDir` of a `games`-game registry. */
-export async function listPhase(
-  ctx: ServerContext,
-  outDir: string,
-  games: number,
-  work: string,
-  load: LoadSettings,
-): Promise<NonNullable<BenchResult['list']>> {
-  const bundle = JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> };
-  const vocab = vocabularyOf(bundle.records);
-  const mix = queryMix(vocab, load.mixCount, load.seed).map((q) => `/api/rtp/list?${toSearch(q)}`);
+export async function listPhase(ctx: ServerContext, outDir: string, games: number, work: string, load: LoadSettings): Promise<PhaseResult<'list'>> {
+  const records = bundleRecords(outDir);
+  const vocab = vocabularyOf(records);
+  const mix = queryMix(vocab, load.mixCount, load.seed).map(listPath);
   const stream = distinctStream(vocab);
-  const repeated = `/api/rtp/list?q=${encodeURIComponent(mostFrequentWord(bundle.records))}&limit=20`;
-  const n = bundle.records.length;
-  const slugs = [0, Math.floor(n / 3), Math.floor((2 * n) / 3), n - 1].map((i) => `/api/rtp/${bundle.records[i]!.canonical_slug}`);
+  const repeated = `/api/rtp/list?q=${encodeURIComponent(mostFrequentWord(records))}&limit=20`;
+  const n = records.length;
+  const slugs = [0, Math.floor(n / 3), Math.floor((2 * n) / 3), n - 1].map((i) => `/api/rtp/${records[i]!.canonical_slug}`);
   const lifetimeMs = 20 * 60_000;
   const notes: string[] = [];
   ctx.log(`list: starting the server on ${games} games`);
@@ -168,97 +146,54 @@ export async function listPhase(
     // Every fixed path must answer 200 before anything is timed; the ceiling replays those answers.
     // It replays all of the mix, not a sample: a sample small enough to sit in the CPU's cache would
     // be read faster than the mix's own bytes are.
-    const fixtures: Record<string, { status: number; headers: Record<string, string>; body_base64: string }> = {};
-    const bodyBytes = new Map<string, number>();
+    const answers = new Map<string, Awaited<ReturnType<typeof fetchRaw>>>();
     for (const p of [repeated, ...slugs, ...mix]) {
       const r = await fetchRaw(server.base + p);
       if (r.status !== 200) throw new Error(`server answered ${r.status} to ${p}: ${r.body.toString('utf8').slice(0, 300)}`);
-      fixtures[p] = { status: r.status, headers: r.headers, body_base64: r.body.toString('base64') };
-      bodyBytes.set(p, r.body.length);
+      answers.set(p, r);
     }
-    const mixBytes = mix.reduce((sum, p) => sum + bodyBytes.get(p)!, 0) / mix.length;
+    const bodyOf = (p: string) => answers.get(p)!.body;
+    const mixBytes = mix.reduce((sum, p) => sum + bodyOf(p).length, 0) / mix.length;
     const firstPage = await fetchRaw(server.base + DEFAULT_PAGE_PATH);
     if (firstPage.status !== 200) throw new Error(`server answered ${firstPage.status} to ${DEFAULT_PAGE_PATH}`);
-    const payload = listPayload(
-      firstPage.body,
-      mix.map((p) => Buffer.from(fixtures[p]!.body_base64, 'base64')),
-    );
-    const bytesOf = (p: string) => bodyBytes.get(p)!.toLocaleString('en-US');
+    const payload = listPayload(firstPage.body, mix.map(bodyOf));
+    const bytesOf = (p: string) => bodyOf(p).length.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
-    writeFileSync(fixturesFile, JSON.stringify(fixtures));
-    const spawnIn = (args: string[]) => ({ args, cwd: ctx.benchRoot, env: process.env, lifetimeMs });
+    const fixtures = [...answers].map(([p, { status, headers, body }]) => [p, { status, headers, body_base64: body.toString('base64') }]);
+    writeFileSync(fixturesFile, JSON.stringify(Object.fromEntries(fixtures)));
     cold = await startServer(ctx, outDir, lifetimeMs, { LIST_CACHE_MB: '0' });
-    const cport = await freePort();
-    ceiling = await startAndWait('ceiling', spawnIn(['scripts/bench/ceiling.ts', fixturesFile, String(cport)]), cport, status, repeated);
+    const cport = await freePort('127.0.0.1');
+    const ceilingArgs = ['scripts/bench/ceiling.ts', fixturesFile, String(cport)];
+    ceiling = await startAndWait('ceiling', cport, repeated, ceilingArgs, { cwd: ctx.benchRoot, timeoutMs: lifetimeMs });
 
     let sent = 0;
     let coldSent = 0;
+    const what: Record<string, string> = {
+      a: `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`,
+      b: `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`,
+      c: `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`,
+      u: `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`,
+      a0: 'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).',
+      u0: 'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.',
+      d: "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.",
+      "d'": "the same bare server answering (c)'s four paths with their recorded responses.",
+      e: `the same bare server answering the ${mix.length} queries of (a) with their recorded responses (${Math.round(mixBytes).toLocaleString('en-US')} bytes on average), cycled in the same order.`,
+    };
+    const on = (running: Running, kind: ScenarioRow['server']) => (id: string, title: string, target: Target) =>
+      scenario(id, title, kind, running, target, what[id]!);
+    const [warm, coldServer, bare] = [on(server, 'server'), on(cold, 'server'), on(ceiling, 'ceiling')];
+    const mixCycle: Target = { kind: 'cycle', paths: mix };
+    const slugCycle: Target = { kind: 'cycle', paths: slugs };
     const scenarios: Scenario[] = [
-      scenario(
-        'a',
-        'mix of distinct queries',
-        'server',
-        server,
-        { kind: 'cycle', paths: mix },
-        `${mix.length} distinct list queries (the registry's words, providers and types, every sort, deep offsets, limits 10 to 200), cycled in order across all connections.`,
-      ),
-      scenario('b', 'one repeated query', 'server', server, { kind: 'fixed', path: repeated }, `\`${repeated}\` every time (${bytesOf(repeated)} bytes).`),
-      scenario(
-        'c',
-        'static slug JSON',
-        'server',
-        server,
-        { kind: 'cycle', paths: slugs },
-        `4 pre-rendered \`/api/rtp/<slug>\` files in turn (${slugs.map(bytesOf).join(', ')} bytes).`,
-      ),
-      scenario(
-        'u',
-        'uncached distinct queries',
-        'server',
-        server,
-        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` },
-        `a stream of distinct list queries (${stream.size.toLocaleString('en-US')} in all) never repeated within the run, so no response-cache hit.`,
-      ),
-      scenario(
-        'a0',
-        'mix, list caches off',
-        'server',
-        cold,
-        { kind: 'cycle', paths: mix },
-        'the mix of (a) on the same server started with LIST_CACHE_MB=0 (no response or page cache).',
-      ),
-      scenario(
-        'u0',
-        'uncached, list caches off',
-        'server',
-        cold,
-        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(coldSent++))}` },
-        'the stream of (u), from its start, on the server with LIST_CACHE_MB=0.',
-      ),
-      scenario(
-        'd',
-        'ceiling: same bytes as (b)',
-        'ceiling',
-        ceiling,
-        { kind: 'fixed', path: repeated },
-        "scripts/bench/ceiling.ts, a bare node:http server answering (b)'s path with (b)'s recorded status, headers and body.",
-      ),
-      scenario(
-        "d'",
-        'ceiling: same bytes as (c)',
-        'ceiling',
-        ceiling,
-        { kind: 'cycle', paths: slugs },
-        "the same bare server answering (c)'s four paths with their recorded responses.",
-      ),
-      scenario(
-        'e',
-        'ceiling: same bytes as (a)',
-        'ceiling',
-        ceiling,
-        { kind: 'cycle', paths: mix },
-        `the same bare server answering the ${mix.length} queries of (a) with their recorded responses (${Math.round(mixBytes).toLocaleString('en-US')} bytes on average), cycled in the same order.`,
-      ),
+      warm('a', 'mix of distinct queries', mixCycle),
+      warm('b', 'one repeated query', { kind: 'fixed', path: repeated }),
+      warm('c', 'static slug JSON', slugCycle),
+      warm('u', 'uncached distinct queries', { kind: 'stream', next: () => listPath(stream.at(sent++)) }),
+      coldServer('a0', 'mix, list caches off', mixCycle),
+      coldServer('u0', 'uncached, list caches off', { kind: 'stream', next: () => listPath(stream.at(coldSent++)) }),
+      bare('d', 'ceiling: same bytes as (b)', { kind: 'fixed', path: repeated }),
+      bare("d'", 'ceiling: same bytes as (c)', slugCycle),
+      bare('e', 'ceiling: same bytes as (a)', mixCycle),
     ];
     await measure(ctx, scenarios, load);
 
@@ -267,33 +202,11 @@ export async function listPhase(
     // unlike req/s it does not move when the load generator, not the server, limits a run.
     const byId = new Map(scenarios.map((x) => [x.id, x]));
     const name = (id: string) => `${RATIO_NAMES[id] ?? byId.get(id)!.title} (${id})`;
-    const ratios: NonNullable<BenchResult['list']>['ratios'] = [];
-    for (const [a, b] of [
-      ['a', 'a0'],
-      ['u', 'u0'],
-      ['a', 'e'],
-      ['a', 'd'],
-      ['b', 'd'],
-      ['c', "d'"],
-      ['u', 'd'],
-    ] as const) {
-      ratios.push({
-        id: `${a}/${b}`,
-        label: `${name(a)} / ${name(b)}`,
-        ratio: pairedRatios(
-          byId.get(a)!.runs.map((r) => r.reqPerSec),
-          byId.get(b)!.runs.map((r) => r.reqPerSec),
-        ),
-      });
-    }
-    for (const [a, b] of [
-      ['a', 'a0'],
-      ['u', 'u0'],
-      ['e', 'a'],
-      ['d', 'b'],
-      ["d'", 'c'],
-      ['d', 'u'],
-    ] as const) {
+    const ratios: PhaseResult<'list'>['ratios'] = [];
+    const runsOf = (id: string) => byId.get(id)!.runs.map((r) => r.reqPerSec);
+    for (const [a, b] of ['a/a0', 'u/u0', 'a/e', 'a/d', 'b/d', "c/d'", 'u/d'].map((id) => id.split('/') as [string, string]))
+      ratios.push({ id: `${a}/${b}`, label: `${name(a)} / ${name(b)}`, ratio: pairedRatios(runsOf(a), runsOf(b)) });
+    for (const [a, b] of ['a/a0', 'u/u0', 'e/a', 'd/b', "d'/c", 'd/u'].map((id) => id.split('/') as [string, string])) {
       const [x, y] = [byId.get(a)!.cpu, byId.get(b)!.cpu];
       if (x.length === y.length && x.length > 0)
         ratios.push({ id: `cpu ${a}/${b}`, label: `server CPU per request: ${name(a)} / ${name(b)}`, ratio: pairedRatios(x, y) });

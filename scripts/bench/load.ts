@@ -45,7 +45,6 @@ export interface LoadRun {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
-  durationS: number;
 }
 
 /** A path source with a cursor shared by all connections (so a cycle or stream is walked once, in order, overall). */
@@ -55,11 +54,7 @@ export function pathSource(target: Target): () => string {
   const paths = target.paths;
   if (paths.length === 0) throw new Error('load: empty path cycle');
   let i = 0;
-  return () => {
-    const p = paths[i]!;
-    i = (i + 1) % paths.length;
-    return p;
-  };
+  return () => paths[i++ % paths.length]!;
 }
 
 /**
@@ -103,7 +98,6 @@ export async function runLoad(opts: { baseUrl: string; connections: number; dura
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
-    durationS,
   };
 }
 

@@ -1,32 +1,22 @@
 // Memory and scale phase: cold starts of the server under test on each built registry (start to the
 // first list answer, RSS, one start without Node's compile cache), then the uncached stream on each
 // synthetic registry (throughput, server CPU per request, RSS after): the scale curve.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { BUNDLE_REL } from './build.ts';
+import { bundleRecords } from './build.ts';
 import type { DataSet } from './data.ts';
 import { type LoadSettings, measure, row, type ServerContext, scenario, startServer } from './list.ts';
 import { rssMiB, withLoadGeneratorPinned } from './procs.ts';
-import { distinctStream, toSearch, type VocabularyRecord, vocabularyOf } from './query-mix.ts';
-import type { BenchResult, MemoryRow } from './results.ts';
+import { distinctStream, listPath, vocabularyOf } from './query-mix.ts';
+import type { MemoryRow, PhaseResult } from './results.ts';
 import { summarize } from './stats.ts';
 
 /** The uncached stream (u) on the registry built in `outDir`: figures and the server's RSS after it. */
 async function uncachedOn(ctx: ServerContext, outDir: string, load: LoadSettings): Promise<NonNullable<MemoryRow['uncached']>> {
-  const bundle = JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: VocabularyRecord[] };
-  const stream = distinctStream(vocabularyOf(bundle.records));
+  const stream = distinctStream(vocabularyOf(bundleRecords(outDir)));
   return withLoadGeneratorPinned(async () => {
     const server = await startServer(ctx, outDir, 10 * 60_000);
     try {
       let sent = 0;
-      const u = scenario(
-        'u',
-        'uncached distinct queries',
-        'server',
-        server,
-        { kind: 'stream', next: () => `/api/rtp/list?${toSearch(stream.at(sent++))}` },
-        '',
-      );
+      const u = scenario('u', 'uncached distinct queries', 'server', server, { kind: 'stream', next: () => listPath(stream.at(sent++)) }, '');
       await measure(ctx, [u], load);
       const r = row(u);
       return { reqPerSec: r.reqPerSec, cpuUsPerRequest: r.cpuUsPerRequest ?? summarize([0]), p99Ms: r.p99Ms, rssAfterMiB: rssMiB(server.proc.child.pid!) ?? 0 };
@@ -36,16 +26,10 @@ async function uncachedOn(ctx: ServerContext, outDir: string, load: LoadSettings
   });
 }
 
-export async function memoryPhase(
-  ctx: ServerContext,
-  sets: readonly DataSet[],
-  built: ReadonlyMap<string, string>,
-  starts: number,
-  load: LoadSettings,
-): Promise<NonNullable<BenchResult['memory']>> {
+export async function memoryPhase(ctx: ServerContext, sets: readonly DataSet[], starts: number, load: LoadSettings): Promise<PhaseResult<'memory'>> {
   const rows: MemoryRow[] = [];
   for (const ds of sets) {
-    const outDir = built.get(ds.label);
+    const outDir = ctx.built.get(ds.label);
     if (outDir === undefined) continue;
     const ready: number[] = [];
     const rss: number[] = [];

@@ -1,17 +1,11 @@
 // The list route's payload in the bench: bytes per answer and per item of the default page and of
 // the mix's answers, so a heavier answer shows up even when every throughput ratio holds (a
 // ceiling that replays the same heavier bytes slows down with it).
-import type { Summary } from './stats.ts';
+import type { PhaseResult } from './results.ts';
 import { summarize } from './stats.ts';
 
-/** Payload figures of a list phase (results.ts ListPayload). */
-export interface ListPayload {
-  /** `/api/rtp/list?limit=50`, the default query's first page: its bytes, and its items' bytes over their count. */
-  defaultPage: { answerBytes: number; itemBytes: number; items: number };
-  /** Over the mix's answers: bytes per answer, and bytes per item of the answers with items. */
-  mixAnswerBytes: Summary;
-  mixItemBytes: Summary;
-}
+/** Payload figures of a list phase (the result file's `list.payload`). */
+export type ListPayload = NonNullable<PhaseResult<'list'>['payload']>;
 
 /** The path of the default page the payload figures name. */
 export const DEFAULT_PAGE_PATH = '/api/rtp/list?limit=50';

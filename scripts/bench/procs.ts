@@ -1,9 +1,9 @@
 // Bounded child processes for the benchmark: spawn with a deadline, kill the whole group on exit, read RSS from /proc.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fetchRaw } from './load.ts';
 
 const live = new Set<ChildProcess>();
 let hooked = false;
@@ -35,7 +35,15 @@ function hookExit(): void {
   }
 }
 
-export interface Spawned {
+/** Where a child runs, its deadline, and whether its stdout is kept (with stderr) or discarded. */
+export interface SpawnOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  stdout?: 'pipe' | 'ignore';
+}
+
+interface Spawned {
   child: ChildProcess;
   /** Everything written to stdout and stderr so far (kept to the last 64 KB). */
   output: () => string;
@@ -49,11 +57,7 @@ export interface Spawned {
  * Spawns a child in its own process group, registered for kill-on-exit, with a hard deadline
  * (`timeoutMs`) after which the group is killed.
  */
-export function spawnBounded(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; stdout?: 'pipe' | 'ignore' },
-): Spawned {
+export function spawnBounded(cmd: string, args: string[], opts: SpawnOptions): Spawned {
   hookExit();
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', opts.stdout ?? 'pipe', 'pipe'], detached: true });
   live.add(child);
@@ -108,18 +112,6 @@ export function parseTimeMaxRss(stderr: string): number | undefined {
 /** GNU time, for the peak RSS of a build (Debian's `time` package); without it the build's peak RSS is not reported. */
 export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Which cores run what during load: on a machine of two cores or more (and with `taskset`), the
  * benchmark process, which runs the load generator, stays on CPU 0 and the servers under test
@@ -166,27 +158,20 @@ export interface Running {
   readyMs: number;
 }
 
-/** Spawns a server on `port` and polls `probePath` until it answers 200 (`probe` does one GET, returning the status). */
-export async function startAndWait(
-  what: string,
-  cmd: { args: string[]; cwd: string; env: NodeJS.ProcessEnv; lifetimeMs: number; stdout?: 'pipe' | 'ignore' },
-  port: number,
-  probe: (url: string) => Promise<number>,
-  probePath: string,
-): Promise<Running> {
+/** Spawns a Node server (on the servers' cores) that listens on `port`, and polls `probePath` until it answers 200. */
+export async function startAndWait(what: string, port: number, probePath: string, args: string[], opts: SpawnOptions): Promise<Running> {
   const base = `http://127.0.0.1:${port}`;
   const t = performance.now();
-  const pin = CORES.servers === null ? [] : ['-c', CORES.servers];
-  const [file, args] = pin.length > 0 ? ['taskset', [...pin, process.execPath, ...cmd.args]] : [process.execPath, cmd.args];
-  const proc = spawnBounded(file, args, { cwd: cmd.cwd, env: cmd.env, timeoutMs: cmd.lifetimeMs, ...(cmd.stdout === undefined ? {} : { stdout: cmd.stdout }) });
+  const [file, argv] = CORES.servers === null ? [process.execPath, args] : ['taskset', ['-c', CORES.servers, process.execPath, ...args]];
+  const proc = spawnBounded(file, argv, opts);
   let exited = false;
   void proc.exited.then(() => (exited = true));
   // Polled every 5 ms (start to ready is what the memory phase reports), until it exits or 2 minutes pass.
   const deadline = Date.now() + 120_000;
   let ok = false;
   while (!ok && !exited && Date.now() < deadline) {
-    ok = await probe(base + probePath).then(
-      (code) => code === 200,
+    ok = await fetchRaw(base + probePath, 2000).then(
+      (r) => r.status === 200,
       () => false,
     );
     if (!ok) await sleep(5);

@@ -7,7 +7,7 @@ import { mulberry32 } from '../lib/synth.ts';
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
 /** Sorts that need no `q` to be meaningful. */
-export const PLAIN_SORTS: readonly Sort[] = SORTS.filter((s) => s !== 'relevance');
+const PLAIN_SORTS: readonly Sort[] = SORTS.filter((s) => s !== 'relevance');
 
 /** One list query; absent fields are left to the route's defaults. */
 export interface ListQuery {
@@ -21,7 +21,7 @@ export interface ListQuery {
 }
 
 /** What the generators draw from: words of the games' names, provider keys and display names, game types. */
-export interface Vocabulary {
+interface Vocabulary {
   words: string[];
   providers: Array<{ key: string; display: string }>;
   gameTypes: string[];
@@ -70,18 +70,17 @@ export function mostFrequentWord(records: readonly Pick<VocabularyRecord, 'canon
   return best;
 }
 
+const SEARCH_ORDER = ['q', 'provider', 'game_type', 'has_variants', 'sort', 'limit', 'offset'] as const;
+
 /** Fixed parameter order, so equal queries give equal strings. */
 export function toSearch(query: ListQuery): string {
-  const parts: string[] = [];
-  if (query.q !== undefined) parts.push(`q=${encodeURIComponent(query.q)}`);
-  if (query.provider !== undefined) parts.push(`provider=${encodeURIComponent(query.provider)}`);
-  if (query.game_type !== undefined) parts.push(`game_type=${encodeURIComponent(query.game_type)}`);
-  if (query.has_variants) parts.push('has_variants=1');
-  if (query.sort !== undefined) parts.push(`sort=${query.sort}`);
-  if (query.limit !== undefined) parts.push(`limit=${query.limit}`);
-  if (query.offset !== undefined) parts.push(`offset=${query.offset}`);
-  return parts.join('&');
+  return SEARCH_ORDER.filter((k) => query[k] !== undefined && query[k] !== false)
+    .map((k) => `${k}=${k === 'has_variants' ? 1 : encodeURIComponent(query[k]!)}`)
+    .join('&');
 }
+
+/** The list route's path for a query. */
+export const listPath = (query: ListQuery) => `/api/rtp/list?${toSearch(query)}`;
 
 /**
  * The query as the route would apply it (defaults filled in, q lowercased with single spaces), so two
@@ -89,9 +88,8 @@ export function toSearch(query: ListQuery): string {
  */
 export function normalisedKey(query: ListQuery): string {
   const q = query.q === undefined ? '' : tokenize(query.q).join(' ');
-  return [q, query.provider ?? '', query.game_type ?? '', query.has_variants ? '1' : '', query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0].join(
-    '\u0000',
-  );
+  const fields = [q, query.provider ?? '', query.game_type ?? '', query.has_variants ? '1' : '', query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0];
+  return fields.join('\u0000');
 }
 
 /** Page sizes of the mix and their weights: mostly the default, sometimes small pages, rarely the maximum. */

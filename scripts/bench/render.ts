@@ -1,8 +1,9 @@
 // BENCHMARKS.md from the result files (bench/results/*.json): where the project stands (the latest
 // run of each list scenario against the runs before it), then the newest figures of each phase in
 // full; and the run log (bench/runs.md), one line per run, so before and after sit side by side.
-import type { BenchResult, BuildRow, MemoryRow } from './results.ts';
-import type { Summary } from './stats.ts';
+
+import type { ListPayload } from './payload.ts';
+import type { BenchResult, BuildRow, MemoryRow, ScenarioRow, Summary } from './results.ts';
 
 /** A number with thousands separators and `digits` decimals. */
 export function num(x: number, digits = 0): string {
@@ -21,6 +22,8 @@ export function table(head: readonly string[], rows: ReadonlyArray<readonly stri
   return [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 }
 
+/** `f(x)`, or a dash when there is no `x`. */
+const withDefault = <T>(x: T | undefined, f: (x: T) => string) => (x === undefined ? '—' : f(x));
 const ratioOf = (r: BenchResult, id: string) => r.list?.ratios.find((x) => x.id === id)?.ratio;
 const ratioText = (s: Summary | undefined) => (s === undefined ? '—' : `${band(s, 2)}x`);
 /** A ratio to a ceiling by req/s, and by server CPU per request when the run measured it. */
@@ -29,45 +32,40 @@ const ceilingText = (r: BenchResult, id: string, cpuId: string) => {
   return `${ratioText(ratioOf(r, id))}${cpu === undefined ? '' : `; by CPU ${band(cpu, 2)}x`}`;
 };
 
+/** A Markdown table of one row per item and one column per [heading, cell] pair. */
+export function tableOf<T>(items: readonly T[], columns: ReadonlyArray<readonly [string, (x: T) => string]>): string {
+  return table(
+    columns.map(([head]) => head),
+    items.map((x) => columns.map(([, cell]) => cell(x))),
+  );
+}
+
+const scenarioOf = (r: BenchResult, id: string) => r.list?.scenarios.find((s) => s.id === id);
+const largestBuild = (r: BenchResult) =>
+  r.build?.rows.filter((b) => b.error === undefined).reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
+
+/** A scenario's throughput, and its server CPU per request when measured. */
+const throughputText = (u: ScenarioRow) => `${band(u.reqPerSec)} req/s${u.cpuUsPerRequest ? `, ${band(u.cpuUsPerRequest, 1)} µs CPU/req` : ''}`;
+const payloadText = (games: number, p: ListPayload) =>
+  `${num(games)} games: page of 50 ${num(p.defaultPage.answerBytes)} B, ${num(p.defaultPage.itemBytes)} B/item; mix ${band(p.mixItemBytes)} B/item, ${band(p.mixAnswerBytes)} B/answer`;
+
 /** One line per run: what a before/after comparison reads (links relative to bench/). */
 function runsTable(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
-  const rows = runs.map(({ file, result: r }) => {
-    const largest = r.build?.rows
-      .filter((b) => b.error === undefined)
-      .reduce<BuildRow | undefined>((m, b) => (m === undefined || b.games > m.games ? b : m), undefined);
-    const uncached = r.list?.scenarios.find((s) => s.id === 'u');
-    const payload = r.list?.payload;
-    return [
-      `[${r.env.date.slice(0, 16).replace('T', ' ')}](results/${file})`,
-      r.env.code === r.env.commit ? r.env.code : `${r.env.code} (bench ${r.env.commit})`,
-      r.mode,
-      largest === undefined ? '—' : `${largest.label}: ${band(largest.ratio, 2)}x`,
-      ratioOf(r, 'a/e') === undefined ? ratioText(ratioOf(r, 'a/d')) : ceilingText(r, 'a/e', 'cpu e/a'),
-      ratioText(ratioOf(r, 'a/a0')),
-      ceilingText(r, 'u/d', 'cpu d/u'),
-      uncached === undefined ? '—' : `${band(uncached.reqPerSec)} req/s${uncached.cpuUsPerRequest ? `, ${band(uncached.cpuUsPerRequest, 1)} µs CPU/req` : ''}`,
-      ceilingText(r, 'b/d', 'cpu d/b'),
-      ceilingText(r, "c/d'", "cpu d'/c"),
-      payload === undefined
-        ? '—'
-        : `${num(r.list!.games)} games: page of 50 ${num(payload.defaultPage.answerBytes)} B, ${num(payload.defaultPage.itemBytes)} B/item; mix ${band(payload.mixItemBytes)} B/item, ${band(payload.mixAnswerBytes)} B/answer`,
-    ];
-  });
-  return table(
+  return tableOf<BenchResult & { file: string }>(
+    runs.map(({ file, result }) => ({ ...result, file })),
     [
-      'run',
-      'code measured',
-      'mode',
-      'build / baseline',
-      'mix / ceiling (e, else d)',
-      'mix / caches off',
-      'uncached / ceiling',
-      'uncached',
-      'repeated / ceiling',
-      'slug / ceiling',
-      'list bytes',
+      ['run', (r) => `[${r.env.date.slice(0, 16).replace('T', ' ')}](results/${r.file})`],
+      ['code measured', ({ env }) => (env.code === env.commit ? env.code : `${env.code} (bench ${env.commit})`)],
+      ['mode', (r) => r.mode],
+      ['build / baseline', (r) => withDefault(largestBuild(r), (b) => `${b.label}: ${band(b.ratio, 2)}x`)],
+      ['mix / ceiling (e, else d)', (r) => (ratioOf(r, 'a/e') === undefined ? ratioText(ratioOf(r, 'a/d')) : ceilingText(r, 'a/e', 'cpu e/a'))],
+      ['mix / caches off', (r) => ratioText(ratioOf(r, 'a/a0'))],
+      ['uncached / ceiling', (r) => ceilingText(r, 'u/d', 'cpu d/u')],
+      ['uncached', (r) => withDefault(scenarioOf(r, 'u'), throughputText)],
+      ['repeated / ceiling', (r) => ceilingText(r, 'b/d', 'cpu d/b')],
+      ['slug / ceiling', (r) => ceilingText(r, "c/d'", "cpu d'/c")],
+      ['list bytes', (r) => withDefault(r.list?.payload, (p) => payloadText(r.list!.games, p))],
     ],
-    rows,
   );
 }
 
@@ -81,23 +79,24 @@ function sizeOf(r: BenchResult): '50k' | 'shipped' | undefined {
 /** Runs before the latest that make a figure's band. */
 const BAND_RUNS = 5;
 
-const cpuRatio = (id: string) => (r: BenchResult) => ratioOf(r, id)?.median;
-/** The standing table's figures: the route's CPU per request against a bare server's (higher is better), and an uncached request's CPU. */
-const STANDING: ReadonlyArray<{ name: string; get: (r: BenchResult) => number | undefined; fmt: (x: number) => string; higherIsBetter: boolean }> = [
-  { name: 'mix (a), by CPU against its ceiling (e)', get: cpuRatio('cpu e/a'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
-  { name: 'uncached (u), by CPU against the ceiling (d)', get: cpuRatio('cpu d/u'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
-  { name: 'repeated query (b), by CPU against the ceiling (d)', get: cpuRatio('cpu d/b'), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
-  { name: "static slug JSON (c), by CPU against its ceiling (d')", get: cpuRatio("cpu d'/c"), fmt: (x) => `${num(x, 2)}x`, higherIsBetter: true },
-  {
-    name: 'uncached (u), server CPU µs per request',
-    get: (r) => r.list?.scenarios.find((x) => x.id === 'u')?.cpuUsPerRequest?.median,
-    fmt: (x) => num(x, 1),
-    higherIsBetter: false,
-  },
+/** A figure of the standing table: the route's CPU per request against a bare server's (higher is better). */
+const byCpu = (name: string, id: string) => ({
+  name,
+  get: (r: BenchResult) => ratioOf(r, id)?.median,
+  fmt: (x: number) => `${num(x, 2)}x`,
+  higherIsBetter: true,
+});
+/** The standing table's figures: four ratios by CPU, and an uncached request's CPU. */
+const STANDING: ReadonlyArray<ReturnType<typeof byCpu>> = [
+  byCpu('mix (a), by CPU against its ceiling (e)', 'cpu e/a'),
+  byCpu('uncached (u), by CPU against the ceiling (d)', 'cpu d/u'),
+  byCpu('repeated query (b), by CPU against the ceiling (d)', 'cpu d/b'),
+  byCpu("static slug JSON (c), by CPU against its ceiling (d')", "cpu d'/c"),
+  { name: 'uncached (u), server CPU µs per request', get: (r) => scenarioOf(r, 'u')?.cpuUsPerRequest?.median, fmt: (x) => num(x, 1), higherIsBetter: false },
 ];
 
 /** Where the project stands: per figure and size, the latest run's median against the band of the BAND_RUNS runs before it. */
-export function standingSection(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
+function standingSection(runs: ReadonlyArray<{ file: string; result: BenchResult }>): string {
   const sizes = (['50k', 'shipped'] as const).map((size) => ({ size, runs: runs.filter((x) => sizeOf(x.result) === size) }));
   const rows = STANDING.map((f) => [
     f.name,
@@ -145,53 +144,47 @@ function header(r: BenchResult): string {
 
 const notes = (list: readonly string[]) => (list.length === 0 ? '' : `\n\n${list.map((n) => `- ${n}`).join('\n')}`);
 
+const error = (x: { error?: string }) => x.error ?? '';
+
 function buildSection(r: BenchResult): string {
   const b = r.build!;
-  const rows = b.rows.map((x) => [
-    x.label,
-    num(x.games),
-    num(x.files),
-    `${num(x.bytes / 2 ** 20)} MiB`,
-    band(x.buildS, 2),
-    band(x.baselineS, 2),
-    `${band(x.ratio, 2)}x`,
-    x.peakRssMiB ? band(x.peakRssMiB) : '—',
-    x.error ?? '',
-  ]);
-  return `## Build: full build against a plain file-writing baseline\n\n${table(['registry', 'games', 'files', 'size', 'build s', 'baseline s', 'ratio', 'peak RSS MiB', 'error'], rows)}${notes(b.notes)}`;
+  return `## Build: full build against a plain file-writing baseline\n\n${tableOf(b.rows, [
+    ['registry', (x) => x.label],
+    ['games', (x) => num(x.games)],
+    ['files', (x) => num(x.files)],
+    ['size', (x) => `${num(x.bytes / 2 ** 20)} MiB`],
+    ['build s', (x) => band(x.buildS, 2)],
+    ['baseline s', (x) => band(x.baselineS, 2)],
+    ['ratio', (x) => `${band(x.ratio, 2)}x`],
+    ['peak RSS MiB', (x) => withDefault(x.peakRssMiB, band)],
+    ['error', error],
+  ])}${notes(b.notes)}`;
 }
 
 function memorySection(r: BenchResult): string {
   const m = r.memory!;
-  const u = (x: MemoryRow, f: (v: NonNullable<MemoryRow['uncached']>) => string) => (x.uncached === undefined ? '—' : f(x.uncached));
-  const rows = m.rows.map((x) => [
-    x.label,
-    num(x.games),
-    band(x.readyMs),
-    x.coldReadyMs === undefined ? '—' : num(x.coldReadyMs),
-    band(x.rssMiB),
-    u(x, (v) => band(v.reqPerSec)),
-    u(x, (v) => band(v.cpuUsPerRequest, 1)),
-    u(x, (v) => band(v.p99Ms, 2)),
-    u(x, (v) => num(v.rssAfterMiB)),
-    x.error ?? '',
+  const u = (f: (v: NonNullable<MemoryRow['uncached']>) => string) => (x: MemoryRow) => withDefault(x.uncached, f);
+  const rows = tableOf(m.rows, [
+    ['registry', (x) => x.label],
+    ['games', (x) => num(x.games)],
+    ['start to first list answer, ms', (x) => band(x.readyMs)],
+    ['same, no compile cache, ms', (x) => withDefault(x.coldReadyMs, num)],
+    ['RSS after start, MiB', (x) => band(x.rssMiB)],
+    ['uncached req/s', u((v) => band(v.reqPerSec))],
+    ['server CPU µs/req', u((v) => band(v.cpuUsPerRequest, 1))],
+    ['p99 ms', u((v) => band(v.p99Ms, 2))],
+    ['RSS after, MiB', u((v) => num(v.rssAfterMiB))],
+    ['error', error],
   ]);
-  const head = [
-    'registry',
-    'games',
-    'start to first list answer, ms',
-    'same, no compile cache, ms',
-    'RSS after start, MiB',
-    'uncached req/s',
-    'server CPU µs/req',
-    'p99 ms',
-    'RSS after, MiB',
-    'error',
-  ];
-  return `## Server start, memory and the uncached stream per registry\n\n${table(head, rows)}${notes(m.notes)}${points(r) > 1 ? `\n\n${scaleSection(r)}` : ''}`;
+  return `## Server start, memory and the uncached stream per registry\n\n${rows}${notes(m.notes)}${scalePoints(r).length > 1 ? `\n\n${scaleSection(r)}` : ''}`;
 }
 
-const points = (r: BenchResult) => (r.memory?.rows ?? []).filter((m) => m.uncached !== undefined).length;
+/** The scale curve's points: each registry with an uncached stream, with its build when it has one, by size. */
+const scalePoints = (r: BenchResult) =>
+  (r.memory?.rows ?? [])
+    .filter((m) => m.uncached !== undefined)
+    .map((m) => ({ m, b: r.build?.rows.find((x) => x.label === m.label && x.error === undefined) }))
+    .sort((x, y) => x.m.games - y.m.games);
 
 /** `ratio` as a factor per 10x of games between `g1` and `g2` games. */
 export function per10x(ratio: number, g1: number, g2: number): number {
@@ -200,10 +193,7 @@ export function per10x(ratio: number, g1: number, g2: number): number {
 
 /** The scale curve: per synthetic registry, build, dist size, start, RSS and the uncached stream; then the growth per 10x of games. */
 function scaleSection(r: BenchResult): string {
-  const points = (r.memory?.rows ?? [])
-    .filter((m) => m.uncached !== undefined)
-    .map((m) => ({ m, b: r.build?.rows.find((x) => x.label === m.label && x.error === undefined) }))
-    .sort((x, y) => x.m.games - y.m.games);
+  const points = scalePoints(r);
   const metrics: Array<[string, (p: (typeof points)[number]) => number | undefined, (x: number) => string]> = [
     ['build s', (p) => p.b?.buildS.median, (x) => num(x, 1)],
     ['build / baseline', (p) => p.b?.ratio.median, (x) => `${num(x, 2)}x`],
@@ -220,13 +210,9 @@ function scaleSection(r: BenchResult): string {
   const head = ['', ...points.map((p) => `${num(p.m.games)} games`), ...steps.map(([a, b]) => `per 10x, ${a.m.label} → ${b.m.label}`)];
   const rows = metrics.map(([name, get, fmt]) => [
     name,
-    ...points.map((p) => {
-      const v = get(p);
-      return v === undefined ? '—' : fmt(v);
-    }),
+    ...points.map((p) => withDefault(get(p), fmt)),
     ...steps.map(([a, b]) => {
-      const x = get(a);
-      const y = get(b);
+      const [x, y] = [get(a), get(b)];
       return x === undefined || y === undefined || x <= 0 ? '—' : `${num(per10x(y / x, a.m.games, b.m.games), 2)}x`;
     }),
   ]);
@@ -239,17 +225,20 @@ ${table(head, rows)}
 
 function listSection(r: BenchResult): string {
   const l = r.list!;
-  const rows = l.scenarios.map((s) => [
-    s.id,
-    s.title,
-    band(s.reqPerSec),
-    s.cpuUsPerRequest ? band(s.cpuUsPerRequest, 1) : '—',
-    band(s.p50Ms, 2),
-    band(s.p99Ms, 2),
-    num(s.requests),
-    s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none',
+  const rows = tableOf(l.scenarios, [
+    ['', (s) => s.id],
+    ['scenario', (s) => s.title],
+    ['req/s', (s) => band(s.reqPerSec)],
+    ['server CPU µs/req', (s) => withDefault(s.cpuUsPerRequest, (c) => band(c, 1))],
+    ['p50 ms', (s) => band(s.p50Ms, 2)],
+    ['p99 ms', (s) => band(s.p99Ms, 2)],
+    ['requests', (s) => num(s.requests)],
+    ['failures', (s) => (s.non2xx + s.errors > 0 ? `${s.non2xx} non-2xx, ${s.errors} errors` : 'none')],
   ]);
-  const ratios = l.ratios.map((x) => [x.label, `${band(x.ratio, 2)}x`]);
+  const ratios = tableOf(l.ratios, [
+    ['ratio', (x) => x.label],
+    ['value', (x) => `${band(x.ratio, 2)}x`],
+  ]);
   const what = l.scenarios.map((s) => `- (${s.id}) ${s.what}`).join('\n');
   const rss = l.serverRssAfterMiB === undefined ? '' : `\n\nServer RSS after all scenarios: ${num(l.serverRssAfterMiB)} MiB.`;
   const p = l.payload;
@@ -263,7 +252,7 @@ function listSection(r: BenchResult): string {
             ['mix (a)', band(p.mixAnswerBytes), band(p.mixItemBytes)],
           ],
         )}`;
-  return `## List route at ${num(l.games)} games\n\n${table(['', 'scenario', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows)}${payload}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${table(['ratio', 'value'], ratios)}\n\n${what}${rss}${notes(l.notes)}`;
+  return `## List route at ${num(l.games)} games\n\n${rows}${payload}\n\nRatios, per round (each pair measured back to back), median (min–max):\n\n${ratios}\n\n${what}${rss}${notes(l.notes)}`;
 }
 
 const SECTIONS = [
@@ -300,10 +289,7 @@ export function renderSummary(r: BenchResult): string {
   for (const b of r.build?.rows ?? [])
     lines.push(`  build ${b.label}: ${band(b.buildS, 2)} s, ${band(b.ratio, 2)}x the baseline${b.error ? ` (${b.error})` : ''}`);
   for (const m of r.memory?.rows ?? []) lines.push(`  start ${m.label}: ready ${band(m.readyMs)} ms, RSS ${band(m.rssMiB)} MiB`);
-  for (const s of r.list?.scenarios ?? [])
-    lines.push(
-      `  ${s.id} ${s.title}: ${band(s.reqPerSec)} req/s, ${s.cpuUsPerRequest ? `${band(s.cpuUsPerRequest, 1)} µs CPU/req, ` : ''}p99 ${band(s.p99Ms, 2)} ms`,
-    );
+  for (const s of r.list?.scenarios ?? []) lines.push(`  ${s.id} ${s.title}: ${throughputText(s)}, p99 ${band(s.p99Ms, 2)} ms`);
   for (const x of r.list?.ratios ?? []) lines.push(`  ${x.label}: ${band(x.ratio, 2)}x`);
   for (const p of r.problems) lines.push(`  problem: ${p.split('\n')[0]}`);
   return lines.join('\n');

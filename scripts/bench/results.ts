@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../src/lib/write.ts';
 
+/** Median, extremes and sample count of a set of measurements. */
 const Summary = z.strictObject({ median: z.number(), min: z.number(), max: z.number(), n: z.int() });
 
 const BuildRow = z.strictObject({
@@ -48,18 +49,7 @@ const Scenario = z.strictObject({
   errors: z.int(),
 });
 
-const SearchRow = z.strictObject({
-  label: z.string(),
-  games: z.int(),
-  queries: z.int(),
-  indexMs: z.number(),
-  searchP50Ms: z.number(),
-  searchP99Ms: z.number(),
-  listP50Ms: z.number(),
-  listP99Ms: z.number(),
-});
-
-export const BenchResultSchema = z.strictObject({
+const BenchResultSchema = z.strictObject({
   format: z.literal(1),
   env: z.strictObject({
     cpu: z.string(),
@@ -95,18 +85,21 @@ export const BenchResultSchema = z.strictObject({
       notes: z.array(z.string()),
     })
     .optional(),
-  search: z.strictObject({ rows: z.array(SearchRow), notes: z.array(z.string()) }).optional(),
+  /** The search phase of runs before it was dropped: kept in their files, read by nothing. */
+  search: z.unknown().optional(),
   problems: z.array(z.string()),
 });
 export type BenchResult = z.output<typeof BenchResultSchema>;
+/** What one phase adds to a result. */
+export type PhaseResult<K extends 'build' | 'memory' | 'list'> = NonNullable<BenchResult[K]>;
 export type BuildRow = z.output<typeof BuildRow>;
+export type Summary = z.output<typeof Summary>;
 export type MemoryRow = z.output<typeof MemoryRow>;
 export type ScenarioRow = z.output<typeof Scenario>;
-export type SearchRow = z.output<typeof SearchRow>;
 export type Environment = BenchResult['env'];
 
 /** Short commit hash of `cwd`, with "+dirty" when its tracked files have changes; "unknown" outside git. */
-export function gitCommit(cwd: string): string {
+function gitCommit(cwd: string): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', timeout: 10_000 }).trim();
     // The bench's own outputs (the previous run's report and results) do not make the code dirty.

@@ -9,7 +9,7 @@ import { parseArgs as parseArgv } from 'node:util';
 import { alive } from '../../src/lib/write.ts';
 import { type BuildContext, buildOnce, buildPhase } from './build.ts';
 import { type DataSet, realRegistry, synthRegistry } from './data.ts';
-import { type LoadSettings, listPhase, serverEntry } from './list.ts';
+import { listPhase, type ServerContext, serverEntry } from './list.ts';
 import { memoryPhase } from './memory.ts';
 import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
 import { renderBenchmarks, renderRunLog, renderSummary } from './render.ts';
@@ -23,57 +23,18 @@ const USAGE =
 /** Most synthetic games the list phase accepts (the largest size of the build phase). */
 const MAX_LIST_GAMES = 250_000;
 
-export interface Config {
-  /** Only render BENCHMARKS.md and bench/runs.md again from bench/results (no measurement). */
-  render: boolean;
-  mode: BenchResult['mode'];
-  only: Set<Phase>;
-  /** The checkout whose code is measured (its astro build and its bundled server). */
-  codeRoot: string;
-  /** Where the result file goes: bench/results for full and partial runs, a temp folder for quick ones. */
-  outDir: string;
-  sizes: number[];
-  real: boolean;
-  buildRuns: number;
-  memoryStarts: number;
-  listGames: number;
-  /** The list phase's registry: the synthetic one of `listGames` games, or the shipped one (data/). */
-  listRegistry: 'synthetic' | 'real';
-  load: LoadSettings;
-  keep: boolean;
-}
+const [flag, text] = [{ type: 'boolean' }, { type: 'string' }] as const;
+const OPTIONS = { render: flag, quick: flag, only: text, root: text, out: text, keep: flag, 'list-registry': text, 'list-games': text };
 
 /** Parses the command line; throws with the usage on anything unknown. */
-export function parseArgs(argv: readonly string[]): Config {
-  let values: {
-    render?: boolean;
-    quick?: boolean;
-    only?: string;
-    root?: string;
-    out?: string;
-    keep?: boolean;
-    'list-registry'?: string;
-    'list-games'?: string;
-  };
-  try {
-    ({ values } = parseArgv({
-      args: [...argv],
-      options: {
-        render: { type: 'boolean' },
-        quick: { type: 'boolean' },
-        only: { type: 'string' },
-        root: { type: 'string' },
-        out: { type: 'string' },
-        keep: { type: 'boolean' },
-        'list-registry': { type: 'string' },
-        'list-games': { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new Error(`${(err as Error).message} (${USAGE})`);
-  }
+export function parseArgs(argv: readonly string[]) {
+  const values = (() => {
+    try {
+      return parseArgv({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+    } catch (err) {
+      throw new Error(`${(err as Error).message} (${USAGE})`);
+    }
+  })();
   const only = new Set<Phase>();
   for (const p of values.only?.split(',') ?? []) {
     if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--only: unknown phase "${p}" (one of ${PHASES.join(', ')})`);
@@ -85,24 +46,28 @@ export function parseArgs(argv: readonly string[]): Config {
   const listGames = values['list-games'] === undefined ? (quick ? 200 : 50_000) : Number(values['list-games']);
   if (!Number.isInteger(listGames) || listGames < 1 || listGames > MAX_LIST_GAMES)
     throw new Error(`--list-games: "${String(values['list-games']).slice(0, 40)}" is not a whole number from 1 to ${MAX_LIST_GAMES}`);
-  const mode = quick ? 'quick' : only.size > 0 ? 'partial' : 'full';
+  const mode: BenchResult['mode'] = quick ? 'quick' : only.size > 0 ? 'partial' : 'full';
   const sizes = quick ? [200] : [5000, 50_000, 250_000];
   // With other phases the list phase uses their registries: its size must be one of theirs.
   const onlyList = only.size === 1 && only.has('list');
   if (values['list-games'] !== undefined && !onlyList && !sizes.includes(listGames))
     throw new Error(`--list-games: with phases other than list, one of ${sizes.join(', ')}`);
   return {
+    /** Only render BENCHMARKS.md and bench/runs.md again from bench/results (no measurement). */
     render: values.render === true,
     mode,
     only: only.size > 0 ? only : new Set(PHASES),
+    /** The checkout whose code is measured (its astro build and its bundled server). */
     codeRoot: path.resolve(values.root ?? ROOT),
+    /** Where the result file goes: bench/results for full and partial runs, a temp folder for quick ones. */
     outDir: path.resolve(values.out ?? (quick ? path.join(os.tmpdir(), 'rtp-bench-quick') : resultsDir(ROOT))),
     sizes,
     real: !quick,
     buildRuns: quick ? 1 : 3,
     memoryStarts: quick ? 1 : 3,
     listGames,
-    listRegistry,
+    /** The list phase's registry: the synthetic one of `listGames` games, or the shipped one (data/). */
+    listRegistry: listRegistry as 'synthetic' | 'real',
     load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 3000, seed: 20261121 },
     keep: values.keep === true,
   };
@@ -162,7 +127,8 @@ async function main(): Promise<number> {
     }
   }
   if ((cfg.real && !onlyList) || listOnReal) sets.push(realRegistry(ROOT));
-  const ctx: BuildContext = {
+  const ctx: BuildContext & ServerContext = {
+    entry: await serverEntry(cfg.codeRoot, work),
     benchRoot: ROOT,
     codeRoot: cfg.codeRoot,
     work,
@@ -172,10 +138,7 @@ async function main(): Promise<number> {
     problems,
     built: new Map(),
   };
-  const server = { benchRoot: ROOT, codeRoot: cfg.codeRoot, entry: await serverEntry(cfg.codeRoot, work), log, problems };
-  log(
-    `server under test: ${path.relative(work, server.entry).startsWith('..') ? server.entry : `${path.relative(work, server.entry)} (bundled from ${cfg.codeRoot})`}`,
-  );
+  log(`server under test: ${path.relative(work, ctx.entry).startsWith('..') ? ctx.entry : `${path.relative(work, ctx.entry)} (bundled from ${cfg.codeRoot})`}`);
   const result: BenchResult = {
     format: 1,
     env,
@@ -192,7 +155,7 @@ async function main(): Promise<number> {
     if (cfg.only.has('build')) result.build = await buildPhase(ctx, sets);
     if (cfg.only.has('memory')) {
       await buildOnce(ctx, sets);
-      result.memory = await memoryPhase(server, sets, ctx.built, cfg.memoryStarts, cfg.load);
+      result.memory = await memoryPhase(ctx, sets, cfg.memoryStarts, cfg.load);
     }
     const listSet = listOnReal ? sets.find((d) => d.origin === 'shipped') : sets.find((d) => d.games === cfg.listGames && d.origin !== 'shipped');
     if (cfg.only.has('list') && listSet !== undefined) {
@@ -204,7 +167,7 @@ async function main(): Promise<number> {
             result.settings.cores = pinned
               ? `list phase: the load generator (the bench process) on CPU ${CORES.loadGenerator}, server and ceiling on CPU ${CORES.servers} (taskset); the other phases unpinned`
               : 'not pinned (one core, or no taskset): the load generator and the servers share the cores';
-            return listPhase(server, outDir, listSet.games, work, cfg.load);
+            return listPhase(ctx, outDir, listSet.games, work, cfg.load);
           });
         } catch (err) {
           problems.push(`list phase: ${(err as Error).message.slice(0, 1000)}`);

@@ -1,12 +1,6 @@
 // Summary statistics for benchmark samples: median, min-max, percentiles and ratios of medians.
 
-/** Median, extremes and sample count of a set of measurements. */
-export interface Summary {
-  median: number;
-  min: number;
-  max: number;
-  n: number;
-}
+import type { Summary } from './results.ts';
 
 function sorted(values: readonly number[]): number[] {
   for (const v of values) if (!Number.isFinite(v)) throw new Error(`stats: not a finite number: ${v}`);
