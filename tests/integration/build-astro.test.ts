@@ -101,7 +101,9 @@ describe('astro build on a fixture registry', () => {
       expect(ProviderRecordSchema.parse(JSON.parse(read(outA, `client/api/rtp/provider/${p.provider}`))).meta.provider).toBe(p.provider);
     }
     // Beside the slugs: the provider, operator and dump folders, and the tombstones (/api/rtp/removed, a reserved slug).
-    expect(readdirSync(path.join(outA, 'client/api/rtp')).sort()).toEqual([...GAMES.map((g) => g.canonical_slug), 'provider', 'operator', 'dump', 'removed'].sort());
+    expect(readdirSync(path.join(outA, 'client/api/rtp')).sort()).toEqual(
+      [...GAMES.map((g) => g.canonical_slug), 'provider', 'operator', 'dump', 'removed'].sort(),
+    );
     expect(read(outA, 'client/api/rtp/fire-keno').endsWith('}')).toBe(true); // compact, no trailing newline
   });
 
