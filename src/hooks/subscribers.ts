@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { textTable } from '../lib/text-table.ts';
 import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import { SlugSchema } from '../schemas/authoring.ts';
 import { HOOK_SECRET_PREFIX, HookUrlSchema, type Subscriber, SubscriberSchema, type SubscribersFile, SubscribersFileSchema } from '../schemas/hooks.ts';
@@ -152,14 +153,5 @@ export function formatSubscriberList(data: SubscribersFile): string {
     ['id', 'created_at', 'watching', 'url'],
     ...data.subscribers.map((s) => [s.id, s.created_at, watching(s), s.allow_private === true ? `${s.url} (private allowed)` : s.url]),
   ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map(
-      (r) =>
-        `${r
-          .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
-          .join('  ')
-          .trimEnd()}\n`,
-    )
-    .join('');
+  return textTable(rows);
 }

@@ -2,6 +2,7 @@
 // under a lock, and the issue/revoke/list operations of `npm run keys:*`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { textTable } from '../lib/text-table.ts';
 import { acquirePidLock, writeFileAtomic } from '../lib/write.ts';
 import { type ApiKeyRecord, type KeysFile, KeysFileSchema } from '../schemas/api-keys.ts';
 import { generateKey, hashKey, keyIdOf, maskKey } from './keys.ts';
@@ -111,16 +112,7 @@ export function formatKeyList(data: KeysFile): string {
   for (const k of data.keys) {
     rows.push([maskKey(k.id), k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`, String(k.daily), k.created_at, oneLine(k.owner), oneLine(k.use)]);
   }
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map(
-      (r) =>
-        `${r
-          .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
-          .join('  ')
-          .trimEnd()}\n`,
-    )
-    .join('');
+  return textTable(rows);
 }
 
 function oneLine(text: string): string {
