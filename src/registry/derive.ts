@@ -19,20 +19,48 @@ export function sourceOrigin(s: SourceEntry): string {
   return originOf(s);
 }
 
+/** Which branch of the evidence rule a stated RTP meets (confidenceOf), with the origins that meet it. */
+export interface ConfidenceBasis {
+  level: Confidence;
+  /** `provider_page`, `operator` (a licensed casino and another origin, none higher), `origins` (two or more), `one_origin`. */
+  basis: 'provider_page' | 'operator' | 'origins' | 'one_origin';
+  /** The origins of the sources that state the figure, the branch's own first (the provider page, the casino). */
+  origins: string[];
+}
+
+/** A source as the evidence rule reads it: its tier, its origin and its figure (authoring and public sources both fit). */
+export interface EvidenceSource {
+  kind: string;
+  origin: string;
+  stated_rtp: number;
+}
+
 /**
- * How much evidence stands behind the stated RTP (docs/data-model.md, "Evidence labels"):
+ * How much evidence stands behind the stated RTP, and which branch of the rule gives it
+ * (docs/data-model.md, "Evidence labels"):
  * - `verified`: a provider page read here states it; or a licensed operator states it, a source of
  *   another origin states the same figure, and no source states a higher figure for the game;
  * - `corroborated`: sources of two or more origins state it;
  * - `single_source`: otherwise.
  */
-export function confidenceOf(stated: number, sources: readonly SourceEntry[]): Confidence {
+export function confidenceBasis(stated: number, sources: readonly EvidenceSource[]): ConfidenceBasis {
   const agreeing = sources.filter((s) => s.stated_rtp === stated);
-  if (agreeing.some((s) => s.kind === 'provider')) return 'verified';
-  const origins = new Set(agreeing.map(sourceOrigin));
+  const origins = [...new Set(agreeing.map((s) => s.origin))];
+  const first = (o: string) => [o, ...origins.filter((x) => x !== o)];
+  const page = agreeing.find((s) => s.kind === 'provider');
+  if (page !== undefined) return { level: 'verified', basis: 'provider_page', origins: first(page.origin) };
   const operator = agreeing.find((s) => s.kind === 'operator');
-  if (operator !== undefined && [...origins].some((o) => o !== sourceOrigin(operator)) && sources.every((s) => s.stated_rtp <= stated)) return 'verified';
-  return origins.size >= 2 ? 'corroborated' : 'single_source';
+  if (operator !== undefined && origins.some((o) => o !== operator.origin) && sources.every((s) => s.stated_rtp <= stated))
+    return { level: 'verified', basis: 'operator', origins: first(operator.origin) };
+  return origins.length >= 2 ? { level: 'corroborated', basis: 'origins', origins } : { level: 'single_source', basis: 'one_origin', origins };
+}
+
+/** The evidence label of a stated RTP over authoring sources (confidenceBasis). */
+export function confidenceOf(stated: number, sources: readonly SourceEntry[]): Confidence {
+  return confidenceBasis(
+    stated,
+    sources.map((s) => ({ kind: s.kind, origin: sourceOrigin(s), stated_rtp: s.stated_rtp })),
+  ).level;
 }
 
 /**

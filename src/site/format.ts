@@ -1,6 +1,7 @@
 // Display formatting shared by the registry pages (Astro pages and the string-rendered game pages).
 
 import { percent } from '../lib/percent.ts';
+import type { ConfidenceBasis } from '../registry/derive.ts';
 import type { VariantKind, Volatility } from '../schemas/authoring.ts';
 
 /** An RTP percentage as stated, with at least two decimals, e.g. `96.30%` (padded, never rounded: the figure is the provider's). */
@@ -55,21 +56,28 @@ export function formatVariantKind(kind: VariantKind, jurisdiction: string | null
 const BADGE_LABELS: Record<string, string> = { verified_rtp: 'Verified RTP', variants_tracked: 'Variants tracked', sources_disagree: 'Sources disagree' };
 
 const CONFIDENCE_LABELS: Record<string, string> = { verified: 'Verified', corroborated: 'Corroborated by 2+ sources', single_source: 'Single source' };
-const CONFIDENCE_WHY: Record<string, string> = {
-  verified:
-    "a provider page read here states this figure, or a licensed casino's catalogue and a source of another origin both state it and no source states a higher one",
-  corroborated: 'sources of two or more independent origins state this figure',
-  single_source: 'one source line states this figure, and no other source confirms it',
-};
-
 /** A confidence level in words (`Corroborated by 2+ sources`). */
 export function formatConfidence(level: string): string {
   return CONFIDENCE_LABELS[level] ?? level;
 }
 
-/** A confidence level with what it means (the game page's wording). */
-export function explainConfidence(level: string): string {
-  return `${formatConfidence(level)}: ${CONFIDENCE_WHY[level] ?? ''}`;
+/** The origins in words: `a`, `a and b`, `a, b and c`. */
+function originList(origins: readonly string[]): string {
+  return origins.length <= 1 ? (origins[0] ?? '') : `${origins.slice(0, -1).join(', ')} and ${origins[origins.length - 1]}`;
+}
+
+/** What the evidence label means for this record: the branch of the rule it meets, naming the origins (the game page's wording). */
+export function explainConfidence(b: ConfidenceBasis): string {
+  const [own = '', ...others] = b.origins;
+  const why =
+    b.basis === 'provider_page'
+      ? `a provider page read here (${own}) states this figure`
+      : b.basis === 'operator'
+        ? `the catalogue of ${own} and ${others.length === 1 ? 'a source of another origin' : 'sources of other origins'} (${originList(others)}) state this figure, and no source states a higher one`
+        : b.basis === 'origins'
+          ? `sources of ${b.origins.length} independent origins state this figure: ${originList(b.origins)}`
+          : `only ${own || 'one source'} states this figure; no source of another origin confirms it`;
+  return `${formatConfidence(b.level)}: ${why}`;
 }
 
 /** A badge value in words. */

@@ -7,6 +7,7 @@
 //   /api/rtp/{slug}, /api/widget/rtp/{slug}, /widget/rtp/{slug}   linked API and widget URLs
 
 import { escapeHtml as e } from '../lib/html.ts';
+import { confidenceBasis } from '../registry/derive.ts';
 import { paths } from '../routes/paths.ts';
 import { oembedUrl } from '../routes/urls.ts';
 import type { RegistryFile } from '../schemas/authoring.ts';
@@ -234,7 +235,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<nav aria-label="Breadcrumb"><a href="${paths.pages.search}">Search</a> › <a href="${providerPath(r.provider)}">${e(r.provider_display)}</a></nav>` +
     `<h1>${e(r.canonical_name)}</h1>` +
     `<p class="stated"><span data-stated-rtp>${e(formatRtp(r.stated_rtp))}</span> <small>stated RTP · house edge ${e(formatHouseEdge(r.stated_rtp))}</small></p>` +
-    `<p class="confidence" data-confidence="${e(r.confidence)}">${e(explainConfidence(r.confidence))}.</p>` +
+    `<p class="confidence" data-confidence="${e(r.confidence)}">${e(explainConfidence(confidenceBasis(r.stated_rtp, r.sources)))}.</p>` +
     badges +
     `<p class="actions"><a href="${e(paths.pages.compare([slug]))}" data-compare-link>Compare with other games…</a></p>` +
     `<div class="grid2"><section><h2>Game</h2><dl class="facts">` +

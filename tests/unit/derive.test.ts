@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgesFor, confidenceOf, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
+import { badgesFor, confidenceBasis, confidenceOf, snapshotId, sourceKind, toGameRecord } from '../../src/registry/derive.ts';
 import type { SourceEntry } from '../../src/schemas/authoring.ts';
 import { GameRecordSchema } from '../../src/schemas/game-record.ts';
 import { BOOK_OF_DEAD, BOOK_OF_DEAD_PROVIDER } from '../fixtures/registry.ts';
@@ -74,6 +74,27 @@ describe('badge rules', () => {
     expect(confidenceOf(96, [src('catalogue', 96, 'sources/calcasi.jsonl'), src('aggregator', 95, 'sources/igt-slots.jsonl')])).toBe('single_source');
     // 95.3 and 95.299 are two figures, not one.
     expect(confidenceOf(95.299, [src('aggregator', 95.299, 'sources/a.jsonl'), src('aggregator', 95.3, 'sources/b.jsonl')])).toBe('single_source');
+  });
+
+  it('names the branch of the rule a figure meets, its own origin first', () => {
+    const s = (kind: string, origin: string, stated_rtp = 96) => ({ kind, origin, stated_rtp });
+    expect(confidenceBasis(96, [s('aggregator', 'scrapes'), s('provider', 'playngo.com')])).toEqual({
+      level: 'verified',
+      basis: 'provider_page',
+      origins: ['playngo.com', 'scrapes'],
+    });
+    expect(confidenceBasis(96, [s('catalogue', 'calcasi'), s('operator', '711.nl')])).toEqual({
+      level: 'verified',
+      basis: 'operator',
+      origins: ['711.nl', 'calcasi'],
+    });
+    // A higher figure anywhere leaves the casino's figure at corroborated; alone it is one origin.
+    expect(confidenceBasis(96, [s('catalogue', 'calcasi'), s('operator', '711.nl'), s('aggregator', 'scrapes', 96.5)]).basis).toBe('origins');
+    expect(confidenceBasis(96, [s('operator', '711.nl'), s('aggregator', 'scrapes', 94)])).toEqual({
+      level: 'single_source',
+      basis: 'one_origin',
+      origins: ['711.nl'],
+    });
   });
 
   it('verified_rtp follows verified; a catalogue citing a provider page is not the page', () => {

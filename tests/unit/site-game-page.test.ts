@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGamePages } from '../../src/emit/game-pages.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
+import { confidenceBasis } from '../../src/registry/derive.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { embedHtml, makeContext } from '../../src/registry/shape.ts';
 import type { GameRecord } from '../../src/schemas/game-record.ts';
@@ -212,21 +213,20 @@ describe('sources on the game page', () => {
     expect(html).toContain('<li>Sources disagree</li>');
   });
 
-  it('says in words how much evidence stands behind the figure', () => {
-    expect(page(real, 'sweet-bonanza')).toContain(
-      '<p class="confidence" data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>',
+  it('says in words which branch of the evidence rule the figure meets, naming its origins', () => {
+    const line = (slug: string) => /<p class="confidence"[^>]*>[^<]*<\/p>/.exec(page(real, slug))![0];
+    expect(line('book-of-dead')).toBe(
+      '<p class="confidence" data-confidence="verified">Verified: the catalogue of a Dutch-licensed casino (711.nl) and sources of other origins (the review site slotsscience.com, the Slotfolio catalogue, the calcasi affiliate site and scrapes of slot review sites) state this figure, and no source states a higher one.</p>',
     );
-    const verified = real.records.find((r) => r.confidence === 'verified')!;
-    expect(page(real, verified.canonical_slug)).toContain(
-      'data-confidence="verified">Verified: a provider page read here states this figure, or a licensed casino&#39;s catalogue and a source of another origin both state it and no source states a higher one.</p>',
+    expect(line('sweet-bonanza')).toMatch(
+      /^<p class="confidence" data-confidence="corroborated">Corroborated by 2\+ sources: sources of [2-9] independent origins state this figure: [^<]+ and [^<]+\.<\/p>$/,
     );
-    const single = real.records.find((r) => r.confidence === 'single_source')!;
-    expect(page(real, single.canonical_slug)).toContain(
-      '<p class="confidence" data-confidence="single_source">Single source: one source line states this figure, and no other source confirms it.</p>',
+    const single = real.records.find((r) => r.confidence === 'single_source' && r.sources.length === 1)!;
+    expect(line(single.canonical_slug)).toBe(
+      `<p class="confidence" data-confidence="single_source">Single source: only ${single.sources[0]!.origin} states this figure; no source of another origin confirms it.</p>`,
     );
-    const two = real.records.find((r) => r.confidence === 'corroborated')!;
-    expect(page(real, two.canonical_slug)).toContain(
-      'data-confidence="corroborated">Corroborated by 2+ sources: sources of two or more independent origins state this figure.</p>',
-    );
+    // Every record's line names the label it carries: the public sources give the same branch as the build's.
+    const wrong = real.records.filter((r) => confidenceBasis(r.stated_rtp, r.sources).level !== r.confidence);
+    expect(wrong.map((r) => r.canonical_slug)).toEqual([]);
   });
 });
