@@ -90,7 +90,7 @@ const mergedRows = ingest.merged.map((m) => [
 const heldRows = ingest.excluded.map((x) => [
   x.name,
   display.get(x.provider) ?? x.provider,
-  x.slug === null ? '—' : `\`${x.slug}\``,
+  x.slug === null ? '—' : [x.slug, ...x.alsoPublishedAs].map((s) => `\`${s}\``).join(', '),
   x.reason,
   x.facts.map((f) => `${pct(f.stated_rtp)} ${f.file}:${f.line}`).join('; '),
 ]);

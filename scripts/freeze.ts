@@ -37,7 +37,7 @@ const at = values.at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 const reasons = new Map<string, string>();
 try {
   const held = HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dir, HELD_BACK_FILE), 'utf8')));
-  for (const g of held.games) if (g.slug !== null) reasons.set(g.slug, `held back: ${g.reason}`);
+  for (const g of held.games) for (const slug of [g.slug, ...g.also_published_as]) if (slug !== null) reasons.set(slug, `held back: ${g.reason}`);
 } catch (err) {
   if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
 }

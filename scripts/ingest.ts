@@ -45,7 +45,7 @@ for (const game of result.games) {
   files.set(`games/${game.provider}/${game.slug}.json`, toDataJson(parsed.data));
 }
 const kept = new Set(result.games.map((g) => g.slug));
-const heldBack = new Set(result.excluded.flatMap((x) => (x.slug === null ? [] : [x.slug])));
+const heldBack = new Set(result.excluded.flatMap((x) => [...(x.slug === null ? [] : [x.slug]), ...x.alsoPublishedAs]));
 const merged = new Set(result.merged.map((m) => m.slug));
 for (const { canonical_slug: slug } of publishedGames) {
   if (!kept.has(slug) && !heldBack.has(slug) && !merged.has(slug))

@@ -14,6 +14,7 @@ export function heldBackFile(excluded: readonly Excluded[]): string {
       provider: x.provider,
       name: x.name,
       slug: x.slug,
+      also_published_as: x.alsoPublishedAs,
       reason: x.reason,
       sources: x.facts.map((f) => ({ file: f.file, line: f.line, stated_rtp: f.stated_rtp })),
     })),

@@ -136,7 +136,9 @@ export async function ingestSources(
   const held = existsSync(path.join(dataDir, HELD_BACK_FILE))
     ? HeldBackFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, HELD_BACK_FILE), 'utf8'))).games
     : [];
-  const heldSlugs = held.flatMap((g) => (g.slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: g.slug }]));
+  const heldSlugs = held.flatMap((g) =>
+    [g.slug, ...g.also_published_as].flatMap((slug) => (slug === null ? [] : [{ provider: g.provider, canonical_name: g.name, canonical_slug: slug }])),
+  );
   const mergedBefore = await readMerged(dataDir);
   const manifestFile = path.join(dir, 'sources.json');
   const parsed = SourcesManifestSchema.safeParse(JSON.parse(await readFile(manifestFile, 'utf8')));
@@ -170,10 +172,10 @@ export async function ingestSources(
   const { slugs, moves } = slugMoves([...published, ...heldSlugs], table, scopeOf, reserved, new Set(heldSlugs.map((h) => h.canonical_slug)));
   const run = mergeFacts(resolved, slugs, scopeOf, table.distributorOf, reserved);
   const { games, excluded } = run;
-  // A slug moving into a held-back game is held back with it.
+  // A slug moving into a held-back game is held back with it: one game, listed once.
   for (const m of moves) {
     const held = excluded.find((x) => x.slug === m.into);
-    if (held !== undefined) excluded.push({ ...held, name: m.name, slug: m.slug });
+    if (held !== undefined) held.alsoPublishedAs = [...held.alsoPublishedAs, m.slug].sort();
   }
   const merged = mergedEntries(mergedBefore, [...run.merged, ...movesAsMerges(moves, games)]);
   const placeholders = placeholderStudios(games);

@@ -36,6 +36,8 @@ export interface Excluded {
   slug: string | null;
   reason: string;
   facts: SourceFact[];
+  /** Other slugs once published for this game, which lead to it (held back with it). */
+  alsoPublishedAs: string[];
 }
 
 /** Where names are matched: a provider's group (NetEnt and Red Tiger in Evolution), else the provider itself. */
@@ -332,7 +334,14 @@ export function mergeFacts(
     const list = groups.get(key)!.sort(byPrecedence);
     const decision = decide(list);
     if (!decision.ok) {
-      excluded.push({ provider: list[0]!.provider, name: list[0]!.name, slug: slugs.get(key) ?? null, reason: decision.reason, facts: list });
+      excluded.push({
+        provider: list[0]!.provider,
+        name: list[0]!.name,
+        slug: slugs.get(key) ?? null,
+        reason: decision.reason,
+        facts: list,
+        alsoPublishedAs: [],
+      });
       continue;
     }
     const { winner } = decision;

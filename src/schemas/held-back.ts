@@ -14,6 +14,8 @@ export const HeldBackFileSchema = z.strictObject({
       name: z.string().min(1),
       /** The slug the game was published under before it was held back, or null. */
       slug: SlugSchema.nullable(),
+      /** Other slugs once published for this game (a name the cleaning rules made one with it); each leads to it. Absent in older files. */
+      also_published_as: z.array(SlugSchema).default([]),
       reason: z.string().min(1),
       sources: z.array(z.strictObject({ file: z.string(), line: z.int().min(1), stated_rtp: RtpSchema })).min(1),
     }),

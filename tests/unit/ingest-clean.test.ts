@@ -7,7 +7,7 @@ import { cleanName, gameTypeOf } from '../../src/ingest/clean.ts';
 import { type IngestResult, ingestSources } from '../../src/ingest/ingest.ts';
 import type { MergedGame } from '../../src/ingest/merge.ts';
 import { slugMoves } from '../../src/ingest/moves.ts';
-import { slugify } from '../../src/ingest/normalise.ts';
+import { nameKey, slugify } from '../../src/ingest/normalise.ts';
 import { placeholderNote, placeholderStudios } from '../../src/ingest/placeholders.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
@@ -148,6 +148,15 @@ describe('the shipped data', () => {
     ]);
     // Held back since 1.2.0 (its tombstone says why), the game returns under the clean slug; the old one moves nowhere.
     expect([moved.get('wild-celebrity-bus-megawaystm'), result.games.some((g) => g.slug === 'wild-celebrity-bus-megaways')]).toEqual([undefined, true]);
+  });
+
+  it('holds Feathered Frenzy back as one game: both of its old slugs lead to the one entry, and no game is listed twice', () => {
+    const feathered = result.excluded.filter((x) => nameKey(x.name).startsWith(nameKey('Feathered Frenzy')));
+    expect(feathered.map((x) => [x.slug, x.alsoPublishedAs, x.facts.map((f) => `${f.file}:${f.line}`)])).toEqual([
+      ['feathered-frenzy', ['feathered-frenzy-slot'], ['sources/slotcatalog.jsonl:732', 'sources/slotcatalog.jsonl:733']],
+    ]);
+    const lines = result.excluded.flatMap((x) => x.facts.map((f) => `${f.file}:${f.line}`));
+    expect(lines.length).toBe(new Set(lines).size);
   });
 
   it('publishes 300 Shields and Emerald Isle once each, with their builds; the six table and video-poker games are not slots', () => {
