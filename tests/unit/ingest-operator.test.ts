@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorAdapter } from '../../src/ingest/adapters/operator.ts';
+import { decide, OPERATOR_ONLY_NOTE } from '../../src/ingest/decide.ts';
 import { assignPartners, type IngestResult, ingestSources } from '../../src/ingest/ingest.ts';
-import { decide, OPERATOR_ONLY_NOTE } from '../../src/ingest/merge.ts';
 import { nameKey } from '../../src/ingest/normalise.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';

@@ -1,7 +1,8 @@
 // The configuration rules and the conflict rule of the merge (src/ingest/configurations.ts,
 // src/ingest/merge.ts) on small sets of facts; the same rules on the real lines are in ingest.test.ts.
 import { describe, expect, it } from 'vitest';
-import { byPrecedence, decide, mergeFacts, sameGame } from '../../src/ingest/merge.ts';
+import { byPrecedence, decide } from '../../src/ingest/decide.ts';
+import { mergeFacts, sameGame } from '../../src/ingest/merge.ts';
 import { mergedEntries } from '../../src/ingest/merged.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
 
