@@ -11,6 +11,7 @@ import { ingestSources } from '../src/ingest/ingest.ts';
 import { PLACEHOLDER_MIN, PLACEHOLDER_SHARE } from '../src/ingest/placeholders.ts';
 import { percent } from '../src/lib/percent.ts';
 import { makeBundle } from '../src/registry/bundle.ts';
+import { type ConfidenceBasis, confidenceBasis } from '../src/registry/derive.ts';
 import { dataDir, loadRegistryOrThrow } from '../src/registry/load.ts';
 import { BADGES, CONFIDENCE_LEVELS } from '../src/schemas/game-record.ts';
 import { operatorRows } from './lib/operator-report.ts';
@@ -20,6 +21,14 @@ const dir = path.resolve(values.data ?? dataDir());
 const registry = await loadRegistryOrThrow(dir);
 const bundle = makeBundle(registry);
 const records = bundle.records;
+// Each record's branch of the evidence rule (registry/derive.ts), so the report says what stands behind each label.
+const bases = records.map((r) => confidenceBasis(r.stated_rtp, r.sources).basis);
+const EVIDENCE_BRANCHES: Array<[string, ConfidenceBasis['basis'], string]> = [
+  ['verified', 'provider_page', 'a provider page read here states it'],
+  ['verified', 'operator', 'a licensed casino and a source of another origin state it, none higher'],
+  ['corroborated', 'origins', 'sources of two or more origins state it'],
+  ['single_source', 'one_origin', 'sources of one origin only'],
+];
 const ingest = await ingestSources(dir, registry.games);
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -134,8 +143,8 @@ ${n(ingest.merged.length)} published slug(s) were merged into the record of the 
 could not be mapped (all listed below).
 
 ${table(
-  ['confidence', 'games'],
-  CONFIDENCE_LEVELS.map((c) => [`\`${c}\``, records.filter((r) => r.confidence === c).length]),
+  ['confidence', 'by which branch of the rule', 'games'],
+  EVIDENCE_BRANCHES.map(([c, basis, words]) => [`\`${c}\``, words, bases.filter((b) => b === basis).length]),
 )}
 
 ## Games per provider
