@@ -59,11 +59,7 @@ if (!isMainThread) {
   const { parentPort } = await import('node:worker_threads');
   parentPort!.postMessage(writeLike(JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest, outDir, part, parts));
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [manifestFile, outDir] = process.argv.slice(2);
-  if (!manifestFile || !outDir) {
-    console.error('usage: node scripts/bench/baseline-writer.ts <manifest.json> <out-dir>');
-    process.exit(2);
-  }
+  const [manifestFile, outDir] = process.argv.slice(2) as [string, string];
   const bytes = await writeLikeParallel(manifestFile, outDir);
   console.log(`baseline: wrote ${bytes} bytes from ${BUILD_WRITER_THREADS} threads`);
 }

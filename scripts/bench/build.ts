@@ -6,30 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { BUILD_WRITER_THREADS, manifestOf } from './baseline-writer.ts';
 import type { DataSet } from './data.ts';
-import { GNU_TIME, parseTimeMaxRss, type SpawnOptions, spawnBounded } from './procs.ts';
+import { type SpawnOptions, spawnBounded } from './procs.ts';
 import type { VocabularyRecord } from './query-mix.ts';
 import type { BuildRow, PhaseResult } from './results.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
 const ASTRO_BIN = 'node_modules/astro/bin/astro.mjs';
+/** GNU time, for the peak RSS of a build (Debian's `time` package); without it the build's peak RSS is not reported. */
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 export const BUNDLE_REL = 'server/registry-bundle.json';
 
 /** The public records of the registry built in `outDir` (its list bundle). */
 export function bundleRecords(outDir: string): Array<VocabularyRecord & { canonical_slug: string }> {
   return (JSON.parse(readFileSync(path.join(outDir, BUNDLE_REL), 'utf8')) as { records: Array<VocabularyRecord & { canonical_slug: string }> }).records;
-}
-
-interface TimedRun {
-  ok: boolean;
-  seconds: number;
-  peakRssMiB?: number;
-  tail: string;
-}
-
-/** Removes `dir` and flushes dirty pages (untimed), so a run neither pays for the last one's writeback nor leaves its own. */
-function freshFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  spawnSync('sync', { timeout: 300_000 });
 }
 
 const GiB = 1024 ** 3;
@@ -51,7 +40,9 @@ export function diskShortfall(dir: string, games: number, bytesPerGame: number):
 
 /** Runs a command into a fresh `outDir`; wall time around the child process. */
 async function timed(outDir: string, cmd: string, args: string[], opts: SpawnOptions) {
-  freshFolder(outDir);
+  // Untimed: dirty pages flushed, so a run neither pays for the last one's writeback nor leaves its own.
+  rmSync(outDir, { recursive: true, force: true });
+  spawnSync('sync', { timeout: 300_000 });
   const t = performance.now();
   const p = spawnBounded(cmd, args, opts);
   const code = await p.exited;
@@ -59,18 +50,19 @@ async function timed(outDir: string, cmd: string, args: string[], opts: SpawnOpt
 }
 
 /** Runs `astro build` in `codeRoot` for one registry into a fresh `outDir`. */
-async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
+async function timedBuild(codeRoot: string, dataDir: string, outDir: string, timeoutMs: number) {
   const env = { ...process.env, RTP_DATA_DIR: dataDir, RTP_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' };
   const astro = [path.join(codeRoot, ASTRO_BIN), 'build'];
   const [cmd, args] = GNU_TIME ? [GNU_TIME, ['-v', process.execPath, ...astro]] : [process.execPath, astro];
   const { code, seconds, out } = await timed(outDir, cmd, args, { cwd: codeRoot, env, timeoutMs });
-  const peakRssMiB = GNU_TIME ? parseTimeMaxRss(out) : undefined;
+  const maxRss = GNU_TIME ? /Maximum resident set size \(kbytes\):\s*(\d+)/.exec(out) : null; // GNU time -v
+  const peakRssMiB = maxRss ? Number(maxRss[1]) / 1024 : undefined;
   const ok = code === 0 && existsSync(path.join(outDir, BUNDLE_REL));
   return { ok, seconds, ...(peakRssMiB === undefined ? {} : { peakRssMiB }), tail: out.slice(-3000) };
 }
 
 /** Runs the baseline writer as its own Node process for the file list in `manifestFile`, into a fresh `outDir`. */
-async function timedBaseline(benchRoot: string, manifestFile: string, outDir: string, timeoutMs: number): Promise<TimedRun> {
+async function timedBaseline(benchRoot: string, manifestFile: string, outDir: string, timeoutMs: number) {
   const writer = [path.join(benchRoot, 'scripts/bench/baseline-writer.ts'), manifestFile, outDir];
   const { code, seconds, out } = await timed(outDir, process.execPath, writer, { cwd: benchRoot, timeoutMs });
   return { ok: code === 0, seconds, tail: out.slice(-3000) };

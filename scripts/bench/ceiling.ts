@@ -4,11 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const [fixturesFile, portArg] = process.argv.slice(2);
-if (!fixturesFile || !portArg) {
-  console.error('usage: node scripts/bench/ceiling.ts <fixtures.json> <port>');
-  process.exit(2);
-}
+const [fixturesFile, portArg] = process.argv.slice(2) as [string, string];
 const raw = JSON.parse(readFileSync(fixturesFile, 'utf8')) as Record<string, { status: number; headers: Record<string, string>; body_base64: string }>;
 const table = new Map(Object.entries(raw).map(([p, f]) => [p, { status: f.status, headers: f.headers, body: Buffer.from(f.body_base64, 'base64') }]));
 

@@ -50,8 +50,8 @@ export function sizeLabel(count: number): string {
 }
 
 /**
- * A synthetic registry of `count` games: reused from the cache when an entry of its count, seed and
- * generator hash holds `count` games (an entry appears whole, by rename, or not at all), else generated.
+ * A synthetic registry of `count` games: reused from the cache when it has an entry of its count, seed
+ * and generator hash (an entry appears whole, by rename, or not at all), else generated.
  */
 export async function synthRegistry(cwd: string, count: number, seed: number, log: (s: string) => void): Promise<DataSet> {
   const gen = sourceHash(path.join(cwd, SYNTH_SCRIPT));
@@ -59,11 +59,8 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   const dir = path.join(CACHE_ROOT, key);
   const label = sizeLabel(count);
   if (existsSync(dir)) {
-    if (countGames(dir) === count) {
-      log(`data ${label}: cached ${dir}`);
-      return { label, dir, games: count, origin: 'cached' };
-    }
-    log(`data ${label}: cache entry incomplete, regenerating`);
+    log(`data ${label}: cached ${dir}`);
+    return { label, dir, games: count, origin: 'cached' };
   }
   mkdirSync(CACHE_ROOT, { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}`;
@@ -81,25 +78,11 @@ export async function synthRegistry(cwd: string, count: number, seed: number, lo
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   log(`data ${label}: generated in ${(generateMs / 1000).toFixed(1)} s -> ${dir}`);
-  const pruned = pruneStale(count, seed, gen);
-  if (pruned > 0) log(`data ${label}: removed ${pruned} cache entr${pruned === 1 ? 'y' : 'ies'} of earlier generator versions`);
+  // Entries of this size and seed made by other versions of the generator are never read again (at 250k games each is gigabytes).
+  const stale = readdirSync(CACHE_ROOT).filter((name) => name.startsWith(`synth-${count}-${seed}-`) && !name.startsWith(key));
+  for (const name of stale) rmSync(path.join(CACHE_ROOT, name), { recursive: true, force: true });
+  if (stale.length > 0) log(`data ${label}: removed ${stale.length} cache entries of earlier generator versions`);
   return { label, dir, games, origin: 'generated' };
-}
-
-/**
- * Removes the cache entries of `count` games and `seed` made by another version of the generator
- * (never read again), so the cache holds one registry per size and seed: at 250k games each is
- * gigabytes. Returns how many were removed.
- */
-function pruneStale(count: number, seed: number, gen: string): number {
-  let removed = 0;
-  for (const name of readdirSync(CACHE_ROOT)) {
-    const m = /^synth-(\d+)-(\d+)-([0-9a-f]+)(\.json)?$/.exec(name);
-    if (m === null || Number(m[1]) !== count || Number(m[2]) !== seed || m[3] === gen) continue;
-    rmSync(path.join(CACHE_ROOT, name), { recursive: true, force: true });
-    if (m[4] === undefined) removed++;
-  }
-  return removed;
 }
 
 /** The shipped registry (data/). */

@@ -1,6 +1,6 @@
 // List phase: the built registry served by the server under test and a bare node:http ceiling
 // sending the same bytes, under the same load scenarios, interleaved round by round.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '../../src/edge/parts.ts';
@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_PATH, listPayload } from './payload.ts';
 import { cpuMicros, type Running, rssMiB, startAndWait } from './procs.ts';
 import { distinctStream, listPath, mostFrequentWord, queryMix, vocabularyOf } from './query-mix.ts';
 import type { PhaseResult, ScenarioRow } from './results.ts';
+import type { parseArgs } from './run.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
@@ -23,7 +24,6 @@ const RATIO_NAMES: Record<string, string> = {
   u: 'uncached',
   u0: 'uncached, caches off',
   b: 'repeated query',
-  c: 'static slug JSON',
   d: 'ceiling',
   "d'": 'ceiling',
   e: 'its ceiling',
@@ -32,27 +32,31 @@ const RATIO_NAMES: Record<string, string> = {
 /** The run's context (build.ts) and the server under test: the code's bundled production server (serverEntry), run with the node flags of its `serve` script. */
 export type ServerContext = Pick<BuildContext, 'benchRoot' | 'codeRoot' | 'log' | 'built'> & { entry: string };
 
-/**
- * The server the code under test runs in production: its bundle (src/emit/server-bundle.ts), made
- * into `work`; the sources' src/server/main.ts for code from before servers were bundled.
- */
+/** The server the code under test runs in production: its bundle (src/emit/server-bundle.ts), made into `work`. */
 export async function serverEntry(codeRoot: string, work: string): Promise<string> {
   const bundler = path.join(codeRoot, 'src/emit/server-bundle.ts');
-  if (!existsSync(bundler)) return path.join(codeRoot, 'src/server/main.ts');
-  const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string | undefined> };
+  const { bundleServer } = (await import(pathToFileURL(bundler).href)) as { bundleServer: (serverDir: string) => Promise<string> };
   const serverDir = path.join(work, 'server-under-test');
   // The bundle leaves a few packages external (native or path-dependent): found through the code's node_modules, as from dist/.
   mkdirSync(serverDir, { recursive: true });
   symlinkSync(path.join(codeRoot, 'node_modules'), path.join(serverDir, 'node_modules'), 'dir');
-  // Bundlers before 989f254 returned nothing; their entry was runtime/server.mjs.
-  return (await bundleServer(serverDir)) ?? path.join(serverDir, 'runtime/server.mjs');
+  return bundleServer(serverDir);
 }
 
 /** Starts the server under test on a built output folder; resolves when the list route answers. */
 export async function startServer(ctx: ServerContext, outDir: string, lifetimeMs: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
   const port = await freePort('127.0.0.1');
-  // The access log is on, as in production; it goes to stdout, which is discarded (errors still come through stderr).
-  const env = { ...process.env, RTP_OUT_DIR: outDir, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT: BENCH_RATE_LIMIT, ...extraEnv };
+  // As behind the edge: the access log on (to stdout, discarded; errors still come through stderr), the load's
+  // X-Forwarded-For trusted from 127.0.0.1 (load.ts).
+  const env = {
+    ...process.env,
+    RTP_OUT_DIR: outDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    RATE_LIMIT: BENCH_RATE_LIMIT,
+    TRUST_PROXY: '127.0.0.1',
+    ...extraEnv,
+  };
   const opts = { cwd: ctx.codeRoot, env, timeoutMs: lifetimeMs, stdout: 'ignore' } as const;
   return startAndWait('server', port, '/api/rtp/list?limit=1', [...serveFlags(ctx.codeRoot), ctx.entry], opts);
 }
@@ -68,14 +72,8 @@ export interface Scenario extends Pick<ScenarioRow, 'id' | 'title' | 'server' | 
   cpu: number[];
 }
 
-export interface LoadSettings {
-  connections: number;
-  warmupS: number;
-  rounds: number;
-  roundS: number;
-  mixCount: number;
-  seed: number;
-}
+/** How each scenario is loaded (run.ts's settings). */
+export type LoadSettings = ReturnType<typeof parseArgs>['load'];
 
 /** A scenario against a running process (whose CPU time is read); its runs start empty. */
 export function scenario(id: string, title: string, server: ScenarioRow['server'], running: Running, target: Target, what: string): Scenario {
@@ -147,16 +145,14 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     // It replays all of the mix, not a sample: a sample small enough to sit in the CPU's cache would
     // be read faster than the mix's own bytes are.
     const answers = new Map<string, Awaited<ReturnType<typeof fetchRaw>>>();
-    for (const p of [repeated, ...slugs, ...mix]) {
+    for (const p of [repeated, DEFAULT_PAGE_PATH, ...slugs, ...mix]) {
       const r = await fetchRaw(server.base + p);
       if (r.status !== 200) throw new Error(`server answered ${r.status} to ${p}: ${r.body.toString('utf8').slice(0, 300)}`);
       answers.set(p, r);
     }
     const bodyOf = (p: string) => answers.get(p)!.body;
     const mixBytes = mix.reduce((sum, p) => sum + bodyOf(p).length, 0) / mix.length;
-    const firstPage = await fetchRaw(server.base + DEFAULT_PAGE_PATH);
-    if (firstPage.status !== 200) throw new Error(`server answered ${firstPage.status} to ${DEFAULT_PAGE_PATH}`);
-    const payload = listPayload(firstPage.body, mix.map(bodyOf));
+    const payload = listPayload(bodyOf(DEFAULT_PAGE_PATH), mix.map(bodyOf));
     const bytesOf = (p: string) => bodyOf(p).length.toLocaleString('en-US');
     const fixturesFile = path.join(work, 'ceiling-fixtures.json');
     const fixtures = [...answers].map(([p, { status, headers, body }]) => [p, { status, headers, body_base64: body.toString('base64') }]);
@@ -213,8 +209,7 @@ export async function listPhase(ctx: ServerContext, outDir: string, games: numbe
     }
     if (sent > stream.size) notes.push('The uncached stream wrapped around: some of its answers may have come from a cache.');
     notes.push(
-      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; each connection comes from its own address (127.0.0.2 onwards, scripts/bench/load.ts), so the rate limiter and the log see many clients. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load generator is autocannon, ${load.connections} connections, in the bench process; which core ran what is under settings.`,
-      `${load.rounds} round(s) of ${load.roundS} s per scenario after a ${load.warmupS} s warm-up each; scenarios interleaved round by round.`,
+      `The server runs with RATE_LIMIT=${BENCH_RATE_LIMIT} and its access log on (stdout, discarded), as in production; each connection stands for its own client (X-Forwarded-For, trusted from 127.0.0.1 as behind the edge; scripts/bench/load.ts), so the rate limiter and the log see many clients. CPU per request is the answering process's user + system time (/proc/<pid>/stat, all threads) over each run, divided by the responses of that run: it does not depend on who else shares the cores. The load and which core ran what are under settings.`,
     );
     const after = rssMiB(server.proc.child.pid!);
     return { games, scenarios: scenarios.map(row), ratios, payload, ...(after === undefined ? {} : { serverRssAfterMiB: after }), notes };

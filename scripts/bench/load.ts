@@ -1,36 +1,15 @@
 // HTTP load runs with autocannon (programmatic), on loopback only; latencies recorded per response at sub-millisecond precision.
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import autocannon from 'autocannon';
 import { percentileOfSorted } from './stats.ts';
 
-/** Client source addresses: each new connection takes the next (127.0.0.2 to 127.0.0.33), so the servers see many clients. */
-export const CLIENT_ADDRESSES = Array.from({ length: 32 }, (_, k) => `127.0.0.${k + 2}`);
-let nextAddress = 0;
-
 /**
- * autocannon (9.x) connects with `net.connect(port, host)` and has no source-address option: its
- * client's `_connect` is wrapped so that, for that call, `net.connect` binds the next address of
- * CLIENT_ADDRESSES (Linux routes all of 127.0.0.0/8 to loopback).
+ * The clients the load stands for, one per connection (203.0.113.1 to .32, RFC 5737), sent as
+ * X-Forwarded-For: the server under test trusts 127.0.0.1 as a proxy, as behind the edge's nginx
+ * (src/emit/nginx.ts), so its rate limiter and access log see many clients.
  */
-function rotateClientAddresses(): void {
-  const Client = createRequire(import.meta.url)('autocannon/lib/httpClient.js') as { prototype: { _connect: () => void; __rotating?: true } };
-  if (Client.prototype.__rotating) return;
-  const connect = Client.prototype._connect;
-  const plain = net.connect;
-  Client.prototype._connect = function (this: unknown) {
-    const localAddress = CLIENT_ADDRESSES[nextAddress++ % CLIENT_ADDRESSES.length]!;
-    (net as { connect: unknown }).connect = (port: number, host: string) => plain({ port, host, localAddress });
-    try {
-      connect.call(this);
-    } finally {
-      (net as { connect: unknown }).connect = plain;
-    }
-  };
-  Client.prototype.__rotating = true;
-}
-rotateClientAddresses();
+export const CLIENT_ADDRESSES = Array.from({ length: 32 }, (_, k) => `203.0.113.${k + 1}`);
+let nextAddress = 0;
 
 /** What a scenario sends: one fixed path, a fixed list cycled in order across all connections, or a generator. */
 export type Target = { kind: 'fixed'; path: string } | { kind: 'cycle'; paths: readonly string[] } | { kind: 'stream'; next: () => string };
@@ -78,9 +57,9 @@ export async function runLoad(opts: { baseUrl: string; connections: number; dura
         ];
   const lat: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests }, (err, res) =>
-      err ? reject(err) : resolve(res),
-    );
+    const setupClient = (client: autocannon.Client) => client.setHeaders({ 'x-forwarded-for': CLIENT_ADDRESSES[nextAddress++ % CLIENT_ADDRESSES.length]! });
+    const options = { url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, timeout: 10, requests, setupClient };
+    const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on('response', (_client, _status, _bytes, ms) => lat.push(ms));
   });
   const n = lat.length;

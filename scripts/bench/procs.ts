@@ -43,21 +43,13 @@ export interface SpawnOptions {
   stdout?: 'pipe' | 'ignore';
 }
 
-interface Spawned {
-  child: ChildProcess;
-  /** Everything written to stdout and stderr so far (kept to the last 64 KB). */
-  output: () => string;
-  /** Resolves with the exit code (or -1 when killed by a signal). */
-  exited: Promise<number>;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has gone. */
-  stop: (graceMs?: number) => Promise<void>;
-}
-
 /**
  * Spawns a child in its own process group, registered for kill-on-exit, with a hard deadline
- * (`timeoutMs`) after which the group is killed.
+ * (`timeoutMs`) after which the group is killed. `output` gives the last 64 KB or more of its
+ * stdout and stderr, `exited` its exit code (-1 when killed by a signal), `stop` SIGTERMs it
+ * (SIGKILL after `graceMs`) and resolves when it has gone.
  */
-export function spawnBounded(cmd: string, args: string[], opts: SpawnOptions): Spawned {
+export function spawnBounded(cmd: string, args: string[], opts: SpawnOptions) {
   hookExit();
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', opts.stdout ?? 'pipe', 'pipe'], detached: true });
   live.add(child);
@@ -103,57 +95,42 @@ export function rssMiB(pid: number): number | undefined {
   }
 }
 
-/** Peak RSS reported by GNU time -v ("Maximum resident set size (kbytes)"), in MiB. */
-export function parseTimeMaxRss(stderr: string): number | undefined {
-  const m = /Maximum resident set size \(kbytes\):\s*(\d+)/.exec(stderr);
-  return m ? Number(m[1]) / 1024 : undefined;
-}
-
-/** GNU time, for the peak RSS of a build (Debian's `time` package); without it the build's peak RSS is not reported. */
-export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+/** The cores this process may run on (0 to CPUS - 1), counted before it pins itself. */
+const CPUS = os.availableParallelism();
 
 /**
  * Which cores run what during load: on a machine of two cores or more (and with `taskset`), the
  * benchmark process, which runs the load generator, stays on CPU 0 and the servers under test
  * (server, ceiling) run on the others, so they do not take turns on one core.
  */
-export const CORES: { loadGenerator: string | null; servers: string | null } = (() => {
-  const n = os.availableParallelism();
-  if (n < 2 || !existsSync('/usr/bin/taskset')) return { loadGenerator: null, servers: null };
-  return { loadGenerator: '0', servers: n === 2 ? '1' : `1-${n - 1}` };
-})();
+export const CORES: { loadGenerator: string | null; servers: string | null } =
+  CPUS < 2 || !existsSync('/usr/bin/taskset') ? { loadGenerator: null, servers: null } : { loadGenerator: '0', servers: CPUS === 2 ? '1' : `1-${CPUS - 1}` };
 
 /**
- * Runs `work` with this process (the load generator) pinned to its core, and its own cores again
- * afterwards (builds started later must not inherit one core); `pinned` says whether it held.
+ * Runs `work` with this process (the load generator) pinned to its core, and on all CPUS cores
+ * again afterwards (builds started later must not inherit one core); `pinned` says whether it held.
  */
 export async function withLoadGeneratorPinned<T>(work: (pinned: boolean) => Promise<T>): Promise<T> {
   const set = (cores: string) => execFileSync('taskset', ['-cp', cores, String(process.pid)], { timeout: 5000, stdio: 'ignore' });
   let pinned = false;
-  let before = '';
-  if (CORES.loadGenerator !== null) {
-    try {
-      // "pid N's current affinity list: 0,1": restored as it was, whatever it was.
-      before = execFileSync('taskset', ['-cp', String(process.pid)], { timeout: 5000, encoding: 'utf8' })
-        .split(': ')
-        .pop()!
-        .trim();
+  try {
+    if (CORES.loadGenerator !== null) {
       set(CORES.loadGenerator);
       pinned = true;
-    } catch {
-      // not permitted here: measured unpinned, and the report says so
     }
+  } catch {
+    // not permitted here: measured unpinned, and the report says so
   }
   try {
     return await work(pinned);
   } finally {
-    if (pinned) set(before);
+    if (pinned) set(`0-${CPUS - 1}`);
   }
 }
 
 /** A server process answering on `base`; `readyMs` from spawn to its first 200. */
 export interface Running {
-  proc: Spawned;
+  proc: ReturnType<typeof spawnBounded>;
   base: string;
   readyMs: number;
 }

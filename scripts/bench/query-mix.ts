@@ -2,7 +2,7 @@
 // Emits URL query strings for GET /api/rtp/list (the caller prefixes the path).
 
 import { tokenize } from '../../src/schemas/text.ts';
-import { mulberry32 } from '../lib/synth.ts';
+import { Dice } from '../lib/synth.ts';
 
 export const SORTS = ['name', 'provider', 'rtp_desc', 'rtp_asc', 'variants_desc', 'recent', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -103,35 +103,17 @@ const MIX_LIMITS: ReadonlyArray<readonly [number | undefined, number]> = [
   [200, 5],
 ];
 
-function pick<T>(rand: () => number, items: readonly T[]): T {
-  if (items.length === 0) throw new Error('query-mix: nothing to pick from');
-  return items[Math.floor(rand() * items.length)]!;
-}
-
-function pickWeighted<T>(rand: () => number, items: ReadonlyArray<readonly [T, number]>): T {
-  const total = items.reduce((a, [, w]) => a + w, 0);
-  let r = rand() * total;
-  for (const [item, w] of items) {
-    if (r < w) return item;
-    r -= w;
-  }
-  return items[items.length - 1]![0];
-}
-
-function capitalise(s: string): string {
-  return s.replace(/(^|\s)(\p{L})/gu, (_m, sp: string, c: string) => sp + c.toUpperCase());
-}
-
-function mixQ(rand: () => number, vocab: Vocabulary): string {
-  const r = rand();
+function mixQ(dice: Dice, vocab: Vocabulary): string {
+  const r = dice.next();
   let q: string;
-  if (r < 0.5 || vocab.words.length < 2) q = pick(rand, vocab.words);
+  if (r < 0.5 || vocab.words.length < 2) q = dice.pick(vocab.words);
   else if (r < 0.75) {
-    const w = pick(rand, vocab.words);
-    q = w.slice(0, Math.max(3, Math.min(w.length - 1, 3 + Math.floor(rand() * 3))));
-  } else if (r < 0.9) q = `${pick(rand, vocab.words)} ${pick(rand, vocab.words)}`;
-  else q = pick(rand, vocab.providers).display;
-  return rand() < 0.2 ? capitalise(q) : q;
+    const w = dice.pick(vocab.words);
+    q = w.slice(0, Math.max(3, Math.min(w.length - 1, 3 + Math.floor(dice.next() * 3))));
+  } else if (r < 0.9) q = `${dice.pick(vocab.words)} ${dice.pick(vocab.words)}`;
+  else q = dice.pick(vocab.providers).display;
+  // Some capitalised, as people type them.
+  return dice.chance(0.2) ? q.replace(/(^|\s)(\p{L})/gu, (_m, sp: string, c: string) => sp + c.toUpperCase()) : q;
 }
 
 /**
@@ -143,7 +125,7 @@ function mixQ(rand: () => number, vocab: Vocabulary): string {
  */
 export function queryMix(vocab: Vocabulary, count: number, seed = 1): ListQuery[] {
   if (vocab.words.length === 0 || vocab.providers.length === 0) throw new Error('query-mix: empty vocabulary');
-  const rand = mulberry32(seed); // the registry generator's seeded PRNG: the mix is reproducible
+  const dice = new Dice(seed); // the registry generator's seeded PRNG: the mix is reproducible
   const seen = new Set<string>();
   const out: ListQuery[] = [];
   const sortCycle: Array<Sort | undefined> = [undefined, ...SORTS];
@@ -152,21 +134,21 @@ export function queryMix(vocab: Vocabulary, count: number, seed = 1): ListQuery[
     if (++attempts > count * 50) throw new Error(`query-mix: could not find ${count} distinct queries (found ${out.length})`);
     const sort = sortCycle[attempts % sortCycle.length];
     const query: ListQuery = {};
-    if (sort === 'relevance' || rand() < 0.6) query.q = mixQ(rand, vocab);
-    if (rand() < 0.25) query.provider = pick(rand, vocab.providers).key;
-    if (rand() < 0.15) query.game_type = pick(rand, vocab.gameTypes);
-    if (rand() < 0.15) query.has_variants = true;
+    if (sort === 'relevance' || dice.chance(0.6)) query.q = mixQ(dice, vocab);
+    if (dice.chance(0.25)) query.provider = dice.pick(vocab.providers).key;
+    if (dice.chance(0.15)) query.game_type = dice.pick(vocab.gameTypes);
+    if (dice.chance(0.15)) query.has_variants = true;
     if (sort !== undefined) query.sort = sort;
-    const limit = pickWeighted(rand, MIX_LIMITS);
+    const limit = dice.weighted(MIX_LIMITS);
     if (limit !== undefined) query.limit = limit;
     const size = limit ?? 50;
-    const r = rand();
+    const r = dice.next();
     if (query.q === undefined) {
       if (r < 0.3) {
         const pages = Math.max(1, Math.floor(vocab.total / size));
-        query.offset = Math.floor(rand() * pages) * size; // deep: anywhere in the registry
-      } else if (r < 0.6) query.offset = (1 + Math.floor(rand() * 5)) * size;
-    } else if (r < 0.2) query.offset = (1 + Math.floor(rand() * 3)) * size;
+        query.offset = Math.floor(dice.next() * pages) * size; // deep: anywhere in the registry
+      } else if (r < 0.6) query.offset = (1 + Math.floor(dice.next() * 5)) * size;
+    } else if (r < 0.2) query.offset = (1 + Math.floor(dice.next() * 3)) * size;
     const key = normalisedKey(query);
     if (seen.has(key)) continue;
     seen.add(key);

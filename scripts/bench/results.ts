@@ -96,7 +96,6 @@ export type BuildRow = z.output<typeof BuildRow>;
 export type Summary = z.output<typeof Summary>;
 export type MemoryRow = z.output<typeof MemoryRow>;
 export type ScenarioRow = z.output<typeof Scenario>;
-export type Environment = BenchResult['env'];
 
 /** Short commit hash of `cwd`, with "+dirty" when its tracked files have changes; "unknown" outside git. */
 function gitCommit(cwd: string): string {
@@ -115,7 +114,7 @@ function gitCommit(cwd: string): string {
 }
 
 /** The machine, Node, date and commits (the bench's in `root`, the measured code's in `codeRoot`). */
-export function environment(root: string, codeRoot: string, now = new Date()): Environment {
+export function environment(root: string, codeRoot: string, now = new Date()): BenchResult['env'] {
   const commit = gitCommit(root);
   return {
     cpu: os.cpus()[0]?.model.trim() ?? 'unknown',

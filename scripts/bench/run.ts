@@ -145,7 +145,7 @@ async function main(): Promise<number> {
     mode: cfg.mode,
     elapsedS: 0,
     settings: {
-      load: `autocannon, ${cfg.load.connections} connections, ${cfg.load.rounds} round(s) of ${cfg.load.roundS} s per scenario`,
+      load: `autocannon in the bench process, ${cfg.load.connections} connections; per scenario a ${cfg.load.warmupS} s warm-up, then ${cfg.load.rounds} round(s) of ${cfg.load.roundS} s, scenarios interleaved round by round`,
       'query mix': `${cfg.load.mixCount} distinct queries, seed ${cfg.load.seed}`,
     },
     data: sets.map((d) => ({ label: d.label, games: d.games, origin: d.origin })),

@@ -1,18 +1,11 @@
 // Summary statistics for benchmark samples: median, min-max, percentiles and ratios of medians.
 
+import { median } from '../../src/registry/shape.ts';
 import type { Summary } from './results.ts';
 
 function sorted(values: readonly number[]): number[] {
   for (const v of values) if (!Number.isFinite(v)) throw new Error(`stats: not a finite number: ${v}`);
   return [...values].sort((a, b) => a - b);
-}
-
-/** Median of a non-empty list (mean of the two middle values for an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('stats: median of an empty list');
-  const s = sorted(values);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /**
@@ -26,7 +19,7 @@ export function percentileOfSorted(s: ArrayLike<number>, p: number): number {
   return s[Math.min(rank, s.length) - 1]!;
 }
 
-/** Median with min and max. */
+/** Median (the mean of the middle two for an even count) with min and max. */
 export function summarize(values: readonly number[]): Summary {
   if (values.length === 0) throw new Error('stats: summary of an empty list');
   const s = sorted(values);

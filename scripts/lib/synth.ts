@@ -373,7 +373,8 @@ export interface SynthRegistry {
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-class Dice {
+/** Draws from mulberry32: whole numbers, chances, picks and weighted picks (the registry and the bench's query mix). */
+export class Dice {
   readonly next: () => number;
   constructor(seed: number) {
     this.next = mulberry32(seed);

@@ -1,4 +1,4 @@
-// The bench's load generator: loopback only, and each connection from its own client address.
+// The bench's load generator: loopback only, and each connection standing for its own client (X-Forwarded-For).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,10 +6,13 @@ import { CLIENT_ADDRESSES, runLoad } from '../../scripts/bench/load.ts';
 
 let server: http.Server;
 let base: string;
-const seen = new Set<string>();
+/** Client addresses seen per path (each case its own path: a late request of one run does not count for the next). */
+const seen = new Map<string, Set<string>>();
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    seen.add(req.socket.remoteAddress ?? '');
+    const url = req.url ?? '';
+    if (!seen.has(url)) seen.set(url, new Set());
+    seen.get(url)!.add(String(req.headers['x-forwarded-for']));
     res.end('ok');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -18,12 +21,16 @@ beforeAll(async () => {
 afterAll(() => new Promise((r) => server.close(r)));
 
 describe('runLoad', () => {
-  it('connects each connection from the next client address', async () => {
-    const run = await runLoad({ baseUrl: base, connections: 4, durationS: 0.3, next: () => '/x' });
+  it.each([
+    ['a path per request', '/next', {}],
+    ['one fixed path', '/fixed', { fixedPath: '/fixed' }],
+  ])('sends each connection with the next client address in X-Forwarded-For (%s)', async (_, path, fixed) => {
+    const run = await runLoad({ baseUrl: base, connections: 4, durationS: 0.3, next: () => path, ...fixed });
     expect(run.requests).toBeGreaterThan(0);
     expect(run.non2xx + run.errors).toBe(0);
-    expect(seen.size).toBe(4);
-    for (const address of seen) expect(CLIENT_ADDRESSES).toContain(address);
+    const addresses = seen.get(path) ?? new Set();
+    expect(addresses.size).toBe(4);
+    for (const address of addresses) expect(CLIENT_ADDRESSES).toContain(address);
   });
 
   it('refuses anything but loopback', async () => {
