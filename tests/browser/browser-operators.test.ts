@@ -53,7 +53,7 @@ describe('game page: which build do casinos run?', () => {
     const section = page.locator('section[data-operators]');
     await expect(section.locator('h2').textContent()).resolves.toBe('Which build do casinos run?');
     expect(await section.isVisible()).toBe(true);
-    const row = await section.locator('li').first().innerText();
+    const row = await section.locator('li').first().textContent();
     expect(row).toMatch(/^711\.nl \(NL\): \d+\.\d\d%, /);
     expect(row).toMatch(/#\d+, pinned 2026-11-28$/);
     expect(await page.locator('#ladder-d').textContent()).toContain('· 711.nl');
