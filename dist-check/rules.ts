@@ -22,7 +22,7 @@ export interface DistProblem {
 /** The widget page budget: at most 6 KB gzip (issue 3). */
 export const WIDGET_GZIP_BUDGET = 6 * 1024;
 
-const SCHEMAS: Record<Exclude<EmitFamily, 'widget' | 'badge' | 'game_feed' | 'provider_feed'>, z.ZodType> = {
+const SCHEMAS: Record<Exclude<EmitFamily, 'widget' | 'badge' | 'game_feed' | 'provider_feed' | 'operator_feed'>, z.ZodType> = {
   slot: SlotRecordSchema,
   widget_data: WidgetDataSchema,
   provider: ProviderRecordSchema,
@@ -45,7 +45,7 @@ export function checkFile(expected: OutputFile, actual: string | undefined, pref
   const out: DistProblem[] = [];
   if (expected.family === 'badge') {
     if (!actual.startsWith('<svg ') || !actual.includes('<title>')) out.push({ file, problem: 'is not an SVG badge with a title' });
-  } else if (expected.family === 'game_feed' || expected.family === 'provider_feed') {
+  } else if (expected.family === 'game_feed' || expected.family === 'provider_feed' || expected.family === 'operator_feed') {
     if (!actual.startsWith('<?xml') || !actual.includes('<feed xmlns="http://www.w3.org/2005/Atom">')) out.push({ file, problem: 'is not an Atom feed' });
   } else if (expected.family !== 'widget') {
     let parsed: unknown;
@@ -144,13 +144,14 @@ export function checkCounts(
     provider: providers,
     provider_feed: providers,
     operator: operators,
+    operator_feed: operators,
   };
   const out: DistProblem[] = [];
   for (const [family, count] of counts) {
     if (count !== want[family])
       out.push({
         file: `${prefix}${dirs[family]}/`,
-        problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : family === 'operator' ? 'operators' : 'games'}`,
+        problem: `holds ${count} files, the data has ${want[family]} ${family === 'provider' || family === 'provider_feed' ? 'providers' : family === 'operator' || family === 'operator_feed' ? 'operators' : 'games'}`,
       });
   }
   return out;

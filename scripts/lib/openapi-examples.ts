@@ -6,11 +6,12 @@
 import { renderBadge } from '../../src/emit/badge.ts';
 import { renderDumps } from '../../src/emit/dumps.ts';
 import { feedIndex, gameFeed } from '../../src/emit/feeds.ts';
+import { operatorFeed } from '../../src/emit/operator-feed.ts';
 import { renderWidget } from '../../src/emit/widget.ts';
 import type { RegistryBundle } from '../../src/registry/bundle.ts';
 import { makeContext, shapeProvider, shapeSlot, shapeWidgetData } from '../../src/registry/shape.ts';
 import { shapeOperator } from '../../src/registry/shape-operator.ts';
-import { dumpFiles, paths } from '../../src/routes/paths.ts';
+import { dumpFiles, keyedTemplate, paths } from '../../src/routes/paths.ts';
 import { DEFAULT_SITE } from '../../src/routes/urls.ts';
 import { SLOT_NOT_FOUND } from '../../src/schemas/errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../../src/schemas/rate-limit.ts';
@@ -246,6 +247,14 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
       path: '/api/feeds/game/{slug}.atom',
       schema: null,
     },
+    ...bundle.operators.slice(0, 1).map((o) => ({
+      request: paths.operatorFeed(o.operator),
+      status: 200,
+      contentType: 'application/atom+xml' as const,
+      body: operatorFeed(shapeOperator(ctx, o, bundle.records), DEFAULT_SITE),
+      path: keyedTemplate('operator_feed'),
+      schema: null,
+    })),
     { request: paths.llms, status: 200, contentType: 'text/plain', body: head(dump(dumpFiles.llms), 5), path: paths.llms, schema: null },
     {
       request: paths.removed,

@@ -8,6 +8,8 @@
 //   dist/client/api/feeds/game/{slug}.atom     the game's Atom feed (src/emit/feeds.ts)
 //   dist/client/api/feeds/provider/{p}.atom    the provider's Atom feed
 //   dist/client/api/rtp/provider/{provider}    provider record (JSON, no extension)
+//   dist/client/api/rtp/operator/{operator}    operator record (JSON, no extension)
+//   dist/client/api/feeds/operator/{o}.atom    the operator's Atom feed (src/emit/operator-feed.ts)
 //   dist/client/_headers                       CDN headers, page rules included (src/emit/headers.ts)
 //   dist/client/_redirects                     CDN redirects of merged slugs (src/emit/redirects.ts)
 //   dist/client/api/rtp/dump/*, api/rtp/removed  bulk downloads, release diffs, tombstones (src/emit/dumps.ts)
@@ -37,11 +39,12 @@ import { type FeedIndex, feedIndex, gameFeed, providerFeed } from './feeds.ts';
 import { HEADERS_FILE, pageRules, renderHeadersFile } from './headers.ts';
 import { listBundleBytes } from './list/list-bundle.ts';
 import { EDGE_DIR, NGINX_CONF_FILE, renderNginxConf } from './nginx.ts';
+import { operatorFeed } from './operator-feed.ts';
 import { REDIRECTS_FILE, renderRedirectsFile } from './redirects.ts';
 import { renderWidget } from './widget.ts';
 
 /** The emitted file families checked by dist-check (each one directory under dist/client). */
-export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed' | 'operator';
+export type EmitFamily = 'slot' | 'widget_data' | 'widget' | 'badge' | 'game_feed' | 'provider' | 'provider_feed' | 'operator' | 'operator_feed';
 
 /** One file to write: its family and path under dist/client, and its exact text. */
 export interface OutputFile {
@@ -137,7 +140,7 @@ export function renderGame(ctx: ShapeContext, feeds: FeedIndex, record: GameReco
   ];
 }
 
-/** Every emitted file of the families, games in slug order then providers in key order (lazily, to bound memory). */
+/** Every emitted file of the families, games in slug order, then providers and operators in key order (lazily, to bound memory). */
 export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
   const feeds = feedIndex(prep.bundle, prep.site);
   for (const record of prep.bundle.records) yield* renderGame(prep.ctx, feeds, record);
@@ -145,8 +148,11 @@ export function* renderAll(prep: PreparedBuild): Generator<OutputFile> {
     yield { family: 'provider', file: files.provider(p.provider), text: serialise(shapeProvider(prep.ctx, p.provider)) };
     yield { family: 'provider_feed', file: files.providerFeed(p.provider), text: providerFeed(feeds, p) };
   }
-  for (const o of prep.bundle.operators)
-    yield { family: 'operator', file: files.operator(o.operator), text: serialise(shapeOperator(prep.ctx, o, prep.bundle.records)) };
+  for (const o of prep.bundle.operators) {
+    const record = shapeOperator(prep.ctx, o, prep.bundle.records);
+    yield { family: 'operator', file: files.operator(o.operator), text: serialise(record) };
+    yield { family: 'operator_feed', file: files.operatorFeed(o.operator), text: operatorFeed(record, prep.site, feeds.hub) };
+  }
 }
 
 /** The directories under dist/client that hold the emitted families. */
@@ -159,6 +165,7 @@ export const FAMILY_DIRS: Record<EmitFamily, string> = {
   provider_feed: path.posix.dirname(files.providerFeed('x')),
   provider: path.posix.dirname(files.provider('x')),
   operator: path.posix.dirname(files.operator('x')),
+  operator_feed: path.posix.dirname(files.operatorFeed('x')),
 };
 
 /** The build's record of itself. */

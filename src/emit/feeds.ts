@@ -3,6 +3,7 @@
 //   api/feeds/rtp.atom                   the newest 100 changes and additions across the registry
 //   api/feeds/provider/{provider}.atom   the newest 100 of one provider's games
 //   api/feeds/game/{slug}.atom           every change of one game
+//   api/feeds/operator/{operator}.atom   what one operator's catalogue showed (src/emit/operator-feed.ts)
 //
 // Each entry links the game's page ({site}/rtp/{slug}) and cites the source of its figures (a game
 // merged into the record of the same game: that record's page and source). With
@@ -92,7 +93,7 @@ function describe(c: FeedChange, name: string, into: GameRecord | undefined): { 
 }
 
 /** The tag URI authority of the site (RFC 4151): its host name. */
-const tagAuthority = (site: string) => new URL(site).hostname;
+export const tagAuthority = (site: string) => new URL(site).hostname;
 
 function entry(c: FeedChange, game: GameRecord | undefined, site: string, into: GameRecord | undefined): string {
   const name = game?.canonical_name ?? c.slug;
@@ -114,8 +115,8 @@ function entry(c: FeedChange, game: GameRecord | undefined, site: string, into: 
   );
 }
 
-/** One feed document. */
-function feed(opts: {
+/** One feed document (`entries`: each an `<entry>` element, escaped). */
+export function feed(opts: {
   self: string;
   alternate: string;
   title: string;

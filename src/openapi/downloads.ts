@@ -70,6 +70,12 @@ export const DOWNLOAD_OPERATIONS = {
     'application/atom+xml',
     TEXT,
   ),
+  getOperatorFeed: download(
+    "Atom feed of one operator's observed builds",
+    "One entry per date a source of the operator was pinned, summarising what its catalogue showed then: games observed, at the top build, at a lower build (mean and largest gap in points), above the stated RTP. An observation is what that casino's catalogue showed on the date its source was pinned, not a live reading.",
+    'application/atom+xml',
+    TEXT,
+  ),
   getGameFeed: download(
     "Atom feed of one game's RTP changes",
     'Every recorded change of the game, newest first.',

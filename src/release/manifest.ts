@@ -21,7 +21,7 @@ export function urlOfReleaseFile(rel: string): { family: ManifestFamily; path: s
   if (family === 'dump') return { family: 'dump', path: url.path };
   if (!url.keyed) return { family: family === 'asset' ? 'asset' : 'page', path: url.path };
   if (family === 'page') return { family: 'game_page', path: url.path };
-  if (family === 'provider_feed' || family === 'game_feed') return { family: 'feed', path: url.path };
+  if (family === 'provider_feed' || family === 'operator_feed' || family === 'game_feed') return { family: 'feed', path: url.path };
   return { family: family as ManifestFamily, path: url.path };
 }
 

@@ -17,6 +17,7 @@ export type RouteFamily =
   | 'widget'
   | 'badge'
   | 'provider_feed'
+  | 'operator_feed'
   | 'game_feed'
   | 'openapi'
   | 'dump'
@@ -49,11 +50,12 @@ export const OG_PREFIX = '/api/og/rtp/';
 const OG_SUFFIX = '.png';
 /**
  * The site's pages at exact paths (Astro pages under src/pages/, family `page`): the search page
- * (the home page), the provider index, the compare page and the page about the data.
+ * (the home page), the provider and operator indexes, the compare page and the page about the data.
  */
 const PAGES = {
   search: '/',
   providers: '/providers',
+  operators: '/operators',
   compare: '/compare',
   about: '/about',
 } as const;
@@ -61,6 +63,8 @@ const PAGES = {
 const ABOUT_API_ANCHOR = 'api';
 /** A provider's registry page (an Astro page, src/pages/providers/[provider].astro): prefix + key. */
 const PROVIDER_PAGE_PREFIX = `${PAGES.providers}/`;
+/** An operator's registry page (src/pages/operators/[operator].astro): prefix + key. */
+const OPERATOR_PAGE_PREFIX = `${PAGES.operators}/`;
 
 /** The pattern of a key (a slug or a provider key): lowercase words joined by single hyphens. */
 export const KEY_SEGMENT = '([a-z0-9]+(?:-[a-z0-9]+)*)';
@@ -76,6 +80,7 @@ export const KEYED_ROUTES: readonly KeyedRoute[] = [
   keyed('widget_data', 'slug', '/api/widget/rtp/', ''),
   keyed('badge', 'slug', '/api/badge/rtp/', '.svg'),
   keyed('provider_feed', 'provider', '/api/feeds/provider/', '.atom'),
+  keyed('operator_feed', 'operator', '/api/feeds/operator/', '.atom'),
   keyed('game_feed', 'slug', '/api/feeds/game/', '.atom'),
   keyed('slot', 'slug', '/api/rtp/', ''),
   keyed('widget', 'slug', '/widget/rtp/', '', '.html'),
@@ -139,13 +144,16 @@ export const paths = {
   widget: pathOf('widget'),
   badge: pathOf('badge'),
   providerFeed: pathOf('provider_feed'),
+  operatorFeed: pathOf('operator_feed'),
   gameFeed: pathOf('game_feed'),
   gamePage: pathOf('page'),
   providerPage: (key: string) => `${PROVIDER_PAGE_PREFIX}${key}`,
+  operatorPage: (key: string) => `${OPERATOR_PAGE_PREFIX}${key}`,
   /** The site's pages at exact paths; `compare` names the games compared (slugs, already valid). */
   pages: {
     search: PAGES.search,
     providers: PAGES.providers,
+    operators: PAGES.operators,
     about: PAGES.about,
     aboutApi: `${PAGES.about}#${ABOUT_API_ANCHOR}`,
     compare: (slugs: readonly string[] = []) => (slugs.length === 0 ? PAGES.compare : `${PAGES.compare}?slugs=${slugs.join(',')}`),
@@ -194,6 +202,7 @@ export const files = {
   widget: fileOf('widget'),
   badge: fileOf('badge'),
   providerFeed: fileOf('provider_feed'),
+  operatorFeed: fileOf('operator_feed'),
   gameFeed: fileOf('game_feed'),
   gamePage: fileOf('page'),
 } as const;

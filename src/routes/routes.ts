@@ -26,6 +26,7 @@ export type OperationId =
   | 'getWidget'
   | 'getBadge'
   | 'getProviderFeed'
+  | 'getOperatorFeed'
   | 'getGameFeed'
   | 'getOpenApi'
   | 'getRegistryDump'
@@ -207,6 +208,14 @@ export const POLICIES: Record<RouteFamily, RoutePolicy> = {
   },
   provider_feed: {
     ...at('provider_feed', 'static', keyedTemplate('provider_feed'), 'getProviderFeed'),
+    contentType: ATOM_TYPE,
+    cacheControl: CACHE_HOUR,
+    rateLimited: false,
+    headers: NOSNIFF,
+  },
+  // What one operator's pinned catalogues showed, one entry per date a source was pinned.
+  operator_feed: {
+    ...at('operator_feed', 'static', keyedTemplate('operator_feed'), 'getOperatorFeed'),
     contentType: ATOM_TYPE,
     cacheControl: CACHE_HOUR,
     rateLimited: false,

@@ -41,13 +41,22 @@ export function ladderFloor(min: number): number {
  * The RTP ladder of a game: one rung per variant, highest first, each labelled with its figure and
  * kind, its bar on a scale from `floor` (default `ladderFloor` of the lowest variant) to 100%, the
  * stated RTP's rung accented and a line through every rung at the stated figure. Ladders drawn side
- * by side pass one floor, so their bars compare.
+ * by side pass one floor, so their bars compare. `seen`: words added to a rung's label, by its RTP
+ * (the game page names the casinos whose catalogue showed that build).
  */
-export function ladderChart(id: string, rungs: readonly Rung[], stated: number, floor = ladderFloor(Math.min(...rungs.map((r) => r.rtp)))): string {
+export function ladderChart(
+  id: string,
+  rungs: readonly Rung[],
+  stated: number,
+  floor = ladderFloor(Math.min(...rungs.map((r) => r.rtp))),
+  seen: ReadonlyMap<number, string> = new Map(),
+): string {
   const sorted = [...rungs].sort((a, b) => b.rtp - a.rtp);
   const x = (rtp: number) => ((rtp - floor) / (100 - floor)) * W;
   const ROW = 36;
-  const label = (r: Rung) => `${formatRtp(r.rtp)} · ${formatVariantKind(r.kind, r.jurisdiction)}${r.rtp === stated ? ' · stated RTP' : ''}`;
+  const at = (r: Rung) => seen.get(r.rtp);
+  const label = (r: Rung) =>
+    `${formatRtp(r.rtp)} · ${formatVariantKind(r.kind, r.jurisdiction)}${r.rtp === stated ? ' · stated RTP' : ''}${at(r) === undefined ? '' : ` · ${at(r)}`}`;
   let body = '';
   sorted.forEach((r, i) => {
     const y = i * ROW;
@@ -213,4 +222,32 @@ export function historyChart(id: string, points: readonly HistoryPoint[]): strin
     'RTP history: the line is the stated RTP at each data version, the dots are the variants known then.',
     'history-chart',
   );
+}
+
+/** One row of a bar list: what it counts and how many. */
+export interface BarRow {
+  label: string;
+  count: number;
+}
+
+/**
+ * Horizontal bars, one row per band, each labelled with its band and count, their lengths on one
+ * scale from 0 to the largest count (a non-zero count at least 2 units long, so it stays visible).
+ * `what` names what the rows count, in the title and the text alternative.
+ */
+export function barList(id: string, rows: readonly BarRow[], what: string, caption: string): string {
+  if (rows.length === 0) return '';
+  const top = Math.max(1, ...rows.map((r) => r.count));
+  const ROW = 36;
+  let body = '';
+  rows.forEach((r, i) => {
+    const y = i * ROW;
+    body +=
+      `<text x="0" y="${y + FONT}" class="lbl">${e(`${r.label}: ${r.count.toLocaleString('en-US')}`)}</text>` +
+      `<rect x="0" y="${y + 19}" width="${n(r.count === 0 ? 0 : Math.max(2, (r.count / top) * W))}" height="10" rx="2" class="bar"/>`;
+  });
+  const axisY = rows.length * ROW + 4;
+  body += `<line x1="0" y1="${axisY}" x2="${W}" y2="${axisY}" class="ax"/>`;
+  const desc = `${what}: ${rows.map((r) => `${r.label}: ${r.count}`).join('; ')}.`;
+  return figure(`${svgOpen(id, axisY + 4, what, desc) + body}</svg>`, e(caption), 'bar-list');
 }

@@ -3,6 +3,7 @@
 //
 //   /rtp/{slug}                  this page (file rtp/{slug}.html)
 //   /providers/{provider}        linked provider page
+//   /operators/{operator}        linked operator pages (src/site/game-operators.ts)
 //   /compare?slugs={slug}        linked compare page
 //   /api/rtp/{slug}, /api/widget/rtp/{slug}, /widget/rtp/{slug}   linked API and widget URLs
 
@@ -31,6 +32,7 @@ import {
   formatYear,
   hostOf,
 } from './format.ts';
+import { ladderSeen, operatorsSection } from './game-operators.ts';
 import { OG_HEIGHT, OG_WIDTH } from './og-card.ts';
 import { gameCitationText, gamePath, providerPath, SITE_NAME } from './site.ts';
 
@@ -256,7 +258,8 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
     `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page read here, a licensed casino's own catalogue (the build it runs), the hand-checked seed, a catalogue citing the provider's page, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
-    `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp)}${variantsTable(r)}</section>` +
+    `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp, undefined, ladderSeen(r))}${variantsTable(r)}</section>` +
+    operatorsSection(r) +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +
     embedBuilder(r, ctx.site, ctx.meta.data_version) +
     `<section data-cite><h2>Cite and reuse</h2><p>Cite as: <cite>${e(gameCitationText(ctx.meta, r.canonical_name, r.provider_display, pageUrl))}</cite></p>` +

@@ -3,8 +3,10 @@
 import { makeBundle, type RegistryBundle } from '../registry/bundle.ts';
 import { dataDir, loadRegistryOrThrow } from '../registry/load.ts';
 import { makeContext, median, round2, type ShapeContext, shapeProvider } from '../registry/shape.ts';
+import { shapeOperator } from '../registry/shape-operator.ts';
 import { siteUrl } from '../routes/urls.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
+import type { OperatorRecord } from '../schemas/operator.ts';
 import type { ProviderRecord } from '../schemas/provider.ts';
 import type { SlotHistoryEntry } from '../schemas/slot.ts';
 import { compareStrings, fold } from '../schemas/text.ts';
@@ -24,6 +26,8 @@ export interface SiteData {
   /** History entries per slug, newest first (as in GET /api/rtp/{slug}). */
   historyBySlug: Map<string, SlotHistoryEntry[]>;
   providers: ProviderSummary[];
+  /** Each operator's record, as GET /api/rtp/operator/{operator} answers it, in key order. */
+  operators: OperatorRecord[];
   /** Median stated RTP of every game in the registry, rounded as a provider's `rtp_stats.median` (the provider pages compare the two). */
   statedMedian: number;
 }
@@ -46,6 +50,7 @@ export function indexBundle(bundle: RegistryBundle, site: string, ctx: ShapeCont
     site,
     historyBySlug: ctx.historyBySlug,
     providers,
+    operators: bundle.operators.map((o) => shapeOperator(ctx, o, bundle.records)),
     statedMedian: round2(median(bundle.records.map((r) => r.stated_rtp).sort((a, b) => a - b))),
   };
 }

@@ -154,7 +154,7 @@ describe('charts', () => {
     const cases: Array<[string, RegExp]> = [
       [
         '/rtp/book-of-dead',
-        /^RTP ladder 5 RTP variants, highest first: 96\.21% · Standard · stated RTP; 94\.25% · Operator ladder; .*84\.18% · Operator ladder\./,
+        /^RTP ladder 5 RTP variants, highest first: 96\.21% · Standard · stated RTP · 711\.nl; 94\.25% · Operator ladder; .*84\.18% · Operator ladder\./,
       ],
       [
         '/rtp/gates-of-olympus-1000',

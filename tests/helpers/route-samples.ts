@@ -31,10 +31,11 @@ export function familySamples(keys: SampleKeys): Record<RouteFamily, string[]> {
     widget: [paths.widget(slug)],
     badge: [paths.badge(slug)],
     provider_feed: [paths.providerFeed(provider)],
+    operator_feed: operator === undefined ? [] : [paths.operatorFeed(operator)],
     game_feed: [paths.gameFeed(slug)],
     openapi: [paths.openapi],
     dump: [paths.dump.json, paths.dump.csv, paths.dump.ndjson, paths.dump.dataPackage, paths.dump.changes(version), paths.removed, paths.llms, paths.feed],
-    page: [paths.gamePage(slug), '/', '/about', paths.providerPage(provider)],
+    page: [paths.gamePage(slug), '/', '/about', paths.providerPage(provider), ...(operator === undefined ? [] : [paths.operatorPage(operator)])],
     asset: [asset],
   };
 }

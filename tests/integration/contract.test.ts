@@ -144,6 +144,8 @@ async function routeTargets(): Promise<Array<{ target: string; status: number }>
     ok('/api/feeds/rtp.atom'),
     ok('/api/feeds/provider/playngo.atom'),
     no('/api/feeds/provider/no-such-provider.atom'),
+    ok('/api/feeds/operator/711nl.atom'),
+    no('/api/feeds/operator/no-such-casino.atom'),
     ok('/api/feeds/game/book-of-dead.atom'),
     no('/api/feeds/game/no-such-game.atom'),
     moved(`/api/feeds/game/${old}.atom`),

@@ -14,8 +14,10 @@ import { MARKERS } from '../../src/site/game-page.ts';
 import { listItemText } from '../../src/site/list-item.ts';
 import { type Server, startServer, testDataDir, testOutDir } from '../helpers/server.ts';
 
+/** What the "Which build do casinos run?" section and the Operators link add to the largest page, measured (gzip bytes). */
+const OPERATORS_SECTION_GZIP = 161;
 /** Largest compressed game page allowed: the pages stay small at 50k games. */
-const GAME_PAGE_GZIP_BUDGET = 4 * 1024;
+const GAME_PAGE_GZIP_BUDGET = 4 * 1024 + OPERATORS_SECTION_GZIP;
 
 let out: string;
 let server: Server;

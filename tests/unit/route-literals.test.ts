@@ -20,7 +20,7 @@ const firstSegment = (p: string) => `/${p.split('/')[1]!}`;
  * and of each prefix with its slash (`/widget/`, `/rtp/`, `/_astro/`, `/providers/`).
  */
 function routeRoots(): string[] {
-  const prefixes = [...KEYED_ROUTES.map((r) => r.prefix), API_PREFIX, WIDGET_PREFIX, ASSET_PREFIX, OG_PREFIX, paths.providerPage('')];
+  const prefixes = [...KEYED_ROUTES.map((r) => r.prefix), API_PREFIX, WIDGET_PREFIX, ASSET_PREFIX, OG_PREFIX, paths.providerPage(''), paths.operatorPage('')];
   const exact = [...EXACT_ROUTES.keys(), ...[...PAGE_PATHS].filter((p) => p !== paths.pages.search)];
   return [...new Set([...exact.map(firstSegment), ...prefixes.map((p) => `${firstSegment(p)}/`)])].sort();
 }
@@ -75,7 +75,21 @@ function sourceFiles(dir: string): string[] {
 
 describe('route paths are written in the route table only', () => {
   it('roots every route of the table', () => {
-    expect(routeRoots()).toEqual(['/_astro/', '/about', '/api', '/api/', '/compare', '/llms.txt', '/mcp', '/providers', '/providers/', '/rtp/', '/widget/']);
+    expect(routeRoots()).toEqual([
+      '/_astro/',
+      '/about',
+      '/api',
+      '/api/',
+      '/compare',
+      '/llms.txt',
+      '/mcp',
+      '/operators',
+      '/operators/',
+      '/providers',
+      '/providers/',
+      '/rtp/',
+      '/widget/',
+    ]);
   });
 
   it('has an Astro page for each page of the site at an exact path', () => {

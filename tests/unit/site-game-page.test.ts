@@ -121,7 +121,8 @@ describe('game page content', () => {
     const section = html.slice(html.indexOf('<section data-variants>'), html.indexOf('<section data-history>'));
     expect(section.indexOf('<figure class="chart-box ladder-chart">')).toBeLessThan(section.indexOf('<table class="ladder">'));
     expect(section.match(/<rect [^>]*class="bar( s)?"/g)).toHaveLength(5);
-    expect(section).toContain('>96.21% · Standard · stated RTP</text>');
+    // The casino whose pinned catalogue showed the stated build is named at that rung.
+    expect(section).toContain('>96.21% · Standard · stated RTP · 711.nl</text>');
     expect(section).toContain('>84.18% · Operator ladder</text>');
   });
 

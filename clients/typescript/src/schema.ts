@@ -264,6 +264,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/feeds/operator/{operator}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Atom feed of one operator's observed builds
+         * @description One entry per date a source of the operator was pinned, summarising what its catalogue showed then: games observed, at the top build, at a lower build (mean and largest gap in points), above the stated RTP. An observation is what that casino's catalogue showed on the date its source was pinned, not a live reading. Written by the build for each data version; not rate limited; cached 1 hour.
+         */
+        get: operations["getOperatorFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/feeds/game/{slug}.atom": {
         parameters: {
             query?: never;
@@ -3134,6 +3154,60 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Atom feed of one provider's RTP changes */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file (the answer of every unknown path under /api/rtp/ and /api/). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "statusMessage": "slot not found in registry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["ServerBusy"];
+        };
+    };
+    getOperatorFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Operator key (a licensed casino).
+                 * @example 711nl
+                 */
+                operator: components["parameters"]["operator"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom feed of one operator's observed builds */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
