@@ -50,13 +50,29 @@ export function ladderSvg(d: Pick<WidgetData, 'rtp_variants' | 'rtp_min' | 'rtp_
   );
 }
 
+/** The script's label key of each operator build (widget-assets.ts labelTable). */
+const BUILD_KEYS = { top: 'B', lower: 'W', higher: 'H' } as const;
+
+/**
+ * One operator's line, hidden until the embedder asks for that operator (`operator=<key>`): what its
+ * catalogue showed on the date its source was pinned, e.g. `711.nl: 96.21% (top build) · catalogue as pinned 2026-11-28`.
+ */
+export function operatorLine(o: WidgetData['operators'][number]): string {
+  const date = escapeHtml(o.pinned_at.slice(0, 10));
+  return (
+    `<p class="o" data-k="${escapeHtml(o.operator)}" hidden>${escapeHtml(o.display)}<span data-t="k">${EN.operator.sep}</span>${fig(o.rtp)} ` +
+    `(<span data-t="${BUILD_KEYS[o.build]}">${EN.operator[o.build]}</span>) · <span data-t="C">${EN.operator.pinned}</span> <span data-d="${date}">${date}</span></p>`
+  );
+}
+
 /** The script's label key of each confidence level (widget-assets.ts labelTable). */
 const CONFIDENCE_KEYS = { verified: 'e', corroborated: 'g', single_source: 'h' } as const;
 
 /**
  * The complete widget page, in English; `?lang=` switches it in the browser (src/routes/widget-i18n.ts).
  * Every text and URL from the data is escaped. Marked for the script: `data-t` a label (its key in
- * the script's table: S stated, V variants, o no other version, e/g/h the confidence level, c verified, u source), `data-p` a
+ * the script's table: S stated, V variants, o no other version, e/g/h the confidence level, c verified, u source,
+ * k/B/W/H/C the operator line), `data-k` an operator's line, `data-p` a
  * figure, `data-i` an axis percentage, `data-n` a variant count, `data-d` a date.
  */
 export function renderWidget(d: WidgetData): string {
@@ -79,7 +95,7 @@ export function renderWidget(d: WidgetData): string {
     `<div><p class="v"><span class="l" data-t="V">${EN.variants}</span><span>${range} · <span data-n="${n}">${n} ${EN.variant[n === 1 ? 0 : 1]}</span></span></p>` +
     ladderSvg(d) +
     `<p class="x" aria-hidden="true"><span data-i="${axisFloor(d.rtp_min)}">${axisFloor(d.rtp_min)}%</span><span data-i="100">100%</span></p>` +
-    `<p class="z">${n === 1 ? `<span data-t="o">${EN.noOther}</span>` : d.rtp_variants.map((v) => (v === d.stated_rtp ? `<b>${fig(v)}</b>` : fig(v))).join(' · ')}</p></div>` +
+    `<p class="z">${n === 1 ? `<span data-t="o">${EN.noOther}</span>` : d.rtp_variants.map((v) => (v === d.stated_rtp ? `<b>${fig(v)}</b>` : fig(v))).join(' · ')}</p>${d.operators.map(operatorLine).join('')}</div>` +
     `<footer class="f"><span><span data-t="${CONFIDENCE_KEYS[d.confidence]}">${EN.confidence[d.confidence]}</span> · <span data-t="c">${EN.verified}</span> <span data-d="${escapeHtml(verified)}">${escapeHtml(verified)}</span> · ` +
     `<a href="${safeHref(d.source_url)}" target="_blank" rel="noopener noreferrer"><span data-t="u">${EN.source}</span> ↗</a></span>` +
     `<a href="${safeHref(d.attribution.url)}" target="_blank" rel="noopener">${escapeHtml(d.attribution.text)}</a></footer>` +

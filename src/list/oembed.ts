@@ -29,7 +29,7 @@ export const MSG_SIZE = 'must be a whole number of pixels from 1 to 100000';
 /** Longest `url` read (a registry URL is far shorter; the query string is bounded anyway). */
 const URL_MAX = 1024;
 /** Widget options carried from a widget URL into the iframe (src/routes/widget-i18n.ts, docs/api-static.md). */
-const WIDGET_OPTIONS = ['theme', 'border', 'radius', 'lang'] as const;
+const WIDGET_OPTIONS = ['theme', 'border', 'radius', 'lang', 'operator'] as const;
 
 export type OembedHandler = (input: QueryInput) => HandlerResult;
 

@@ -33,7 +33,7 @@ import { ProviderRecordSchema } from '../schemas/provider.ts';
 import { RateLimitedBodySchema } from '../schemas/rate-limit.ts';
 import { LicenseSchema, ProviderMetaSchema, SlotHistoryEntrySchema, SlotRecordSchema } from '../schemas/slot.ts';
 import { SyncRecordSchema, SyncResponseSchema } from '../schemas/sync.ts';
-import { WidgetAttributionSchema, WidgetDataSchema } from '../schemas/widget.ts';
+import { WidgetAttributionSchema, WidgetDataSchema, WidgetOperatorSchema } from '../schemas/widget.ts';
 import { FIELD_DESCRIPTIONS } from './fields.ts';
 
 /** A JSON object of the document. */
@@ -59,6 +59,7 @@ export const COMPONENT_SCHEMAS = {
   SlotRecord: SlotRecordSchema,
   WidgetAttribution: WidgetAttributionSchema,
   WidgetData: WidgetDataSchema,
+  WidgetOperator: WidgetOperatorSchema,
   ProviderRecord: ProviderRecordSchema,
   OperatorRecord: OperatorRecordSchema,
   HistoryQuery: HistoryQuerySchema,

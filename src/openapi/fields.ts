@@ -131,12 +131,21 @@ export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     rtp_max: 'Highest known variant.',
     rtp_variants: 'Every known variant, ascending.',
     confidence: 'How much evidence stands behind the stated RTP (`verified`, `corroborated`, `single_source`); the widget says it in words.',
+    operators:
+      "The operator builds the widget shows one of when asked (`operator=<key>`): what each casino's catalogue showed on the date its source was pinned, not a live reading. Empty when none is known.",
     last_verified: 'ISO 8601 timestamp of the last check.',
     source_url: 'URL to cite.',
     page_url: "Registry's page for the game.",
     widget_url: 'The widget page.',
     attribution: 'The attribution link the widget shows.',
     data_version: 'Dataset version.',
+  },
+  WidgetOperator: {
+    operator: "Operator key (the widget's `operator=` value).",
+    display: "Operator's display name.",
+    rtp: "The RTP the operator's catalogue showed, as a percentage.",
+    build: '`top` (equals the stated RTP), `lower` (a lower build) or `higher` (above the stated RTP).',
+    pinned_at: 'ISO 8601 time the operator catalogue was pinned: the date the figure was seen, not a live reading.',
   },
   WidgetAttribution: {
     text: 'Short link text.',

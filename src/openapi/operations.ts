@@ -136,6 +136,12 @@ export const REGISTRY_OPERATIONS = {
           { type: 'string', enum: [...WIDGET_LANGS], default: 'en' },
           'de',
         ),
+        queryParam(
+          'operator',
+          `An operator key (as in \`${keyedTemplate('operator')}\`): adds that casino's line, e.g. \`711.nl: 96.21% (top build) · catalogue as pinned 2026-11-28\`, in the chosen language: what its catalogue showed on the date its source was pinned, not a live reading. A key the page holds no observation for (unknown, or a game that catalogue does not list) adds nothing.`,
+          { type: 'string' },
+          '711nl',
+        ),
         queryParam('v', 'Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.', { type: 'string' }, '1.0.0'),
       ],
       responses: {
@@ -182,7 +188,7 @@ export const REGISTRY_OPERATIONS = {
     getOperation({
       summary: 'oEmbed: the widget for a game page or widget URL',
       description:
-        `An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (\`{site}${keyedTemplate('page')}\`) or widget (\`{site}${keyedTemplate('widget')}\`, whose \`theme\`, \`border\`, \`radius\` and \`lang\` carry over) of this registry, a \`rich\` answer whose \`html\` is the widget iframe (for a slug merged into the record of the same game, that record's widget), ` +
+        `An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (\`{site}${keyedTemplate('page')}\`) or widget (\`{site}${keyedTemplate('widget')}\`, whose \`theme\`, \`border\`, \`radius\`, \`lang\` and \`operator\` carry over) of this registry, a \`rich\` answer whose \`html\` is the widget iframe (for a slug merged into the record of the same game, that record's widget), ` +
         `${OEMBED_WIDTH} px wide (or \`maxwidth\`, at least ${OEMBED_MIN_WIDTH}) and ${OEMBED_HEIGHT} px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a \`<link rel="alternate" type="application/json+oembed">\`. Not rate limited; cached 1 hour.`,
       tags: ['widget'],
       parameters: [

@@ -161,6 +161,7 @@ export function shapeWidgetData(ctx: ShapeContext, record: GameRecord): WidgetDa
     rtp_max: record.rtp_max,
     rtp_variants: record.rtp_variants,
     confidence: record.confidence,
+    operators: record.operators.map((o) => ({ operator: o.operator, display: o.display, rtp: o.rtp, build: o.build, pinned_at: o.source.pinned_at })),
     last_verified: record.last_verified,
     source_url: record.source_url,
     page_url: page,

@@ -23,6 +23,9 @@ export const WIDGET_CSS =
   'line{vector-effect:non-scaling-stroke;stroke-linecap:round}' +
   '.t{stroke:var(--tr);stroke-width:6}.g{stroke:var(--rg);stroke-width:6}.k{stroke:var(--mu);stroke-width:2}.s{stroke:var(--ac);stroke-width:4}' +
   '.x{display:flex;justify-content:space-between;font-size:11px;color:var(--mu)}' +
+  // The operator line takes the place of the variants as text; on a narrow frame the axis figures and the variants label give way so the footer's attribution stays inside the 220 px.
+  '.o{margin-top:6px;font-size:12px;font-variant-numeric:tabular-nums}.op .z{display:none}' +
+  '@media(max-width:400px){.x{display:none}.op .v .l{display:none}}' +
   '.z{margin-top:6px;font-size:12px;color:var(--mu);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-variant-numeric:tabular-nums}' +
   '.f{display:flex;flex-wrap:wrap;justify-content:space-between;gap:2px 12px;font-size:12px;color:var(--mu)}' +
   'a{color:var(--ln);text-decoration:none}a:hover,a:focus-visible{text-decoration:underline}';
@@ -42,6 +45,11 @@ function labelTable(): string {
       g: x.confidence.corroborated,
       h: x.confidence.single_source,
       u: x.source,
+      k: x.operator.sep,
+      B: x.operator.top,
+      W: x.operator.lower,
+      H: x.operator.higher,
+      C: x.operator.pinned,
       d: x.decimal,
       s: x.suffix,
       t: x.date === 'dmy' ? x.dateSep : '',
@@ -53,21 +61,26 @@ function labelTable(): string {
 /**
  * Inline script: applies the query-string options before first paint.
  * theme=dark (anything else: light); border=<3 or 6 hex digits, optional #> or none; radius=<0..32>;
+ * operator=<key> shows that operator's line (`p.o[data-k]`, pre-rendered hidden) when the page holds
+ * one for the key, and nothing otherwise;
  * lang=de|es|pt|fr|it rewrites the marked texts once the page is parsed: `data-t` labels, `data-p`
  * figures (as stated, at least two decimals), `data-i` axis percentages, `data-n` variant counts,
  * `data-d` dates, `data-a` the ladder's text alternative, and the title; any other lang is English.
  * Invalid values keep the defaults; other parameters (v) are ignored.
  */
 export const WIDGET_SCRIPT =
-  '(function(){var q=new URLSearchParams(location.search),e=document.documentElement,s=e.style,t=q.get("theme"),b=q.get("border"),r=q.get("radius");' +
+  '(function(){var q=new URLSearchParams(location.search),e=document.documentElement,s=e.style,t=q.get("theme"),b=q.get("border"),r=q.get("radius"),o=q.get("operator");' +
   'if(t==="dark")e.setAttribute("data-theme","dark");' +
   'if(b==="none")s.setProperty("--bw","0px");else if(b&&/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(b))s.setProperty("--bc","#"+b.replace("#",""));' +
   'if(r&&/^[0-9]{1,2}$/.test(r)&&+r<=32)s.setProperty("--r",+r+"px");' +
   labelTable() +
-  ',i=N.indexOf(q.get("lang")),L=T[i];if(i<0)return;e.lang=N[i];' +
+  ',i=N.indexOf(q.get("lang")),L=T[i];if(i>=0)e.lang=N[i];' +
   'function P(v){var k=v.indexOf("."),w=k<0?v:v.slice(0,k),d=k<0?"":v.slice(k+1);while(d.length<2)d+="0";return w+L.d+d+L.s}' +
   'function A(x,f){document.querySelectorAll("["+x+"]").forEach(function(n){f(n,n.getAttribute(x))})}' +
   'document.addEventListener("DOMContentLoaded",function(){' +
+  // An attribute compared as text, never a selector built from the query: any operator value is inert.
+  'A("data-k",function(n,k){if(k===o){n.hidden=false;e.classList.add("op")}});' +
+  'if(!L)return;' +
   'A("data-t",function(n,k){n.textContent=L[k]});' +
   'A("data-p",function(n,v){n.textContent=P(v)});' +
   'A("data-i",function(n,v){n.textContent=v+L.s});' +

@@ -19,6 +19,11 @@ export interface WidgetLabels {
   /** How much evidence stands behind the stated RTP, per confidence level (the record's `confidence`), in a short phrase. */
   confidence: { verified: string; corroborated: string; single_source: string };
   source: string;
+  /**
+   * The operator line (`operator=<key>`): `{display}{sep}{figure} ({build}) · {pinned} {date}`, what that
+   * casino's catalogue showed on the date its source was pinned (`pinned` names it so), not a live reading.
+   */
+  operator: { sep: string; top: string; lower: string; higher: string; pinned: string };
   /** Decimal separator and what follows the number (CLDR percent pattern: `#,##0 %` in German, French, Spanish). */
   decimal: string;
   suffix: string;
@@ -41,6 +46,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Verified',
     confidence: { verified: 'Casino + 2nd source', corroborated: '2+ sources agree', single_source: 'Single source' },
     source: 'Source',
+    operator: { sep: ': ', top: 'top build', lower: 'lower build', higher: 'above stated', pinned: 'catalogue as pinned' },
     decimal: '.',
     suffix: '%',
     date: 'iso',
@@ -55,6 +61,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Geprüft',
     confidence: { verified: 'Casino + 2. Quelle', corroborated: '2+ Quellen stimmen überein', single_source: 'Nur eine Quelle' },
     source: 'Quelle',
+    operator: { sep: ': ', top: 'höchste Version', lower: 'niedrigere Version', higher: 'über der Angabe', pinned: 'Katalogstand vom' },
     decimal: ',',
     suffix: `${NBSP}%`,
     date: 'dmy',
@@ -69,6 +76,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Verificado',
     confidence: { verified: 'Casino + 2.ª fuente', corroborated: '2+ fuentes coinciden', single_source: 'Una sola fuente' },
     source: 'Fuente',
+    operator: { sep: ': ', top: 'versión máxima', lower: 'versión inferior', higher: 'sobre lo declarado', pinned: 'catálogo al' },
     decimal: ',',
     suffix: `${NBSP}%`,
     date: 'dmy',
@@ -83,6 +91,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Verificado',
     confidence: { verified: 'Casino + 2.ª fonte', corroborated: '2+ fontes concordam', single_source: 'Fonte única' },
     source: 'Fonte',
+    operator: { sep: ': ', top: 'versão máxima', lower: 'versão inferior', higher: 'acima do declarado', pinned: 'catálogo em' },
     decimal: ',',
     suffix: '%',
     date: 'dmy',
@@ -97,6 +106,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Vérifié',
     confidence: { verified: 'Casino + 2e source', corroborated: '2+ sources concordent', single_source: 'Source unique' },
     source: 'Source',
+    operator: { sep: `${NBSP}: `, top: 'version maximale', lower: 'version inférieure', higher: 'au-dessus de l’annonce', pinned: 'catalogue au' },
     decimal: ',',
     suffix: `${NNBSP}%`,
     date: 'dmy',
@@ -111,6 +121,7 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLang, WidgetLabels>> = {
     verified: 'Verificato',
     confidence: { verified: 'Casinò + 2ª fonte', corroborated: '2+ fonti concordano', single_source: 'Fonte unica' },
     source: 'Fonte',
+    operator: { sep: ': ', top: 'versione massima', lower: 'versione inferiore', higher: 'sopra il dichiarato', pinned: 'catalogo al' },
     decimal: ',',
     suffix: '%',
     date: 'dmy',

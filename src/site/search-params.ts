@@ -1,4 +1,5 @@
 // The search page's state <-> list-route query string (GET /api/rtp/list), shared by the page and its script.
+import type { OperatorBuildKind } from '../schemas/game-record.ts';
 import type { ListSort } from '../schemas/list.ts';
 
 /**
@@ -23,6 +24,18 @@ export const SORTS: ReadonlyArray<{ value: '' | ListSort; label: string }> = [
   ...Object.entries(SORT_LABELS).map(([value, label]) => ({ value: value as ListSort, label })),
 ];
 
+/**
+ * The operator-build filter's choices (`operator_build`): how the build a casino's catalogue showed,
+ * on the date its source was pinned, compares with the stated RTP.
+ */
+export const OPERATOR_BUILD_LABELS = {
+  top: 'Top build (the stated RTP)',
+  lower: 'A lower build',
+  higher: 'Above the stated RTP',
+} as const satisfies Record<OperatorBuildKind, string>;
+
+const isBuild = (v: string): v is OperatorBuildKind => Object.hasOwn(OPERATOR_BUILD_LABELS, v);
+
 export const PAGE_SIZE = 50;
 
 /** The search page's state; empty strings mean "no filter". */
@@ -30,23 +43,30 @@ export interface SearchState {
   q: string;
   provider: string;
   game_type: string;
+  /** An operator key: games its pinned catalogue lists. */
+  operator: string;
+  /** `top`, `lower` or `higher`: games observed at that build (by `operator` when given). */
+  operator_build: string;
   has_variants: boolean;
   /** `''`: best match with a search, name without. */
   sort: string;
   offset: number;
 }
 
-export const DEFAULT_STATE: SearchState = { q: '', provider: '', game_type: '', has_variants: false, sort: '', offset: 0 };
+export const DEFAULT_STATE: SearchState = { q: '', provider: '', game_type: '', operator: '', operator_build: '', has_variants: false, sort: '', offset: 0 };
 
 /** Reads a state from a query string (the page's own URL); unknown or malformed values fall back to defaults. */
 export function stateFromQuery(search: string): SearchState {
   const p = new URLSearchParams(search);
   const offset = Number(p.get('offset') ?? '0');
   const sort = p.get('sort') ?? '';
+  const build = p.get('operator_build') ?? '';
   return {
     q: (p.get('q') ?? '').slice(0, 200),
     provider: p.get('provider') ?? '',
     game_type: p.get('game_type') ?? '',
+    operator: p.get('operator') ?? '',
+    operator_build: isBuild(build) ? build : '',
     has_variants: p.get('has_variants') === '1',
     // `relevance` (older links) is the default's order.
     sort: sort !== 'relevance' && SORTS.some((s) => s.value === sort) ? sort : '',
@@ -64,6 +84,8 @@ export function queryFromState(s: SearchState, forApi: boolean): string {
   if (q !== '') p.set('q', q);
   if (s.provider !== '') p.set('provider', s.provider);
   if (s.game_type !== '') p.set('game_type', s.game_type);
+  if (s.operator !== '') p.set('operator', s.operator);
+  if (s.operator_build !== '') p.set('operator_build', s.operator_build);
   if (s.has_variants) p.set('has_variants', '1');
   if (s.sort !== '') p.set('sort', s.sort);
   else if (forApi && q !== '') p.set('sort', 'relevance');

@@ -1,5 +1,5 @@
 // The search page in a real browser over the real server: the pre-rendered first page without
-// JavaScript, typing `book` finds "Book of Dead", filters, paging and the URL state, accessibility basics.
+// JavaScript, typing `book` finds "Book of Dead", filters (casino catalogue and build too), paging and the URL state, accessibility basics.
 // RTP_SCREENSHOTS=1 writes docs/screenshots/search.png (a committed image).
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -132,6 +132,39 @@ describe('search page with JavaScript', () => {
     await waitForQuery(page, 'sort=rtp_desc');
     expect(await page.locator('#sort').inputValue()).toBe('rtp_desc');
     expect(await resultNames(page)).toEqual(expected('sort=rtp_desc').items.map((r) => r.canonical_name));
+    clean(trap);
+    await page.close();
+  });
+
+  it('filters by casino catalogue and build with facet counts, in the URL, and opens such a URL again', async () => {
+    const page = await browser.newPage();
+    const trap = trapPage(page);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('form[data-search-form][data-ready="true"]');
+    // The pre-rendered options carry the unfiltered counts.
+    const all = expected('').facets;
+    expect(await page.locator('#operator option[value="711nl"]').textContent()).toBe(`711.nl (${all.operators.find((o) => o.operator === '711nl')!.count})`);
+    await page.locator('#operator').selectOption('711nl');
+    await waitForQuery(page, 'operator=711nl');
+    expect(await resultNames(page)).toEqual(expected('operator=711nl').items.map((r) => r.canonical_name));
+    const lower = expected('operator=711nl').facets.operator_builds.find((b) => b.operator_build === 'lower')!;
+    expect(lower.count).toBeGreaterThan(0);
+    expect(await page.locator('#operator_build option[value="lower"]').textContent()).toBe(`A lower build (${lower.count})`);
+    await page.locator('#operator_build').selectOption('lower');
+    await waitForQuery(page, 'operator=711nl&operator_build=lower');
+    const want = expected('operator=711nl&operator_build=lower');
+    expect(want.meta.filtered).toBe(lower.count);
+    expect(await resultNames(page)).toEqual(want.items.map((r) => r.canonical_name));
+    expect(new URL(page.url()).search).toBe('?operator=711nl&operator_build=lower');
+    await page.goBack();
+    await waitForQuery(page, 'operator=711nl');
+    expect(await page.locator('#operator_build').inputValue()).toBe('');
+    // A shared URL: the form shows its filters, the results answer them.
+    await page.goto(`${server.url}/?q=book&operator_build=higher`);
+    await waitForQuery(page, 'q=book&operator_build=higher');
+    expect(await page.locator('#operator_build').inputValue()).toBe('higher');
+    expect(await page.locator('#operator').inputValue()).toBe('');
+    expect(await resultNames(page)).toEqual(expected('q=book&operator_build=higher&sort=relevance').items.map((r) => r.canonical_name));
     clean(trap);
     await page.close();
   });

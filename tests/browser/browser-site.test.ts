@@ -21,6 +21,7 @@ let shots: string | undefined;
 const PAGES = [
   '/',
   '/?q=bok+of+ded',
+  '/?operator=711nl&operator_build=lower',
   '/about',
   '/providers',
   '/providers/playngo',
@@ -28,6 +29,7 @@ const PAGES = [
   '/rtp/gates-of-olympus-1000',
   '/compare?slugs=book-of-dead,starburst,gates-of-olympus-1000',
   '/widget/rtp/book-of-dead?lang=de',
+  '/widget/rtp/book-of-dead?operator=711nl&lang=it',
   '/no-such-page',
 ] as const;
 
@@ -55,7 +57,7 @@ async function open(path: string, width: number, colorScheme: 'light' | 'dark' =
   });
   const trap = trapPage(page);
   await page.goto(`${server.url}${path}`);
-  if (path.startsWith('/?q=')) await page.waitForFunction(() => document.querySelector('[data-search-results]')?.getAttribute('data-query') !== '');
+  if (path.startsWith('/?')) await page.waitForFunction(() => document.querySelector('[data-search-results]')?.getAttribute('data-query') !== '');
   if (path.startsWith('/rtp/')) await page.waitForSelector('[data-embed-builder][data-ready="true"]');
   if (path.startsWith('/compare')) await page.waitForSelector('[data-compare-region]:not([hidden]) table tbody tr');
   return { page, trap };

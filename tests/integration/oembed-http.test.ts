@@ -64,6 +64,18 @@ describe('link previews', () => {
     expect(((await again.json()) as { title: string }).title).toBe(body.title);
   });
 
+  it("passes a widget URL's operator= on to the iframe, whose page holds that operator's line", async () => {
+    // The build's site: the game page's own URL, as its discovery link names it.
+    const own = unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!);
+    const site = new URL(own).searchParams.get('url')!.slice(0, -'/rtp/book-of-dead'.length);
+    const res = await fetch(`${server.url}/api/oembed?url=${encodeURIComponent(`${site}/widget/rtp/book-of-dead?lang=de&operator=711nl&v=1`)}`);
+    expect(res.status).toBe(200);
+    const src = unescapeHtml(/<iframe src="([^"]+)"/.exec(OembedResponseSchema.parse(await res.json()).html)![1]!);
+    expect(new URL(src).search).toBe('?lang=de&operator=711nl');
+    const html = await (await fetch(local(src))).text();
+    expect(html).toContain('<p class="o" data-k="711nl" hidden>711.nl<span data-t="k">: </span>');
+  });
+
   it('is exempt from the rate limit and revalidates with its ETag', async () => {
     const href = local(unescapeHtml(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)![1]!));
     // Spend the rest of the budget on a counted route first.

@@ -52,6 +52,13 @@ describe('GET /api/oembed', () => {
     );
   });
 
+  it('carries operator= from a widget URL into the iframe, as the widget reads it', () => {
+    const r = ask({ url: `${SITE}/widget/rtp/book-of-dead?operator=711nl&lang=fr` });
+    expect(r.body.html).toContain(`src="${SITE}/widget/rtp/book-of-dead?lang=fr&amp;operator=711nl"`);
+    // Not from a game page: the page's query is no widget option.
+    expect(ask({ url: `${SITE}/rtp/book-of-dead?operator=711nl` }).body.html).toContain(`src="${SITE}/widget/rtp/book-of-dead"`);
+  });
+
   it('404 for a URL that is no game page or widget of this registry', () => {
     for (const url of [
       `${SITE}/rtp/no-such-game`,

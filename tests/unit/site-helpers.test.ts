@@ -56,9 +56,20 @@ describe('format', () => {
 
 describe('search state', () => {
   it('round-trips through the page query string, leaving defaults out', () => {
-    const s = { q: ' book ', provider: 'playngo', game_type: 'slot', has_variants: true, sort: 'rtp_desc', offset: 50 };
-    expect(queryFromState(s, false)).toBe('q=book&provider=playngo&game_type=slot&has_variants=1&sort=rtp_desc&offset=50');
-    expect(queryFromState(s, true)).toBe('q=book&provider=playngo&game_type=slot&has_variants=1&sort=rtp_desc&limit=50&offset=50');
+    const s = {
+      q: ' book ',
+      provider: 'playngo',
+      game_type: 'slot',
+      operator: '711nl',
+      operator_build: 'lower',
+      has_variants: true,
+      sort: 'rtp_desc',
+      offset: 50,
+    };
+    expect(queryFromState(s, false)).toBe('q=book&provider=playngo&game_type=slot&operator=711nl&operator_build=lower&has_variants=1&sort=rtp_desc&offset=50');
+    expect(queryFromState(s, true)).toBe(
+      'q=book&provider=playngo&game_type=slot&operator=711nl&operator_build=lower&has_variants=1&sort=rtp_desc&limit=50&offset=50',
+    );
     expect(stateFromQuery(`?${queryFromState(s, false)}`)).toEqual({ ...s, q: 'book' });
     expect(queryFromState(DEFAULT_STATE, false)).toBe('');
     expect(isDefaultState(stateFromQuery(''))).toBe(true);
@@ -75,6 +86,7 @@ describe('search state', () => {
 
   it('falls back to defaults for malformed page URLs', () => {
     expect(stateFromQuery('?sort=best&offset=-5&has_variants=yes')).toEqual(DEFAULT_STATE);
+    for (const bad of ['best', 'TOP', '__proto__', 'toString', '']) expect(stateFromQuery(`?operator_build=${bad}`).operator_build, bad).toBe('');
     expect(stateFromQuery('?offset=1.5').offset).toBe(0);
   });
 

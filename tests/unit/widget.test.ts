@@ -29,7 +29,8 @@ function applyOptions(search: string): { theme?: string; props: Record<string, s
   const props: Record<string, string> = {};
   const attrs: Record<string, string> = {};
   const documentElement = { style: { setProperty: (k: string, v: string) => (props[k] = v) }, setAttribute: (k: string, v: string) => (attrs[k] = v) };
-  vm.runInNewContext(WIDGET_SCRIPT, { URLSearchParams, location: { search }, document: { documentElement } });
+  // The texts are rewritten once the page is parsed (checked in Chromium: tests/browser/browser-widget.test.ts).
+  vm.runInNewContext(WIDGET_SCRIPT, { URLSearchParams, location: { search }, document: { documentElement, addEventListener: () => {} } });
   return { theme: attrs['data-theme'], props };
 }
 
@@ -48,6 +49,8 @@ describe('widget data', () => {
       rtp_variants: [90, 94.01, 96.71, 96.9],
       // One hand-checked row: one origin.
       confidence: 'single_source',
+      // No operator catalogue in the fixture.
+      operators: [],
       last_verified: '2026-11-21T00:00:00Z',
       source_url: 'https://bluefin.example/games/deep-sea-bass',
       page_url: 'https://rtp.example.org/rtp/deep-sea-bass',
@@ -139,7 +142,50 @@ describe('widget page', () => {
   });
 
   it('stays far under its gzip budget (the one dist:check enforces)', () => {
-    expect(gzipSize(html)).toBeLessThan(WIDGET_GZIP_BUDGET / 2);
+    // About 3.2 KB: most of it the inline script's labels of five languages (the operator line's included).
+    expect(gzipSize(html)).toBeLessThan(WIDGET_GZIP_BUDGET * 0.6);
+  });
+});
+
+describe('widget operator line', () => {
+  const d: WidgetData = {
+    ...widgetOf('deep-sea-bass'),
+    operators: [
+      { operator: '711nl', display: '711.nl', rtp: 96.71, build: 'top', pinned_at: '2026-11-28T00:00:00Z' },
+      { operator: 'other', display: 'Other', rtp: 94.01, build: 'lower', pinned_at: '2026-10-01T00:00:00Z' },
+    ],
+  };
+  const html = renderWidget(d);
+
+  it('pre-renders one hidden line per operator, marked for the script, saying when the catalogue was pinned', () => {
+    expect(html).toContain(
+      '<p class="o" data-k="711nl" hidden>711.nl<span data-t="k">: </span><span data-p="96.71">96.71%</span> (<span data-t="B">top build</span>) · ' +
+        '<span data-t="C">catalogue as pinned</span> <span data-d="2026-11-28">2026-11-28</span></p>',
+    );
+    expect(text(html)).toContain('Other: 94.01% (lower build) · catalogue as pinned 2026-10-01');
+    expect(renderWidget(widgetOf('deep-sea-bass'))).not.toContain('class="o"');
+  });
+
+  it('escapes the operator key and name', () => {
+    const evil = renderWidget({ ...d, operators: [{ ...d.operators[0]!, operator: '"><script>x</script>', display: '<b>&</b>' }] });
+    expect(evil.match(/<script>/g)).toHaveLength(1);
+    expect(evil).toContain('data-k="&quot;&gt;&lt;script&gt;x&lt;/script&gt;" hidden>&lt;b&gt;&amp;&lt;/b&gt;');
+  });
+
+  it('has the line in every language, short, and in the script for all but English', () => {
+    for (const lang of WIDGET_LANGS) {
+      const o = WIDGET_LABELS[lang].operator;
+      expect(new Set([o.top, o.lower, o.higher]).size, lang).toBe(3);
+      for (const p of [o.top, o.lower, o.higher, o.pinned]) {
+        expect(p.length, `${lang}: ${p}`).toBeLessThanOrEqual(24);
+        if (lang !== 'en') expect(WIDGET_SCRIPT, `${lang}: ${p}`).toContain(JSON.stringify(p).slice(1, -1));
+      }
+    }
+  });
+
+  it('stays within budget with ten operators', () => {
+    const many = Array.from({ length: 10 }, (_, k) => ({ ...d.operators[1]!, operator: `operator-${k}`, display: `Operator number ${k}` }));
+    expect(gzipSize(renderWidget({ ...d, operators: many }))).toBeLessThan(WIDGET_GZIP_BUDGET * 0.6);
   });
 });
 

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * oEmbed: the widget for a game page or widget URL
-         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius` and `lang` carry over) of this registry, a `rich` answer whose `html` is the widget iframe (for a slug merged into the record of the same game, that record's widget), 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
+         * @description An oEmbed 1.0 provider (https://oembed.com/) for link previews in editors and chat apps: for the URL of a game page (`{site}/rtp/{slug}`) or widget (`{site}/widget/rtp/{slug}`, whose `theme`, `border`, `radius`, `lang` and `operator` carry over) of this registry, a `rich` answer whose `html` is the widget iframe (for a slug merged into the record of the same game, that record's widget), 480 px wide (or `maxwidth`, at least 200) and 220 px high. As the spec has it: 404 for any other URL or a size the widget cannot fit, 501 for a format other than json. Game pages and widgets name it in a `<link rel="alternate" type="application/json+oembed">`. Not rate limited; cached 1 hour.
          */
         get: operations["getOembed"];
         put?: never;
@@ -1156,6 +1156,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "verified" | "corroborated" | "single_source";
+            /** @description The operator builds the widget shows one of when asked (`operator=<key>`): what each casino's catalogue showed on the date its source was pinned, not a live reading. Empty when none is known. */
+            operators: components["schemas"]["WidgetOperator"][];
             /** @description ISO 8601 timestamp of the last check. */
             last_verified: string;
             /** @description URL to cite. */
@@ -1168,6 +1170,21 @@ export interface components {
             attribution: components["schemas"]["WidgetAttribution"];
             /** @description Dataset version. */
             data_version: string;
+        };
+        WidgetOperator: {
+            /** @description Operator key (the widget's `operator=` value). */
+            operator: string;
+            /** @description Operator's display name. */
+            display: string;
+            /** @description The RTP the operator's catalogue showed, as a percentage. */
+            rtp: number;
+            /**
+             * @description `top` (equals the stated RTP), `lower` (a lower build) or `higher` (above the stated RTP).
+             * @enum {string}
+             */
+            build: "top" | "lower" | "higher";
+            /** @description ISO 8601 time the operator catalogue was pinned: the date the figure was seen, not a live reading. */
+            pinned_at: string;
         };
         ProviderRecord: {
             /** @description The provider. */
@@ -3025,6 +3042,11 @@ export interface operations {
                  * @example de
                  */
                 lang?: "en" | "de" | "es" | "pt" | "fr" | "it";
+                /**
+                 * @description An operator key (as in `/api/rtp/operator/{operator}`): adds that casino's line, e.g. `711.nl: 96.21% (top build) · catalogue as pinned 2026-11-28`, in the chosen language: what its catalogue showed on the date its source was pinned, not a live reading. A key the page holds no observation for (unknown, or a game that catalogue does not list) adds nothing.
+                 * @example 711nl
+                 */
+                operator?: string;
                 /**
                  * @description Data version as a cache-busting hint; ignored by the widget, so older embeds keep working.
                  * @example 1.0.0

@@ -3,11 +3,16 @@
 import { paths } from '../../routes/paths.ts';
 import { formatGameType } from '../format.ts';
 import { LIST_ITEM_SHOWN, type ListItemFields, listItemText, statusText } from '../list-item.ts';
-import { DEFAULT_STATE, isDefaultState, PAGE_SIZE, queryFromState, type SearchState, stateFromQuery } from '../search-params.ts';
+import { DEFAULT_STATE, isDefaultState, OPERATOR_BUILD_LABELS, PAGE_SIZE, queryFromState, type SearchState, stateFromQuery } from '../search-params.ts';
 
 interface ListResponse {
   meta: { total: number; filtered: number; has_more: boolean };
-  facets: { providers: Array<{ provider: string; display: string; count: number }>; game_types: Array<{ game_type: string; count: number }> };
+  facets: {
+    providers: Array<{ provider: string; display: string; count: number }>;
+    game_types: Array<{ game_type: string; count: number }>;
+    operators: Array<{ operator: string; display: string; count: number }>;
+    operator_builds: Array<{ operator_build: keyof typeof OPERATOR_BUILD_LABELS; count: number }>;
+  };
   items: ListItemFields[];
 }
 
@@ -70,6 +75,8 @@ export function initSearch(form: HTMLFormElement): void {
   const q = form.elements.namedItem('q') as HTMLInputElement;
   const provider = form.elements.namedItem('provider') as HTMLSelectElement;
   const gameType = form.elements.namedItem('game_type') as HTMLSelectElement;
+  const operator = form.elements.namedItem('operator') as HTMLSelectElement;
+  const operatorBuild = form.elements.namedItem('operator_build') as HTMLSelectElement;
   const sort = form.elements.namedItem('sort') as HTMLSelectElement;
   const hasVariants = form.elements.namedItem('has_variants') as HTMLInputElement;
   const list = document.querySelector<HTMLElement>('[data-search-results]')!;
@@ -87,12 +94,23 @@ export function initSearch(form: HTMLFormElement): void {
     q.value = s.q;
     provider.value = s.provider;
     gameType.value = s.game_type;
+    operator.value = s.operator;
+    operatorBuild.value = s.operator_build;
     sort.value = s.sort;
     hasVariants.checked = s.has_variants;
   }
 
   function readForm(): SearchState {
-    return { q: q.value, provider: provider.value, game_type: gameType.value, has_variants: hasVariants.checked, sort: sort.value, offset: 0 };
+    return {
+      q: q.value,
+      provider: provider.value,
+      game_type: gameType.value,
+      operator: operator.value,
+      operator_build: operatorBuild.value,
+      has_variants: hasVariants.checked,
+      sort: sort.value,
+      offset: 0,
+    };
   }
 
   function updatePager(): void {
@@ -147,6 +165,18 @@ export function initSearch(form: HTMLFormElement): void {
         data.facets.game_types.map((g) => ({ value: g.game_type, label: `${formatGameType(g.game_type)} (${g.count})` })),
         state.game_type,
       );
+      fillSelect(
+        operator,
+        'All games',
+        data.facets.operators.map((o) => ({ value: o.operator, label: `${o.display} (${o.count})` })),
+        state.operator,
+      );
+      fillSelect(
+        operatorBuild,
+        'Any build',
+        data.facets.operator_builds.map((b) => ({ value: b.operator_build, label: `${OPERATOR_BUILD_LABELS[b.operator_build]} (${b.count})` })),
+        state.operator_build,
+      );
       status.textContent = statusText(state.offset, data.items.length, data.meta.filtered, data.meta.total);
       hasMore = data.meta.has_more;
       updatePager();
@@ -171,7 +201,7 @@ export function initSearch(form: HTMLFormElement): void {
       void load(false);
     }, DEBOUNCE_MS);
   });
-  for (const control of [provider, gameType, sort, hasVariants]) {
+  for (const control of [provider, gameType, operator, operatorBuild, sort, hasVariants]) {
     control.addEventListener('change', () => {
       clearTimeout(timer);
       state = readForm();
