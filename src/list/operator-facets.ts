@@ -10,6 +10,19 @@ const OPEN_OPERATORS = ',"operators":[';
 const OPEN_BUILDS = '],"operator_builds":[';
 const CLOSE = ']}';
 
+/** Writes an ASCII string at `at`; returns the end. */
+function writeAscii(target: Uint8Array, at: number, text: string): number {
+  for (let k = 0; k < text.length; k++) target[at++] = text.charCodeAt(k);
+  return at;
+}
+
+/** Writes the decimal digits of a non-negative integer at `at`; returns the end. */
+function writeInt(target: Uint8Array, at: number, n: number): number {
+  const digits = String(n);
+  for (let k = 0; k < digits.length; k++) target[at++] = digits.charCodeAt(k);
+  return at;
+}
+
 /** The operator filters and facets of one list bundle. */
 export class OperatorFacets {
   /** Upper bound on the bytes `write` writes. */
@@ -19,8 +32,19 @@ export class OperatorFacets {
   private readonly builds: Uint32Array;
   /** The records some operator observed: the only ones the facets need to look at. */
   private readonly observed: Int32Array;
-  private readonly heads: Buffer[];
-  private readonly buildHeads = OPERATOR_BUILDS.map((b) => Buffer.from(`{"operator_build":${JSON.stringify(b)},"count":`));
+  /**
+   * Each record's pattern of operator builds, as an index into `patterns` (0: none observed). Records
+   * share a few patterns, so a query counts records per pattern and turns the patterns into facets once.
+   */
+  private readonly patternOf: Uint32Array;
+  private readonly patterns: Uint32Array;
+  /** Records per pattern over the whole registry: the counts of a query with no other filter. */
+  private readonly allRecords: Int32Array;
+  private readonly perPattern: Int32Array;
+  /** Per build: the bits of that build under any operator. */
+  private readonly anyOperator: Uint32Array;
+  private readonly heads: Uint8Array[];
+  private readonly buildHeads: Uint8Array[];
   private readonly opCounts: Int32Array;
   private readonly buildCounts = new Int32Array(B);
 
@@ -29,11 +53,29 @@ export class OperatorFacets {
     this.index = new Map(this.keys.map((k, i) => [k, i]));
     this.builds = bundle.operatorBuilds;
     const observed: number[] = [];
-    for (let i = 0; i < bundle.total; i++) if (this.builds[i] !== 0) observed.push(i);
+    const patternIds = new Map<number, number>([[0, 0]]);
+    this.patternOf = new Uint32Array(bundle.total);
+    for (let i = 0; i < bundle.total; i++) {
+      const bits = this.builds[i]!;
+      if (bits === 0) continue;
+      observed.push(i);
+      let id = patternIds.get(bits);
+      if (id === undefined) patternIds.set(bits, (id = patternIds.size));
+      this.patternOf[i] = id;
+    }
     this.observed = Int32Array.from(observed);
-    this.heads = this.keys.map((k, i) => Buffer.from(`{"operator":${JSON.stringify(k)},"display":${JSON.stringify(bundle.operatorDisplay[i])},"count":`));
+    this.patterns = Uint32Array.from(patternIds.keys());
+    this.perPattern = new Int32Array(this.patterns.length);
+    this.allRecords = new Int32Array(this.patterns.length);
+    for (const i of observed) this.allRecords[this.patternOf[i]!]!++;
+    this.anyOperator = Uint32Array.from(OPERATOR_BUILDS, (_, b) => this.keys.reduce((m, _k, k) => m | operatorBit(k, b), 0));
+    const enc = (text: string) => Buffer.from(text);
+    this.heads = this.keys.map((k, i) =>
+      enc(`${i > 0 ? ',' : ''}{"operator":${JSON.stringify(k)},"display":${JSON.stringify(bundle.operatorDisplay[i])},"count":`),
+    );
+    this.buildHeads = OPERATOR_BUILDS.map((b, i) => enc(`${i > 0 ? ',' : ''}{"operator_build":${JSON.stringify(b)},"count":`));
     this.opCounts = new Int32Array(this.keys.length);
-    const digits = String(bundle.total).length + 2;
+    const digits = String(bundle.total).length + 1;
     this.maxBytes =
       OPEN_OPERATORS.length +
       OPEN_BUILDS.length +
@@ -58,6 +100,29 @@ export class OperatorFacets {
     return (i) => (builds[i]! & mask) !== 0;
   }
 
+  /** Records per pattern among those passing `others` (`ids`: the search's matches, or null for all). */
+  private countPatterns(ids: ArrayLike<number> | null, others: ((i: number) => boolean) | null): Int32Array {
+    // No other filter, or no record observed at all (every count 0): the registry's own counts.
+    if ((ids === null && others === null) || this.observed.length === 0) return this.allRecords;
+    const counts = this.perPattern;
+    const patternOf = this.patternOf;
+    counts.fill(0);
+    if (ids === null) {
+      const observed = this.observed;
+      for (let k = 0; k < observed.length; k++) {
+        const i = observed[k]!;
+        if (others!(i)) counts[patternOf[i]!]!++;
+      }
+    } else {
+      for (let k = 0; k < ids.length; k++) {
+        const i = ids[k]!;
+        const p = patternOf[i]!;
+        if (p !== 0 && (others === null || others(i))) counts[p]!++;
+      }
+    }
+    return counts;
+  }
+
   /**
    * Writes `,"operators":[…],"operator_builds":[…]}` at `at` (after the other facets, their closing
    * brace overwritten): each operator's and each build's count over the records passing `others`
@@ -71,37 +136,37 @@ export class OperatorFacets {
     target: Uint8Array,
     at: number,
   ): number {
-    this.opCounts.fill(0);
-    this.buildCounts.fill(0);
     const wantBuild = query.operator_build === null ? -1 : OPERATOR_BUILDS.indexOf(query.operator_build);
     const wantOp = query.operator === null ? -1 : (this.index.get(query.operator) ?? -2);
-    const count = (i: number) => {
-      const bits = this.builds[i]!;
-      if (bits === 0 || (others !== null && !others(i))) return;
-      for (let k = 0; k < this.keys.length; k++) {
+    const counts = this.countPatterns(ids, others);
+    const { opCounts, buildCounts, patterns } = this;
+    opCounts.fill(0);
+    buildCounts.fill(0);
+    for (let p = 1; p < patterns.length; p++) {
+      const n = counts[p]!;
+      if (n === 0) continue;
+      const bits = patterns[p]!;
+      for (let k = 0; k < opCounts.length; k++) {
         const own = (bits >>> (k * B)) & ((1 << B) - 1);
-        if (own === 0) continue;
-        if (wantBuild === -1 ? true : (own & (1 << wantBuild)) !== 0) this.opCounts[k]!++;
+        if (own !== 0 && (wantBuild === -1 || (own & (1 << wantBuild)) !== 0)) opCounts[k]! += n;
       }
       for (let b = 0; b < B; b++) {
-        const any = wantOp === -1 ? this.keys.some((_, k) => (bits & operatorBit(k, b)) !== 0) : wantOp >= 0 && (bits & operatorBit(wantOp, b)) !== 0;
-        if (any) this.buildCounts[b]!++;
+        const want = wantOp === -1 ? this.anyOperator[b]! : wantOp >= 0 ? operatorBit(wantOp, b) : 0;
+        if ((bits & want) !== 0) buildCounts[b]! += n;
       }
-    };
-    if (ids === null) for (let k = 0; k < this.observed.length; k++) count(this.observed[k]!);
-    else for (let k = 0; k < ids.length; k++) count(ids[k]!);
-    let out = Buffer.from(OPEN_OPERATORS);
-    const parts: Buffer[] = [out];
-    this.heads.forEach((h, k) => {
-      parts.push(Buffer.from(`${k > 0 ? ',' : ''}`), h, Buffer.from(`${this.opCounts[k]}}`));
-    });
-    parts.push(Buffer.from(OPEN_BUILDS));
-    this.buildHeads.forEach((h, b) => {
-      parts.push(Buffer.from(`${b > 0 ? ',' : ''}`), h, Buffer.from(`${this.buildCounts[b]}}`));
-    });
-    parts.push(Buffer.from(CLOSE));
-    out = Buffer.concat(parts);
-    target.set(out, at);
-    return at + out.length;
+    }
+    at = writeAscii(target, at, OPEN_OPERATORS);
+    for (let k = 0; k < this.heads.length; k++) {
+      target.set(this.heads[k]!, at);
+      at = writeInt(target, at + this.heads[k]!.length, opCounts[k]!);
+      target[at++] = 0x7d; // }
+    }
+    at = writeAscii(target, at, OPEN_BUILDS);
+    for (let b = 0; b < B; b++) {
+      target.set(this.buildHeads[b]!, at);
+      at = writeInt(target, at + this.buildHeads[b]!.length, buildCounts[b]!);
+      target[at++] = 0x7d;
+    }
+    return writeAscii(target, at, CLOSE);
   }
 }
