@@ -32,7 +32,7 @@ function expected(q: Q, ids: number[] | null, others: ((i: number) => boolean) |
   const op = q.operator === null ? null : KEYS.indexOf(q.operator);
   const build = q.operator_build === null ? null : OPERATOR_BUILDS.indexOf(q.operator_build);
   return {
-    operators: KEYS.map((k, kk) => pool.filter((i) => seen(i, kk, build)).length),
+    operators: KEYS.map((_, kk) => pool.filter((i) => seen(i, kk, build)).length),
     operator_builds: OPERATOR_BUILDS.map((_, bb) => (op === -1 ? 0 : pool.filter((i) => seen(i, op, bb)).length)),
   };
 }
