@@ -7,6 +7,7 @@ import { HISTORY_CACHE_BYTES } from '../list/history.ts';
 import { LIST_BODY_POOL_BYTES } from '../list/list.ts';
 import { DOORKEEPER_BYTES, PAGE_CACHE_BYTES, RAW_KEYS_BYTES } from '../list/list-cache.ts';
 import { defaultSearchCacheBytes, Q_KEYS_BYTES } from '../list/memory-engine.ts';
+import { FUZZY_MEMO_BYTES } from '../list/search.ts';
 import { ACCESS_LOG_BUFFER_BYTES, ACCESS_LOG_HASH_BYTES, ACCESS_LOG_HASHES } from './access-log.ts';
 import type { ServerConfig } from './config.ts';
 import { MCP_BODY_BYTES, MCP_READING } from './mcp-http.ts';
@@ -67,6 +68,7 @@ export function memoryBudget(
     ['list raw-query keys', RAW_KEYS_BYTES, 'heap'],
     ['list cache admission keys', DOORKEEPER_BYTES, 'heap'],
     ['search q keys', Q_KEYS_BYTES, 'heap'],
+    ['search fuzzy expansions by word', FUZZY_MEMO_BYTES, 'heap'],
     ['rate-limit store (RATE_LIMIT_MAX_KEYS)', config.rateLimit > 0 ? config.rateLimitMaxKeys * BYTES_PER_KEY : 0, 'heap'],
     ['access-log backlog and address hashes', ACCESS_LOG_BUFFER_BYTES + ACCESS_LOG_HASHES * ACCESS_LOG_HASH_BYTES, 'heap'],
     ['open connections (MAX_CONNECTIONS)', config.maxConnections * BYTES_PER_CONNECTION, 'heap'],

@@ -6,7 +6,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex } from '../../src/emit/list/search-index.ts';
-import { PostingSearch } from '../../src/list/search.ts';
+import { FUZZY_MEMO_BYTES, PostingSearch } from '../../src/list/search.ts';
 import { TermTrie } from '../../src/list/term-trie.ts';
 import { SEARCH_FIELDS, type SearchDocument, SearchIndexHeadSchema } from '../../src/schemas/search-index.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
@@ -81,14 +81,24 @@ describe('the search index finds', () => {
       'bonanzza',
     ];
     let matched = 0;
-    for (const q of queries) {
-      const expected = referenceSearch(reference, queryTerms(q));
-      const actual = typed(q);
-      expect([...actual.ids], q).toEqual([...expected.ids]);
-      expect([...actual.byRelevance], q).toEqual([...expected.byRelevance]);
-      matched += expected.ids.length;
+    // Twice: the second pass reads the words' fuzzy expansions from the memo, and answers the same.
+    for (const pass of [1, 2]) {
+      for (const q of queries) {
+        const expected = referenceSearch(reference, queryTerms(q));
+        const actual = typed(q);
+        expect([...actual.ids], `${q} (pass ${pass})`).toEqual([...expected.ids]);
+        expect([...actual.byRelevance], `${q} (pass ${pass})`).toEqual([...expected.byRelevance]);
+        matched += expected.ids.length;
+      }
     }
-    expect(matched).toBeGreaterThan(50);
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it('keeps the fuzzy expansions of at most FUZZY_MEMO_BYTES of words, however many distinct words it is asked', () => {
+    const own = new PostingSearch(packed);
+    for (let k = 0; k < 40_000; k++) own.matchAsTyped([`bonanza${k.toString(36)}`]);
+    expect(own.fuzzyMemoBytes()).toBeGreaterThan(FUZZY_MEMO_BYTES / 2);
+    expect(own.fuzzyMemoBytes()).toBeLessThanOrEqual(FUZZY_MEMO_BYTES);
   });
 });
 
