@@ -9,30 +9,8 @@ import { assignPartners, type IngestResult, ingestSources } from '../../src/inge
 import { nameKey } from '../../src/ingest/normalise.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
+import { sourceFact as fact } from '../fixtures/facts.ts';
 
-const fact = (over: Partial<SourceFact> = {}): SourceFact => {
-  const stated = over.stated_rtp ?? 96;
-  return {
-    file: 'sources/t',
-    line: 1,
-    tier: 'catalogue',
-    citesProviderPage: false,
-    providerName: 'P',
-    provider: 'p',
-    name: 'G',
-    stated_rtp: stated,
-    variants: [{ rtp: stated, kind: 'standard' }],
-    url: 'https://p.example',
-    page: null,
-    notes: '',
-    checked_at: null,
-    game_type: 'slot',
-    volatility: null,
-    max_win_x: null,
-    release_year: null,
-    ...over,
-  };
-};
 const op = (rtp: number, over: Partial<SourceFact> = {}) => fact({ tier: 'operator', stated_rtp: rtp, file: 'sources/op', line: 9, ...over });
 
 describe('the operator rules', () => {

@@ -5,31 +5,7 @@ import { byPrecedence, decide } from '../../src/ingest/decide.ts';
 import { mergeFacts, sameGame } from '../../src/ingest/merge.ts';
 import { mergedEntries } from '../../src/ingest/merged.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
-
-/** A fact with the given fields (a catalogue line of provider `p` stating 96 by default). */
-const fact = (over: Partial<SourceFact> = {}): SourceFact => {
-  const stated = over.stated_rtp ?? 96;
-  return {
-    file: 'sources/t',
-    line: 1,
-    tier: 'catalogue',
-    citesProviderPage: false,
-    providerName: 'P',
-    provider: 'p',
-    name: 'G',
-    stated_rtp: stated,
-    variants: [{ rtp: stated, kind: 'standard' }],
-    url: 'https://p.example',
-    page: null,
-    notes: '',
-    checked_at: null,
-    game_type: 'slot',
-    volatility: null,
-    max_win_x: null,
-    release_year: null,
-    ...over,
-  };
-};
+import { sourceFact as fact } from '../fixtures/facts.ts';
 
 describe('configuration rules and conflicts', () => {
   it('within one rank the higher figure wins; a lower rank never sets the figure', () => {
