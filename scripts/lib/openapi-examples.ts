@@ -58,6 +58,15 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const slug = record.canonical_slug;
   const ctx = makeContext(bundle, DEFAULT_SITE);
   const services = servicesFor(bundle, { site: DEFAULT_SITE });
+  /** A dynamic route's JSON answer to `query`, as the server computes it. */
+  const answered = (path: string, query: string, status: number, schema: string, answer: (query: string) => { body: Buffer }): Example => ({
+    request: `${path}?${query}`,
+    status,
+    contentType: 'application/json',
+    body: parse(answer(query).body),
+    path,
+    schema,
+  });
   const oembedQuery = `url=${encodeURIComponent(`${DEFAULT_SITE}${paths.gamePage(slug)}`)}&maxwidth=400`;
   const words = record.canonical_name.split(/\s+/)[0]!.toLowerCase();
   const listQuery = `q=${encodeURIComponent(words)}&limit=2`;
@@ -79,78 +88,15 @@ export function routeExamples(bundle: RegistryBundle): Example[] {
   const dump = (file: string) => dumps.find((d) => d.file === file)!.bytes.toString('utf8');
   const lastVersion = bundle.history.at(-1)?.data_version;
   return [
-    {
-      request: `/api/rtp/list?${listQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.list(listQuery).body),
-      path: '/api/rtp/list',
-      schema: 'ListResponse',
-    },
-    {
-      request: `/api/rtp/list?${batchQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.list(batchQuery).body),
-      path: '/api/rtp/list',
-      schema: 'BatchResponse',
-    },
-    {
-      request: `/api/rtp/list?${syncQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.list(syncQuery).body),
-      path: '/api/rtp/list',
-      schema: 'SyncResponse',
-    },
-    {
-      request: '/api/rtp/list?limit=abc&sort=best',
-      status: 400,
-      contentType: 'application/json',
-      body: parse(services.list('limit=abc&sort=best').body),
-      path: '/api/rtp/list',
-      schema: 'ErrorBody',
-    },
-    {
-      request: `/api/rtp/history?${historyQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.history(historyQuery).body),
-      path: '/api/rtp/history',
-      schema: 'HistoryResponse',
-    },
-    {
-      request: `/api/rtp/identify?${identifyQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.identify(identifyQuery).body),
-      path: '/api/rtp/identify',
-      schema: 'IdentifyResponse',
-    },
-    {
-      request: `/api/oembed?${oembedQuery}`,
-      status: 200,
-      contentType: 'application/json',
-      body: parse(services.oembed(oembedQuery).body),
-      path: '/api/oembed',
-      schema: 'OembedResponse',
-    },
-    {
-      request: '/api/oembed?url=https%3A%2F%2Fexample.org%2Fgame&format=json',
-      status: 404,
-      contentType: 'application/json',
-      body: parse(services.oembed('url=https%3A%2F%2Fexample.org%2Fgame&format=json').body),
-      path: '/api/oembed',
-      schema: 'ErrorBody',
-    },
-    {
-      request: `/api/oembed?${oembedQuery}&format=xml`,
-      status: 501,
-      contentType: 'application/json',
-      body: parse(services.oembed(`${oembedQuery}&format=xml`).body),
-      path: '/api/oembed',
-      schema: 'ErrorBody',
-    },
+    answered('/api/rtp/list', listQuery, 200, 'ListResponse', services.list),
+    answered('/api/rtp/list', batchQuery, 200, 'BatchResponse', services.list),
+    answered('/api/rtp/list', syncQuery, 200, 'SyncResponse', services.list),
+    answered('/api/rtp/list', 'limit=abc&sort=best', 400, 'ErrorBody', services.list),
+    answered('/api/rtp/history', historyQuery, 200, 'HistoryResponse', services.history),
+    answered('/api/rtp/identify', identifyQuery, 200, 'IdentifyResponse', services.identify),
+    answered('/api/oembed', oembedQuery, 200, 'OembedResponse', services.oembed),
+    answered('/api/oembed', 'url=https%3A%2F%2Fexample.org%2Fgame&format=json', 404, 'ErrorBody', services.oembed),
+    answered('/api/oembed', `${oembedQuery}&format=xml`, 501, 'ErrorBody', services.oembed),
     { request: `/api/rtp/${slug}`, status: 200, contentType: 'application/json', body: shapeSlot(ctx, record), path: '/api/rtp/{slug}', schema: 'SlotRecord' },
     { request: '/api/rtp/no-such-game', status: 404, contentType: 'application/json', body: SLOT_NOT_FOUND, path: '/api/rtp/{slug}', schema: 'ErrorBody' },
     {
