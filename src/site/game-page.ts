@@ -257,7 +257,7 @@ export function gameMain(r: GameRecord, ctx: GamePageContext): string {
     `<dt>Snapshot id</dt><dd><code>${e(r.snapshot_id)}</code></dd>` +
     `<dt>Notes</dt><dd>${r.notes === '' ? '—' : e(r.notes)}</dd>` +
     `</dl></section></div>` +
-    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, in order of trust: a provider's page read here, a licensed casino's own catalogue (the build it runs), the hand-checked seed, a catalogue citing the provider's page, a catalogue, an aggregator. The first sets the stated RTP${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
+    `<section data-sources><h2>Sources</h2><p class="lede">Every source that states this game's figures, the one that sets the stated RTP first, then by kind. A licensed casino's catalogue shows the build that casino runs: a second origin when it agrees, a variant when it differs, the stated RTP only where the other sources leave it open${r.badges.includes('sources_disagree') ? '; the sources disagree, and every figure is shown' : ''}.</p>${sourcesTable(r)}</section>` +
     `<section data-variants><h2>RTP variants</h2><p class="lede">Casinos may run a lower build than the stated one.</p>${ladderChart('ladder', r.variants, r.stated_rtp, undefined, ladderSeen(r))}${variantsTable(r)}</section>` +
     operatorsSection(r) +
     `<section data-history><h2>RTP history</h2>${historyChart('history', historyPoints(ctx.history))}${historyTable(ctx.history)}</section>` +

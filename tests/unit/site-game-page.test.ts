@@ -214,6 +214,14 @@ describe('sources on the game page', () => {
     expect(html).toContain('<li>Sources disagree</li>');
   });
 
+  it("puts the source that sets the stated RTP first and says what a casino's figure is and is not", () => {
+    const html = page(real, 'book-of-dead');
+    expect(html).toContain(
+      "the one that sets the stated RTP first, then by kind. A licensed casino's catalogue shows the build that casino runs: a second origin when it agrees, a variant when it differs, the stated RTP only where the other sources leave it open.",
+    );
+    expect(html).not.toContain('in order of trust');
+  });
+
   it('says in words which branch of the evidence rule the figure meets, naming its origins', () => {
     const line = (slug: string) => /<p class="confidence"[^>]*>[^<]*<\/p>/.exec(page(real, slug))![0];
     expect(line('book-of-dead')).toBe(
