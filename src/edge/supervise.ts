@@ -89,8 +89,9 @@ export class Supervisor {
     }
     slot.part = part;
     this.watch(slot);
-    this.options.log(`edge: ${part.name} restarted (pid ${part.child.pid}) on port ${slot.port}`);
+    // State first: whoever reads the log line finds state.json already naming the new process.
     this.options.restarted(slot);
+    this.options.log(`edge: ${part.name} restarted (pid ${part.child.pid}) on port ${slot.port}`);
   }
 
   /** Stops restarting: pending restarts are dropped, and one under way stops what it started. */
