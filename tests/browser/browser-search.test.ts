@@ -44,7 +44,7 @@ async function resultNames(page: Page): Promise<string[]> {
 }
 
 async function waitForQuery(page: Page, query: string): Promise<void> {
-  await page.waitForSelector(`[data-search-results][data-query="${query}"]`, { state: 'attached', timeout: 15_000 });
+  await page.waitForSelector(`[data-search-results][data-query="${query}"]`, { state: 'attached', timeout: 30_000 });
 }
 
 const clean = (trap: Trap) => expect(trap).toEqual({ errors: [], dialogs: [], consoleErrors: [] });

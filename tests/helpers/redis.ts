@@ -38,8 +38,8 @@ function launch(port: number): Promise<ChildProcess> {
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`redis-server did not get ready on port ${port} within 10 s:\n${out}`));
-    }, 10_000);
+      reject(new Error(`redis-server did not get ready on port ${port} within 30 s:\n${out}`));
+    }, 30_000);
     child.once('error', (err) => {
       clearTimeout(timer);
       reject(new Error(`cannot run redis-server (${missingMessage('redis-server')}): ${err.message}`));

@@ -97,7 +97,7 @@ async function lines(min = 1): Promise<Line[]> {
       out = await readLines();
       expect(out.length).toBeGreaterThanOrEqual(min);
     },
-    { timeout: 5000, interval: 10 },
+    { timeout: 30_000, interval: 10 },
   );
   return out;
 }
@@ -243,7 +243,7 @@ describe('batching (the asynchronous destination)', () => {
       // one it would wait for the close below, so reaching the file at all is the behaviour).
       await vi.waitFor(async () => expect(await readFile(batchFile, 'utf8').catch(() => '')).toContain('"path":"/one"'), { timeout: 30_000, interval: 10 });
       for (let k = 0; k < 50; k++) await (await fetch(url)).text();
-      await vi.waitFor(async () => expect((await readFile(batchFile, 'utf8')).trim().split('\n')).toHaveLength(51), { timeout: 5000, interval: 10 });
+      await vi.waitFor(async () => expect((await readFile(batchFile, 'utf8')).trim().split('\n')).toHaveLength(51), { timeout: 30_000, interval: 10 });
     } finally {
       await server.close();
     }

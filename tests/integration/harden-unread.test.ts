@@ -73,7 +73,7 @@ describe('backpressure', () => {
         expect(queued).toBeGreaterThan(0);
         expect(still).toBe(true);
       },
-      { timeout: 20_000, interval: 500 },
+      { timeout: 30_000, interval: 500 },
     );
     expect(socket.destroyed).toBe(false);
     // Reading resumes the server: all 12,000 answered, in order, on the same connection.

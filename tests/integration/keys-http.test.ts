@@ -160,23 +160,23 @@ describe('API keys', () => {
 
   it('a key issued while the server runs is accepted; a revoked one gets 401', async () => {
     other = await issue('Second Site');
-    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(200), { timeout: 5000, interval: 100 });
+    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(200), { timeout: 30_000, interval: 100 });
     const r = await keysCli('revoke', other.slice(9, 17));
     expect(r.code, r.stderr).toBe(0);
-    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(401), { timeout: 5000, interval: 100 });
+    await vi.waitFor(async () => expect((await request(roomy.url + SLOT, bearer(other))).status).toBe(401), { timeout: 30_000, interval: 100 });
   });
 
   it('SIGHUP reloads the keys file at once', async () => {
     const third = await issue('Third Site');
     server.signal('SIGHUP');
-    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(third))).status).toBe(200), { timeout: 3000, interval: 50 });
+    await vi.waitFor(async () => expect((await request(server.url + SLOT, bearer(third))).status).toBe(200), { timeout: 30_000, interval: 50 });
     expect(server.output()).toMatch(/api keys: loaded 3 key\(s\)/);
   });
 
   it('the access log names keys by id only and never holds a key, an address or a query', async () => {
     await request(`${server.url}/api/rtp/list?q=private+words&api_key=${key}`, bearer(key));
     // The line is written when the response has finished, which can be after the client read it.
-    await vi.waitFor(async () => expect(await readFile(accessLog, 'utf8')).toContain('"path":"/api/rtp/list"'), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect(await readFile(accessLog, 'utf8')).toContain('"path":"/api/rtp/list"'), { timeout: 30_000, interval: 20 });
     const text = await readFile(accessLog, 'utf8');
     const lines = text
       .trim()

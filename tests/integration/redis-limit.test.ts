@@ -89,13 +89,13 @@ describe('Redis-backed rate limit', () => {
           await request(server.url + SLOT);
           expect(server.output()).toMatch(/rate limit: store answering again; counting there resumed/);
         },
-        { timeout: 15_000, interval: 100 },
+        { timeout: 30_000, interval: 100 },
       );
     }
     const ra = Number((await request(a.url + SLOT)).headers.get('x-ratelimit-remaining'));
     const rb = Number((await request(b.url + SLOT)).headers.get('x-ratelimit-remaining'));
     expect(rb).toBe(ra - 1); // one shared counter again
-  }, 40_000);
+  }, 90_000);
 
   it('Redis frozen by SIGSTOP: the limit still holds per instance, no request waits on Redis twice, counting returns after SIGCONT', async () => {
     const prefix = `e2e:${randomBytes(6).toString('hex')}:`;
@@ -133,7 +133,7 @@ describe('Redis-backed rate limit', () => {
           await request(c.url + SLOT);
           expect(c.output()).toMatch(/rate limit: store answering again/);
         },
-        { timeout: 15_000, interval: 100 },
+        { timeout: 30_000, interval: 100 },
       );
       // Each request is counted in Redis again: its counter for this client moves by one.
       const client = createClient({ url: redis.url });

@@ -14,7 +14,7 @@ const stores: RedisRateLimitStore[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-}, 20_000);
+}, 60_000);
 afterAll(async () => {
   await redis?.stop();
 });
@@ -76,7 +76,7 @@ describe('RedisRateLimitStore', () => {
     expect((await s.increment('k', 150)).count).toBe(1);
     expect((await s.increment('k', 150)).count).toBe(2);
     // Wait on the event itself: Redis expiring the counter (its own clock, which fake timers cannot move).
-    await vi.waitFor(async () => expect(await raw((c) => c.exists(`${s.prefix}k`))).toBe(0), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect(await raw((c) => c.exists(`${s.prefix}k`))).toBe(0), { timeout: 30_000, interval: 20 });
     expect((await s.increment('k', 150)).count).toBe(1);
   });
 
@@ -135,13 +135,13 @@ describe('fallback to the in-process limiter', () => {
         await limiter.hit('probe');
         expect(limiter.degraded).toBe(false);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     expect((await limiter.hit('k')).remaining).toBe(2);
     expect(
       lines.some((l) => /^rate limit: store answering again; counting there resumed \(\d+ request\(s\) were counted in this process meanwhile\)$/.test(l)),
     ).toBe(true);
-  }, 20_000);
+  }, 60_000);
 
   it('does not wait for a Redis that accepts connections but never answers: one probe, the rest counted in process', async () => {
     const lines: string[] = [];
@@ -193,6 +193,6 @@ describe('fallback to the in-process limiter', () => {
     expect(lines.some((l) => l.includes('is not reachable yet: requests are counted in this process until it is'))).toBe(true);
     await expect(s.increment('k', 60_000)).rejects.toThrow('Redis did not count the request');
     await redis.start();
-    await vi.waitFor(async () => expect((await s.increment('k', 60_000)).count).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
-  }, 20_000);
+    await vi.waitFor(async () => expect((await s.increment('k', 60_000)).count).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 50 });
+  }, 60_000);
 });

@@ -117,7 +117,7 @@ describe('npm run release', () => {
       const expected = target === nameA ? '1.0.0' : '1.1.0';
       await switchCurrent(releases, target);
       switches++;
-      await vi.waitFor(async () => expect(await version(server.url)).toBe(expected), { timeout: 5000, interval: 50 });
+      await vi.waitFor(async () => expect(await version(server.url)).toBe(expected), { timeout: 30_000, interval: 50 });
     }
     // Keep the load on after the last switch until the reader and the loops have been answered again a number of times.
     const [readsThen, requestsThen] = [reads, requests];
@@ -216,7 +216,7 @@ describe('npm run release', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`release: now serving ${nameA}`);
     expect(await current()).toBe(nameA);
-    await vi.waitFor(async () => expect(await version(server.url)).toBe('1.0.0'), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect(await version(server.url)).toBe('1.0.0'), { timeout: 30_000, interval: 50 });
     expect(await version(server.url)).toBe('1.0.0');
   });
 
@@ -226,10 +226,10 @@ describe('npm run release', () => {
       expect(await version(still.url)).toBe('1.0.0');
       await switchCurrent(releases, nameB);
       // The polling server follows the same link: once it has switched, a poll's time has passed.
-      await vi.waitFor(async () => expect(await version(server.url)).toBe('1.1.0'), { timeout: 5000, interval: 50 });
+      await vi.waitFor(async () => expect(await version(server.url)).toBe('1.1.0'), { timeout: 30_000, interval: 50 });
       expect(await version(still.url)).toBe('1.0.0');
       still.signal('SIGHUP');
-      await vi.waitFor(async () => expect(await version(still.url)).toBe('1.1.0'), { timeout: 5000, interval: 50 });
+      await vi.waitFor(async () => expect(await version(still.url)).toBe('1.1.0'), { timeout: 30_000, interval: 50 });
       expect(await version(still.url)).toBe('1.1.0');
     } finally {
       await still.stop();

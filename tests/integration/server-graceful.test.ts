@@ -31,7 +31,7 @@ describe('makeGraceful', () => {
     const socket = await connect(port);
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
-    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 30_000, interval: 5 });
     const done = new Promise<void>((r) => graceful.shutdown(60_000, r));
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
@@ -73,7 +73,7 @@ describe('makeGraceful', () => {
     const socket = await connect(port);
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
-    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(graceful.inFlight).toBeGreaterThan(0), { timeout: 30_000, interval: 5 });
     let forced = false;
     const done = new Promise<void>((r) =>
       graceful.shutdown(100, r, () => {
@@ -98,13 +98,13 @@ describe('makeGraceful', () => {
     for (let k = 0; k < 10; k++) {
       const socket = await connect(port);
       socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n');
-      await vi.waitFor(() => expect(held.length).toBeGreaterThanOrEqual(k + 1), { timeout: 5000, interval: 5 });
+      await vi.waitFor(() => expect(held.length).toBeGreaterThanOrEqual(k + 1), { timeout: 30_000, interval: 5 });
       socket.destroy();
     }
-    await vi.waitFor(() => expect(serverSockets.every((s) => s.destroyed)).toBe(true), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(serverSockets.every((s) => s.destroyed)).toBe(true), { timeout: 30_000, interval: 5 });
     // The held responses finish after their sockets closed (a slow handler answering late).
     for (const res of held) res.end('late');
-    await vi.waitFor(() => expect(graceful.sockets).toBe(0), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect(graceful.sockets).toBe(0), { timeout: 30_000, interval: 10 });
     await new Promise<void>((r) => server.close(() => r()));
   });
 });

@@ -26,7 +26,7 @@ describe('graceful shutdown', () => {
     await answering;
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     server.child.kill('SIGTERM');
-    await vi.waitFor(() => expect(server.output()).toContain('SIGTERM: no new connections'), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect(server.output()).toContain('SIGTERM: no new connections'), { timeout: 30_000, interval: 10 });
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.resume();
     await closed;

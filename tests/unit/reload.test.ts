@@ -110,7 +110,7 @@ describe('Reloader', () => {
     const r = await Reloader.open(options);
     try {
       s.version = 2;
-      await vi.waitFor(() => expect(r.current).toBe('v2'), { timeout: 2000, interval: 10 });
+      await vi.waitFor(() => expect(r.current).toBe('v2'), { timeout: 30_000, interval: 10 });
       expect(r.reloads).toBe(1);
     } finally {
       r.close();
