@@ -1,7 +1,7 @@
 // Embed builder logic shared by the game pages (server-rendered default) and the browser script.
 //
-//   {origin}/widget/rtp/{slug}?[theme=dark&][border=…&][radius=…&][lang=…&]v={data_version}   widget iframe src
-//   {origin}/rtp/{slug}                                                           attribution link
+//   {origin}/widget/rtp/{slug}?[theme=dark&][border=…&][radius=…&][lang=…&][operator=…&]v={data_version}   widget iframe src
+//   {origin}/rtp/{slug}                                                                        attribution link
 //
 // Runs in the browser too, so it imports nothing from Node. With default options the embed code is
 // exactly the `embed_html` of GET /api/rtp/{slug} (src/registry/shape.ts; a unit test pins it).
@@ -20,9 +20,11 @@ export interface WidgetOptions {
   radius: number | null;
   /** The widget's language (src/routes/widget-i18n.ts); English is the default and is not written. */
   lang: WidgetLang;
+  /** The operator key whose line the widget shows (`operator=<key>`), or `''` for none. */
+  operator: string;
 }
 
-export const DEFAULT_WIDGET_OPTIONS: WidgetOptions = { theme: 'light', border: '', radius: null, lang: 'en' };
+export const DEFAULT_WIDGET_OPTIONS: WidgetOptions = { theme: 'light', border: '', radius: null, lang: 'en', operator: '' };
 /** The widget's own corner radius when none is given. */
 export const DEFAULT_RADIUS = 12;
 export const RADIUS_MAX = 32;
@@ -59,6 +61,7 @@ export function widgetQuery(opts: WidgetOptions, dataVersion: string): string {
   if (opts.radius !== null) q.push(`radius=${opts.radius}`);
   const lang = widgetLang(opts.lang);
   if (lang !== 'en') q.push(`lang=${lang}`);
+  if (opts.operator !== '') q.push(`operator=${encodeURIComponent(opts.operator)}`);
   q.push(`v=${encodeURIComponent(dataVersion)}`);
   return q.join('&');
 }

@@ -156,10 +156,13 @@ function embedBuilder(r: GameRecord, site: string, dataVersion: string): string 
   const src = widgetSrc(site, r.canonical_slug, o, dataVersion);
   const snippet = embedSnippet(site, r.canonical_slug, r.canonical_name, o, dataVersion);
   // The option controls and the copy button are added by the page script (src/site/client/embed-builder.ts):
-  // they need JavaScript anyway, and leaving them out keeps 50k pages small.
+  // they need JavaScript anyway, and leaving them out keeps 50k pages small. The casinos whose line the
+  // widget can show are handed to it as [key, name] pairs.
+  const operators = [...new Map(r.operators.map((o) => [o.operator, o.display]))];
+  const offered = operators.length === 0 ? '' : ` data-operators="${e(JSON.stringify(operators))}"`;
   return (
     `<section><h2>Embed this game's RTP</h2>` +
-    `<div class="embed-builder" data-embed-builder data-slug="${e(r.canonical_slug)}" data-name="${e(r.canonical_name)}" data-version="${e(dataVersion)}">` +
+    `<div class="embed-builder" data-embed-builder data-slug="${e(r.canonical_slug)}" data-name="${e(r.canonical_name)}" data-version="${e(dataVersion)}"${offered}>` +
     `<noscript><p>Options need JavaScript; this code uses the defaults.</p></noscript>` +
     `<iframe data-embed-preview src="${e(src)}" width="100%" height="220" frameborder="0" title="Widget preview: ${e(r.canonical_name)}"></iframe>` +
     `<label for="eb-snippet">Embed code (iframe and attribution link)</label>` +

@@ -118,6 +118,29 @@ describe('embed builder', () => {
     await page.close();
   });
 
+  it("offers the casino line of each casino that observed the game: the code and the preview carry operator, and the preview shows that casino's build", async () => {
+    const page = await browser.newPage();
+    const trap = trapPage(page);
+    await page.goto(`${server.url}/rtp/${SLUG}`);
+    const options = await page.locator('#eb-operator option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([
+      ['', 'None'],
+      ['711nl', '711.nl'],
+    ]);
+    expect(await page.getByLabel('Casino line').inputValue()).toBe('');
+    await page.getByLabel('Casino line').selectOption('711nl');
+    const line = `${server.url}/widget/rtp/${SLUG}?operator=711nl&v=${VERSION}`;
+    const frame = await previewFrame(page, line);
+    expect((await srcs(page)).snippet).toBe(line);
+    const shown = frame.locator('p.o[data-k="711nl"]');
+    await shown.waitFor({ state: 'visible' });
+    expect(await shown.textContent()).toMatch(/^711\.nl: 96\.21% \(top build\) · catalogue as pinned \d{4}-\d{2}-\d{2}$/);
+    await page.getByLabel('Casino line').selectOption('');
+    await previewFrame(page, `${server.url}/widget/rtp/${SLUG}?v=${VERSION}`);
+    expect(trap).toEqual({ errors: [], dialogs: [], consoleErrors: [] });
+    await page.close();
+  });
+
   it('flags an invalid border and keeps the last valid preview and code in step', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/rtp/${SLUG}`);

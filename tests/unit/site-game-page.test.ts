@@ -149,10 +149,25 @@ describe('embed builder', () => {
   it('renders the preview and the default code without the option controls (the page script adds them)', () => {
     const html = page(real, 'book-of-dead');
     expect(html).toContain(
-      `<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="${real.meta.data_version}">`,
+      `<div class="embed-builder" data-embed-builder data-slug="book-of-dead" data-name="Book of Dead" data-version="${real.meta.data_version}" data-operators="[[&quot;711nl&quot;,&quot;711.nl&quot;]]">`,
     );
     expect(html).not.toContain('<select');
     expect(html).not.toContain('<button');
+  });
+
+  it('offers the operator line only for the casinos that observed the game, each once', () => {
+    const offered = (r: GameRecord) => {
+      const attr = /data-embed-builder [^>]*?(?: data-operators="([^"]*)")?>/.exec(gameMain(r, { meta: real.meta, site: SITE, history: [] }))![1];
+      return attr === undefined ? [] : JSON.parse(attr.replaceAll('&quot;', '"'));
+    };
+    const records = real.records as GameRecord[];
+    const unseen = records.find((r) => r.operators.length === 0)!;
+    expect(offered(unseen)).toEqual([]);
+    for (const r of records.filter((x) => x.operators.length > 0).slice(0, 50)) {
+      const keys = (offered(r) as [string, string][]).map(([k]) => k);
+      expect(keys.length, r.canonical_slug).toBe(new Set(keys).size);
+      expect(new Set(keys), r.canonical_slug).toEqual(new Set(r.operators.map((o) => o.operator)));
+    }
   });
 
   it('renders the default preview and its code with the same src', () => {

@@ -116,18 +116,22 @@ describe('embed options', () => {
 
   it('puts options in the widget URL as the widget reads them, v last', () => {
     expect(widgetQuery(DEFAULT_WIDGET_OPTIONS, '1.0.0')).toBe('v=1.0.0');
-    expect(widgetQuery({ theme: 'dark', border: 'none', radius: 0, lang: 'en' }, '1.0.0')).toBe('theme=dark&border=none&radius=0&v=1.0.0');
-    expect(widgetQuery({ theme: 'light', border: '#ff6600', radius: 4, lang: 'de' }, '2.1.0')).toBe('border=ff6600&radius=4&lang=de&v=2.1.0');
+    expect(widgetQuery({ theme: 'dark', border: 'none', radius: 0, lang: 'en', operator: '' }, '1.0.0')).toBe('theme=dark&border=none&radius=0&v=1.0.0');
+    expect(widgetQuery({ theme: 'light', border: '#ff6600', radius: 4, lang: 'de', operator: '711nl' }, '2.1.0')).toBe(
+      'border=ff6600&radius=4&lang=de&operator=711nl&v=2.1.0',
+    );
     expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'pt' }, '1.0.0')).toBe('lang=pt&v=1.0.0');
+    // An operator key is a URL component: whatever a hand-edited value holds stays one parameter.
+    expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, operator: 'a&b=c' }, '1.0.0')).toBe('operator=a%26b%3Dc&v=1.0.0');
     // An unknown language (from a hand-edited value) is English, which the URL leaves out.
     expect(widgetQuery({ ...DEFAULT_WIDGET_OPTIONS, lang: 'xx' as 'en' }, '1.0.0')).toBe('v=1.0.0');
-    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null, lang: 'en' }, '1.0.0')).toBe(
+    expect(widgetSrc('https://r.example', 'a-b', { theme: 'dark', border: '', radius: null, lang: 'en', operator: '' }, '1.0.0')).toBe(
       'https://r.example/widget/rtp/a-b?theme=dark&v=1.0.0',
     );
   });
 
   it('escapes the name in the embed code and carries the same src', () => {
-    const code = embedSnippet('https://r.example', 'x', '<b>"X"</b>', { theme: 'dark', border: 'none', radius: 0, lang: 'en' }, '1.0.0');
+    const code = embedSnippet('https://r.example', 'x', '<b>"X"</b>', { theme: 'dark', border: 'none', radius: 0, lang: 'en', operator: '' }, '1.0.0');
     expect(code).toContain('src="https://r.example/widget/rtp/x?theme=dark&amp;border=none&amp;radius=0&amp;v=1.0.0"');
     expect(code).toContain('&lt;b&gt;&quot;X&quot;&lt;/b&gt; RTP');
     expect(code).not.toContain('<b>');

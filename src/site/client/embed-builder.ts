@@ -18,6 +18,35 @@ const FORM_HTML =
 
 const COPY_HTML = '<button type="button" data-embed-copy>Copy embed code</button><span role="status" aria-live="polite" data-embed-copy-status></span>';
 
+/** The casinos the page offers for the widget's operator line: `[key, name]` pairs, or none when unreadable. */
+function offeredOperators(root: HTMLElement): [string, string][] {
+  try {
+    const parsed: unknown = JSON.parse(root.dataset.operators ?? '[]');
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** The operator choice, built with the DOM (the names are data): none first, then each casino by its name. */
+function operatorField(offered: [string, string][]): HTMLDivElement {
+  const div = document.createElement('div');
+  const label = div.appendChild(document.createElement('label'));
+  label.htmlFor = 'eb-operator';
+  label.textContent = 'Casino line';
+  const select = div.appendChild(document.createElement('select'));
+  select.id = 'eb-operator';
+  select.name = 'operator';
+  select.setAttribute('aria-describedby', 'eb-operator-help');
+  select.add(new Option('None', '', true, true));
+  for (const [key, name] of offered) select.add(new Option(name, key));
+  const help = div.appendChild(document.createElement('small'));
+  help.id = 'eb-operator-help';
+  help.textContent = "The build that casino's catalogue showed on the date it was pinned, not a live reading";
+  return div;
+}
+
 /** The origin used in the embed code: this page's own origin (the registry serving it). */
 function pageOrigin(): string {
   return location.origin;
@@ -34,6 +63,8 @@ export function initEmbedBuilder(root: HTMLElement): void {
   const form = document.createElement('form');
   form.dataset.embedForm = '';
   form.innerHTML = FORM_HTML;
+  const offered = offeredOperators(root);
+  if (offered.length > 0) form.querySelector('fieldset')!.append(operatorField(offered));
   root.prepend(form);
   const copyRow = document.createElement('div');
   copyRow.className = 'copy-row';
@@ -44,6 +75,7 @@ export function initEmbedBuilder(root: HTMLElement): void {
   const border = form.elements.namedItem('border') as HTMLInputElement;
   const radius = form.elements.namedItem('radius') as HTMLInputElement;
   const lang = form.elements.namedItem('lang') as HTMLSelectElement;
+  const operator = form.elements.namedItem('operator') as HTMLSelectElement | null;
   const error = form.querySelector<HTMLElement>('[data-embed-error]')!;
   const copy = copyRow.querySelector<HTMLButtonElement>('[data-embed-copy]')!;
   const copyStatus = copyRow.querySelector<HTMLElement>('[data-embed-copy-status]')!;
@@ -64,6 +96,7 @@ export function initEmbedBuilder(root: HTMLElement): void {
       border: b ?? current.border,
       radius: r === undefined ? current.radius : r,
       lang: widgetLang(lang.value),
+      operator: operator?.value ?? '',
     };
     const src = widgetSrc(pageOrigin(), slug, current, version);
     if (preview.getAttribute('src') !== src) preview.setAttribute('src', src);
