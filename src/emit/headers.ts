@@ -3,7 +3,8 @@
 // would make those CDNs join duplicate header values with commas).
 import { contentTypeOf } from '../routes/content-types.ts';
 import { ASSET_PREFIX, classify, dumpFiles, EXACT_ROUTES, KEYED_ROUTES, keyedFile, type RouteFamily } from '../routes/paths.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, POLICIES, pageHeaders } from '../routes/routes.ts';
+import { DUMP_TYPES, pageHeaders } from '../routes/response-headers.ts';
+import { DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, POLICIES } from '../routes/routes.ts';
 import type { ServedFile } from '../routes/served-files.ts';
 
 export const HEADERS_FILE = '_headers';

@@ -1,7 +1,7 @@
 // The names and bounds the edge's nginx.conf (src/emit/nginx.ts) shares with `npm run edge`
 // (src/edge/) and its tests: the files written beside it, the pools, the passive health checks, and
 // the JSON answers nginx gives itself.
-import { EXPECTATION_FAILED } from '../routes/routes.ts';
+import { EXPECTATION_FAILED } from '../routes/response-headers.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 /** Where the build writes the configuration: dist/edge/nginx.conf. */
 export const EDGE_DIR = 'edge';
@@ -61,7 +61,7 @@ export const EDGE_BODY_BYTES = 1024 * 1024;
  * too large, as Node answers). An upstream that fails (502, 504) is EDGE_UNAVAILABLE. 404, 405 and
  * 412 are not here: the instances answer those requests, as without nginx.
  */
-export const EDGE_ERRORS: ReadonlyMap<number, ErrorBody> = new Map([
+export const EDGE_ERRORS: ReadonlyMap<number, ErrorBody> = new Map<number, ErrorBody>([
   [400, { statusCode: 400, statusMessage: 'bad request' }],
   [408, { statusCode: 408, statusMessage: 'request timeout' }],
   [413, { statusCode: 413, statusMessage: `request body too large: at most ${EDGE_BODY_BYTES} bytes` }],

@@ -7,7 +7,8 @@
 import { CONTENT_TYPES, DEFAULT_CONTENT_TYPE } from '../routes/content-types.ts';
 import { MOVED_HEADERS, MOVED_STATUS, movedBody, movedStaticUrls } from '../routes/moved.ts';
 import { ASSET_PREFIX, classify, DUMP_ROUTE, EXACT_ROUTES, KEY_SEGMENT, KEYED_ROUTES, paths, type RouteFamily } from '../routes/paths.ts';
-import { DUMP_TYPES, DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, JSON_ERROR, JSON_TYPE, POLICIES, pageHeaders } from '../routes/routes.ts';
+import { DUMP_TYPES, JSON_ERROR, JSON_TYPE, pageHeaders } from '../routes/response-headers.ts';
+import { DYNAMIC_FAMILIES, EXACT_DATA_ROUTES, POLICIES } from '../routes/routes.ts';
 import type { ServedFile } from '../routes/served-files.ts';
 import { staticHeaders } from './headers.ts';
 import { PRECONDITION_HANDOFF, requestChecks } from './nginx-checks.ts';

@@ -2,7 +2,7 @@
 // unknown ones named in meta.missing, a slug merged into another record answered with the survivor's
 // and named in meta.moved; `slugs` cannot be combined with the list's other parameters.
 
-import { CACHE_LIST } from '../routes/routes.ts';
+import { CACHE_LIST } from '../routes/response-headers.ts';
 import { BATCH_MAX } from '../schemas/batch.ts';
 import type { ListEngine } from './engine.ts';
 import { type HandlerResult, invalidQuery, jsonOk } from './handler-result.ts';

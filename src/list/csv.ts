@@ -1,7 +1,7 @@
 // `format=csv` on GET /api/rtp/list: the page's records as RFC 4180 CSV in UTF-8, a header row and
 // the CSV dump's columns (src/schemas/csv.ts), one row per item: for a spreadsheet's IMPORTDATA.
 // The list, a batch lookup (`slugs`) and a delta sync (`updated_since`) all answer in it.
-import { CACHE_LIST } from '../routes/routes.ts';
+import { CACHE_LIST } from '../routes/response-headers.ts';
 import { CSV_COLUMN_NAMES, CSV_COLUMNS, type CsvColumn, csvRows } from '../schemas/csv.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { LIST_FORMATS, type ListFormat } from '../schemas/list.ts';

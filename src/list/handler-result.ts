@@ -1,6 +1,6 @@
 // Transport-neutral handler results for the dynamic routes, used by the Node server and the Astro endpoints.
 import { hash } from 'node:crypto';
-import { CACHE_NO_STORE, JSON_ERROR, JSON_TYPE } from '../routes/routes.ts';
+import { CACHE_NO_STORE, JSON_ERROR, JSON_TYPE } from '../routes/response-headers.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 import type { ParamError } from './params.ts';
 

@@ -1,7 +1,7 @@
 // GET /api/rtp/identify?slug=<slug>&rtp=<observed>: which build of a game an observed RTP figure is
 // (the stated default, a known variant with its kind, or unknown), with the nearest known figures
 // and the sources that state each; `name=` instead of `slug=` picks the game by search and says so.
-import { CACHE_LIST } from '../routes/routes.ts';
+import { CACHE_LIST } from '../routes/response-headers.ts';
 import { SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import { IDENTIFY_NEAREST, IDENTIFY_TOLERANCE, type IdentifyResponse } from '../schemas/identify.ts';

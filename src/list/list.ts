@@ -1,7 +1,7 @@
 // GET /api/rtp/list: validates the query, asks the engine, shapes the response bytes, caches them.
 import { createHash, hash } from 'node:crypto';
 import { BodyPool } from '../lib/body-pool.ts';
-import { CACHE_LIST } from '../routes/routes.ts';
+import { CACHE_LIST } from '../routes/response-headers.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { ListFormat, ListQuery } from '../schemas/list.ts';
 import { answerBatch, batchIndexes, mayBeBatch, parseBatch } from './batch.ts';

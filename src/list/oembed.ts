@@ -7,7 +7,7 @@
 import { escapeHtml } from '../lib/html.ts';
 import { percent } from '../lib/percent.ts';
 import { keyedFile, paths } from '../routes/paths.ts';
-import { CACHE_HOUR } from '../routes/routes.ts';
+import { CACHE_HOUR } from '../routes/response-headers.ts';
 import { REGISTRY_NAME } from '../routes/urls.ts';
 import type { GameRecord } from '../schemas/game-record.ts';
 import {

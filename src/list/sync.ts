@@ -1,7 +1,7 @@
 // GET /api/rtp/list?updated_since=<ISO 8601>: the records whose published figures changed after that
 // moment (a freeze after it recorded a change), oldest change first, each with `updated_at`; paged
 // by limit and offset. With GET /api/rtp/removed (the tombstones) a mirror stays exact.
-import { CACHE_LIST } from '../routes/routes.ts';
+import { CACHE_LIST } from '../routes/response-headers.ts';
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_OFFSET_MAX } from '../schemas/list.ts';
 import type { ListEngine } from './engine.ts';

@@ -1,5 +1,5 @@
 // Content types of static pages and build assets, by file extension: the server and the edge's nginx configuration read this one table.
-import { HTML_TYPE, JSON_TYPE } from './routes.ts';
+import { HTML_TYPE, JSON_TYPE } from './response-headers.ts';
 
 /** File extension (with its dot, lowercase) -> Content-Type. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {

@@ -7,7 +7,8 @@
 import type { HistoryEntry } from '../schemas/authoring.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
 import { KEYED_ROUTES, paths, type RouteFamily } from './paths.ts';
-import { CACHE_HOUR, JSON_TYPE, POLICIES } from './routes.ts';
+import { CACHE_HOUR, JSON_TYPE } from './response-headers.ts';
+import { POLICIES } from './routes.ts';
 
 /** The status of a merged slug's URLs: Moved Permanently (RFC 9110 §15.4.2), followed by every client for GET and HEAD. */
 export const MOVED_STATUS = 301;

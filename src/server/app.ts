@@ -16,7 +16,8 @@ import { listBodies } from '../list/list.ts';
 import type { RegistryServices } from '../list/service.ts';
 import { MOVED_STATUS } from '../routes/moved.ts';
 import { classify, missingKind } from '../routes/paths.ts';
-import { allowOf, HTML_TYPE, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
+import { HTML_TYPE } from '../routes/response-headers.ts';
+import { allowOf, POLICIES, type RouteHandler, type RoutePolicy } from '../routes/routes.ts';
 import { type ErrorBody, ROUTE_NOT_FOUND, SLOT_NOT_FOUND } from '../schemas/errors.ts';
 import type { UnsentLedger } from './backpressure.ts';
 import { clientIp, limiterKey, type TrustProxy } from './client-ip.ts';
@@ -57,7 +58,7 @@ export interface AppOptions {
   trustProxy: TrustProxy;
   /** Body of the HTML 404 page. */
   notFoundHtml: Buffer;
-  /** The pages' security headers, sent with the HTML 404 too (default: src/routes/routes.ts pageHeaders()). */
+  /** The pages' security headers, sent with the HTML 404 too (default: src/routes/response-headers.ts pageHeaders()). */
   pageHeaders?: Readonly<Record<string, string>>;
   /** Called with unexpected errors (logged by the server, naming the route with describeRoute). */
   onError?: (err: unknown, req: IncomingMessage) => void;

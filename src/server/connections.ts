@@ -4,7 +4,7 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { EXPECTATION_FAILED } from '../routes/routes.ts';
+import { EXPECTATION_FAILED } from '../routes/response-headers.ts';
 import { isTrustedProxy, limiterKey, normalizeIp, type TrustProxy } from './client-ip.ts';
 import { http } from './node-http.ts';
 

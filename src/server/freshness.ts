@@ -4,7 +4,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_INFO_FILE, BUNDLE_FILE, LIST_BUNDLE_FILE } from '../schemas/dist.ts';
-import { isCurrentListBundleHeader, listBundleHeaderLength } from '../schemas/list-bundle.ts';
+import { isCurrentListBundleHeader, listBundleHeaderLength } from '../schemas/list-bundle-file.ts';
 
 export interface Freshness {
   fresh: boolean;

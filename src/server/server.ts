@@ -8,7 +8,7 @@ import path from 'node:path';
 import { KEY_BUDGET_FACTOR, KeyAuth } from '../keys/auth.ts';
 import { loadServices, type RegistryServices } from '../list/service.ts';
 import { readBuildInfo } from '../routes/build-info.ts';
-import { pageHeaders } from '../routes/routes.ts';
+import { pageHeaders } from '../routes/response-headers.ts';
 import { createAccessLog } from './access-log.ts';
 import { createApp, type McpHandler } from './app.ts';
 import { countedResponse, UnsentLedger } from './backpressure.ts';

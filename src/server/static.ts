@@ -38,7 +38,7 @@ export interface StaticFilesOptions {
   cacheBytes?: number;
   /** Larger files are read on each request instead of being cached. */
   maxCachedFileBytes?: number;
-  /** The pages' security headers (src/routes/routes.ts pageHeaders, with the build's site origin). */
+  /** The pages' security headers (src/routes/response-headers.ts pageHeaders, with the build's site origin). */
   pageHeaders?: Readonly<Record<string, string>>;
 }
 

@@ -7,7 +7,7 @@ import { escapeHtml } from '../../src/lib/html.ts';
 import { makeBundle, type RegistryBundle } from '../../src/registry/bundle.ts';
 import { loadRegistryOrThrow } from '../../src/registry/load.ts';
 import { paths } from '../../src/routes/paths.ts';
-import { ATOM_TYPE, HTML_TYPE } from '../../src/routes/routes.ts';
+import { ATOM_TYPE, HTML_TYPE } from '../../src/routes/response-headers.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { type OperatorRecord, OperatorRecordSchema } from '../../src/schemas/operator.ts';
 import { type Server, startServer, testDataDir } from '../helpers/server.ts';

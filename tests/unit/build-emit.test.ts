@@ -12,7 +12,8 @@ import { stagingDirFor, startStagedWrite, topFamilyDirs } from '../../src/emit/s
 import { RegistryBundleSchema } from '../../src/registry/bundle.ts';
 import type { Registry } from '../../src/registry/load.ts';
 import { classify, dumpFiles } from '../../src/routes/paths.ts';
-import { CACHE_HOUR, HTML_TYPE, JSON_TYPE, POLICIES } from '../../src/routes/routes.ts';
+import { CACHE_HOUR, HTML_TYPE, JSON_TYPE } from '../../src/routes/response-headers.ts';
+import { POLICIES } from '../../src/routes/routes.ts';
 import { servedFiles } from '../../src/routes/served-files.ts';
 import type { HistoryEntry } from '../../src/schemas/authoring.ts';
 import { BUILD_INFO_FILE, BUNDLE_FILE } from '../../src/schemas/dist.ts';

@@ -23,17 +23,8 @@ import { createMovedLookup } from '../../src/list/moved.ts';
 import { contentTypeOf } from '../../src/routes/content-types.ts';
 import { MOVED_HEADERS, movedBody } from '../../src/routes/moved.ts';
 import { classify, KEYED_ROUTES, keyedFile, paths, type RouteFamily } from '../../src/routes/paths.ts';
-import {
-  DUMP_TYPES,
-  DYNAMIC_FAMILIES,
-  dumpFile,
-  EXPECTATION_FAILED,
-  FAST_UPSTREAM_TIMEOUT_MS,
-  JSON_TYPE,
-  POLICIES,
-  pageHeaders,
-  type RoutePolicy,
-} from '../../src/routes/routes.ts';
+import { DUMP_TYPES, EXPECTATION_FAILED, JSON_TYPE, pageHeaders } from '../../src/routes/response-headers.ts';
+import { DYNAMIC_FAMILIES, dumpFile, FAST_UPSTREAM_TIMEOUT_MS, POLICIES, type RoutePolicy } from '../../src/routes/routes.ts';
 import { ErrorBodySchema } from '../../src/schemas/errors.ts';
 import { SERVED_FIXTURE } from '../fixtures/served-files.ts';
 import { familySamples } from '../helpers/route-samples.ts';

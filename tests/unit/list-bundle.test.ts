@@ -12,7 +12,7 @@ import { compileListBundleInWorker } from '../../src/emit/workers.ts';
 import { PostingSearch } from '../../src/list/search.ts';
 import { loadServices } from '../../src/list/service.ts';
 import { BUNDLE_FILE, LIST_BUNDLE_FILE } from '../../src/schemas/dist.ts';
-import { decodeListBundle, LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
+import { decodeListBundle, LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle-file.ts';
 import { queryTerms } from '../../src/schemas/text.ts';
 import { fixtureBundle } from '../helpers/list-fixture.ts';
 import { referenceIndex, referenceSearch } from '../helpers/minisearch-reference.ts';

@@ -7,7 +7,7 @@ import { createMemoryEngine } from '../../src/list/memory-engine.ts';
 import { parseListQuery } from '../../src/list/query.ts';
 import { PostingSearch } from '../../src/list/search.ts';
 import { LIST_QUERY_DEFAULTS, type ListFacets, ListResponseSchema } from '../../src/schemas/list.ts';
-import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle.ts';
+import { decodeListBundle, encodeListBundle } from '../../src/schemas/list-bundle-file.ts';
 import { listItemOf } from '../../src/schemas/list-item.ts';
 import { FIXTURE_PROVIDERS, fixtureEngine, parseQuery, rng } from '../helpers/list-fixture.ts';
 import { type RefQuery, refFacets, refFilterSort, refMatchesQ, refSearch } from '../helpers/list-reference.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle.ts';
+import { LIST_BUNDLE_FORMAT } from '../../src/schemas/list-bundle-file.ts';
 import { checkFreshness, newestFile } from '../../src/server/freshness.ts';
 
 const roots: string[] = [];

@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RegistryBundle } from '../../registry/bundle.ts';
 import { LIST_BUNDLE_FILE } from '../../schemas/dist.ts';
-import { decodeListBundle, encodeListBundle, type ListBundle, type ListBundleSource } from '../../schemas/list-bundle.ts';
+import type { ListBundle, ListBundleSource } from '../../schemas/list-bundle.ts';
+import { decodeListBundle, encodeListBundle } from '../../schemas/list-bundle-file.ts';
 import { compileColumns, digestRecords, searchDocuments, sortedRecords } from './compile.ts';
 import { buildSearchIndex } from './search-index.ts';
 
