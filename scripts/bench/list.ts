@@ -11,7 +11,6 @@ import { DEFAULT_PAGE_PATH, listPayload } from './payload.ts';
 import { cpuMicros, type Running, rssMiB, startAndWait } from './procs.ts';
 import { distinctStream, listPath, mostFrequentWord, queryMix, vocabularyOf } from './query-mix.ts';
 import type { PhaseResult, ScenarioRow } from './results.ts';
-import type { parseArgs } from './run.ts';
 import { pairedRatios, summarize } from './stats.ts';
 
 /** The load test would trip the public 1,000-per-day limit at once; the bench server runs with this instead. */
@@ -72,8 +71,8 @@ export interface Scenario extends Pick<ScenarioRow, 'id' | 'title' | 'server' | 
   cpu: number[];
 }
 
-/** How each scenario is loaded (run.ts's settings). */
-export type LoadSettings = ReturnType<typeof parseArgs>['load'];
+/** How each scenario is loaded (run.ts sets it from the command line); `mixCount` distinct queries drawn with `seed`. */
+export type LoadSettings = { connections: number; warmupS: number; rounds: number; roundS: number; mixCount: number; seed: number };
 
 /** A scenario against a running process (whose CPU time is read); its runs start empty. */
 export function scenario(id: string, title: string, server: ScenarioRow['server'], running: Running, target: Target, what: string): Scenario {

@@ -9,7 +9,7 @@ import { parseArgs as parseArgv } from 'node:util';
 import { alive } from '../../src/lib/write.ts';
 import { type BuildContext, buildOnce, buildPhase } from './build.ts';
 import { type DataSet, realRegistry, synthRegistry } from './data.ts';
-import { listPhase, type ServerContext, serverEntry } from './list.ts';
+import { type LoadSettings, listPhase, type ServerContext, serverEntry } from './list.ts';
 import { memoryPhase } from './memory.ts';
 import { CORES, killAll, withLoadGeneratorPinned } from './procs.ts';
 import { renderBenchmarks, renderRunLog, renderSummary } from './render.ts';
@@ -68,7 +68,14 @@ export function parseArgs(argv: readonly string[]) {
     listGames,
     /** The list phase's registry: the synthetic one of `listGames` games, or the shipped one (data/). */
     listRegistry: listRegistry as 'synthetic' | 'real',
-    load: { connections: 10, warmupS: quick ? 0.5 : 1.5, rounds: quick ? 1 : 3, roundS: quick ? 1 : 3.5, mixCount: quick ? 1000 : 3000, seed: 20261121 },
+    load: {
+      connections: 10,
+      warmupS: quick ? 0.5 : 1.5,
+      rounds: quick ? 1 : 3,
+      roundS: quick ? 1 : 3.5,
+      mixCount: quick ? 1000 : 3000,
+      seed: 20261121,
+    } satisfies LoadSettings,
     keep: values.keep === true,
   };
 }
