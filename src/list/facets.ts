@@ -23,8 +23,8 @@ type Fragments = Uint8Array[];
 const fragments = (texts: readonly string[]): Fragments => texts.map((t) => new Uint8Array(Buffer.from(t)));
 const fragmentBytes = (f: Fragments) => f.reduce((sum, b) => sum + b.length, 0);
 
-/** Writes a non-negative integer below 2^31 in decimal at `at`. */
-function writeUint(value: number, target: Uint8Array, at: number): number {
+/** Writes a non-negative integer below 2^31 in decimal at `at`; returns the end. */
+export function writeUint(value: number, target: Uint8Array, at: number): number {
   let digits = 1;
   for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
   for (let k = at + digits - 1, v = value; k >= at; k--, v = (v / 10) | 0) target[k] = 0x30 + (v % 10);

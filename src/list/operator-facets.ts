@@ -4,24 +4,12 @@
 import { OPERATOR_BUILDS } from '../schemas/game-record.ts';
 import type { ListQuery } from '../schemas/list.ts';
 import { type ListBundle, operatorBit } from '../schemas/list-bundle.ts';
+import { writeUint } from './facets.ts';
 
 const B = OPERATOR_BUILDS.length;
-const OPEN_OPERATORS = ',"operators":[';
-const OPEN_BUILDS = '],"operator_builds":[';
-const CLOSE = ']}';
-
-/** Writes an ASCII string at `at`; returns the end. */
-function writeAscii(target: Uint8Array, at: number, text: string): number {
-  for (let k = 0; k < text.length; k++) target[at++] = text.charCodeAt(k);
-  return at;
-}
-
-/** Writes the decimal digits of a non-negative integer at `at`; returns the end. */
-function writeInt(target: Uint8Array, at: number, n: number): number {
-  const digits = String(n);
-  for (let k = 0; k < digits.length; k++) target[at++] = digits.charCodeAt(k);
-  return at;
-}
+const OPEN_OPERATORS = new Uint8Array(Buffer.from(',"operators":['));
+const OPEN_BUILDS = new Uint8Array(Buffer.from('],"operator_builds":['));
+const CLOSE = new Uint8Array(Buffer.from(']}'));
 
 /** The operator filters and facets of one list bundle. */
 export class OperatorFacets {
@@ -155,18 +143,21 @@ export class OperatorFacets {
         if ((bits & want) !== 0) buildCounts[b]! += n;
       }
     }
-    at = writeAscii(target, at, OPEN_OPERATORS);
+    target.set(OPEN_OPERATORS, at);
+    at += OPEN_OPERATORS.length;
     for (let k = 0; k < this.heads.length; k++) {
       target.set(this.heads[k]!, at);
-      at = writeInt(target, at + this.heads[k]!.length, opCounts[k]!);
+      at = writeUint(opCounts[k]!, target, at + this.heads[k]!.length);
       target[at++] = 0x7d; // }
     }
-    at = writeAscii(target, at, OPEN_BUILDS);
+    target.set(OPEN_BUILDS, at);
+    at += OPEN_BUILDS.length;
     for (let b = 0; b < B; b++) {
       target.set(this.buildHeads[b]!, at);
-      at = writeInt(target, at + this.buildHeads[b]!.length, buildCounts[b]!);
+      at = writeUint(buildCounts[b]!, target, at + this.buildHeads[b]!.length);
       target[at++] = 0x7d;
     }
-    return writeAscii(target, at, CLOSE);
+    target.set(CLOSE, at);
+    return at + CLOSE.length;
   }
 }

@@ -15,9 +15,14 @@ export function buildCounts(games: ReadonlyArray<{ builds: ReadonlyArray<{ build
   };
 }
 
-/** How far under the stated RTP each lower build of `games` runs, in points (2 decimals), in the games' order. */
+/** How far a build at `rtp` runs under the stated RTP, in points (2 decimals). */
+export function gapPoints(stated: number, rtp: number): number {
+  return round2(stated - rtp);
+}
+
+/** How far under the stated RTP each lower build of `games` runs (gapPoints), in the games' order. */
 export function lowerGaps(games: OperatorRecord['games']): number[] {
-  return games.flatMap((g) => g.builds.filter((b) => b.build === 'lower').map((b) => round2(g.stated_rtp - b.rtp)));
+  return games.flatMap((g) => g.builds.filter((b) => b.build === 'lower').map((b) => gapPoints(g.stated_rtp, b.rtp)));
 }
 
 /** The mean and the largest of `gaps` (2 decimals), null without one: the summary's `gap_mean` and `gap_max`. */

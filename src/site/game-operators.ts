@@ -2,6 +2,7 @@
 // catalogue lists the game (its figure, which rung of the page's RTP ladder that is, its source line
 // and the date the source was pinned), and the casinos' names at their rungs of the ladder.
 import { escapeHtml as e } from '../lib/html.ts';
+import { gapPoints } from '../registry/shape-operator.ts';
 import { paths } from '../routes/paths.ts';
 import type { GameRecord, OperatorBuild } from '../schemas/game-record.ts';
 import { formatDate, formatRtp } from './format.ts';
@@ -19,7 +20,7 @@ export function ladderSeen(r: GameRecord): Map<number, string> {
 /** Which build a figure is, in words (its kind is on the ladder): the top build, a rung under it, or one over it and why the stated RTP stays. */
 function buildWords(r: GameRecord, o: OperatorBuild): string {
   if (o.build === 'top') return 'the top build';
-  if (o.build === 'lower') return `${(r.stated_rtp - o.rtp).toFixed(2)} points under the stated RTP`;
+  if (o.build === 'lower') return `${gapPoints(r.stated_rtp, o.rtp).toFixed(2)} points under the stated RTP`;
   // A reason the notes do not give is the record's own: its variant of that kind is not the default build.
   return o.reason !== null && r.notes.includes(o.reason)
     ? 'over the stated RTP (the notes say why it stays)'

@@ -1,6 +1,6 @@
 // What the operator pages (/operators, /operators/{operator}) show besides the operator record's own
 // figures: the builds by how far under the stated RTP they run, and the dates the sources were pinned.
-import { lowerGaps } from '../registry/shape-operator.ts';
+import { gapPoints, lowerGaps } from '../registry/shape-operator.ts';
 import type { OperatorRecord } from '../schemas/operator.ts';
 import type { BarRow } from './charts.ts';
 import { formatDate } from './format.ts';
@@ -35,6 +35,6 @@ export function pinnedDates(record: OperatorRecord): string[] {
 /** The games listed at a lower build, largest gap first (then by name): the page's table. */
 export function lowerGames(record: OperatorRecord): Array<{ game: OperatorRecord['games'][number]; rtp: number; gap: number }> {
   return record.games
-    .flatMap((game) => game.builds.filter((b) => b.build === 'lower').map((b) => ({ game, rtp: b.rtp, gap: lowerGaps([{ ...game, builds: [b] }])[0]! })))
+    .flatMap((game) => game.builds.filter((b) => b.build === 'lower').map((b) => ({ game, rtp: b.rtp, gap: gapPoints(game.stated_rtp, b.rtp) })))
     .sort((a, b) => b.gap - a.gap || a.game.name.localeCompare(b.game.name));
 }

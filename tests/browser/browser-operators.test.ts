@@ -1,11 +1,10 @@
 // The operators on the site in real Chromium: a game page's "Which build do casinos run?" section and
 // the operator pages, accessible (axe-core: no serious or critical finding, none at all on the
 // operator pages) in light and dark, and never scrolling sideways on a phone (360 to 390 px).
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/routes/paths.ts';
-import { launchBrowser, trapPage } from '../helpers/browser.ts';
+import { type AxeFinding, axeFindings, launchBrowser, openPage, WCAG } from '../helpers/browser.ts';
 import { type Server, startServer } from '../helpers/server.ts';
 
 const GAME = 'book-of-dead';
@@ -23,26 +22,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function open(path: string, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; trap: ReturnType<typeof trapPage> }> {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
-  const page = await context.newPage();
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  const trap = trapPage(page);
-  await page.goto(`${server.url}${path}`);
-  return { page, trap };
-}
+const open = (path: string, width: number, colorScheme: 'light' | 'dark' = 'light') => openPage(browser, `${server.url}${path}`, width, colorScheme);
+const axe = (page: Page, include?: string) => axeFindings(page, WCAG, include);
 
-type Finding = { id: string; impact: string | null | undefined; targets: string[] };
-
-async function axe(page: Page, include?: string): Promise<Finding[]> {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
-  const result = await (include === undefined ? builder : builder.include(include)).analyze();
-  return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-}
-
-const serious = (fs: Finding[]) => fs.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+const serious = (fs: AxeFinding[]) => fs.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
 /** How far the page scrolls sideways (0: not at all). */
 const sideways = (page: Page) => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth - window.innerWidth);

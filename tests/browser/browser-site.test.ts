@@ -6,10 +6,9 @@
 
 import { writeFile } from 'node:fs/promises';
 import nodePath from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeTemp, screenshotDir, tempDir, trapPage } from '../helpers/browser.ts';
+import { axeFindings, launchBrowser, openPage, removeTemp, screenshotDir, type Trap, tempDir } from '../helpers/browser.ts';
 import { type Server, startServer } from '../helpers/server.ts';
 
 let server: Server;
@@ -46,31 +45,14 @@ afterAll(async () => {
 });
 
 /** Opens a page and waits until its script has rendered (search results, embed builder, comparison). */
-async function open(path: string, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; trap: ReturnType<typeof trapPage> }> {
-  // A context per page: axe-core runs its frames through the page's own context.
-  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
-  const page = await context.newPage();
-  // Closing the page closes its context; the last one may still be closing when afterAll closes the
-  // browser, which rejects it: that is the end we want, not an error.
-  page.on('close', () => {
-    context.close().catch(() => undefined);
-  });
-  const trap = trapPage(page);
-  await page.goto(`${server.url}${path}`);
+async function open(path: string, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; trap: Trap }> {
+  const opened = await openPage(browser, `${server.url}${path}`, width, colorScheme);
+  const { page } = opened;
   if (path.startsWith('/?')) await page.waitForFunction(() => document.querySelector('[data-search-results]')?.getAttribute('data-query') !== '');
   if (path.startsWith('/rtp/')) await page.waitForSelector('[data-embed-builder][data-ready="true"]');
   if (path.startsWith('/compare')) await page.waitForSelector('[data-compare-region]:not([hidden]) table tbody tr');
-  return { page, trap };
+  return opened;
 }
-
-type Finding = { id: string; impact: string | null | undefined; targets: string[] };
-
-async function axe(page: Page, tags: string[]): Promise<Finding[]> {
-  const result = await new AxeBuilder({ page }).withTags(tags).analyze();
-  return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-}
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 describe('axe-core on every page type', () => {
   for (const path of PAGES) {
@@ -83,7 +65,7 @@ describe('axe-core on every page type', () => {
         const { page, trap } = await open(path, width, scheme);
         // Moderate and minor findings count too: a game page once had two unlabelled main
         // landmarks (its own and its embedded widget preview's), a moderate best-practice finding.
-        expect(await axe(page, WCAG)).toEqual([]);
+        expect(await axeFindings(page)).toEqual([]);
         expect(trap.errors).toEqual([]);
         await page.close();
       });
@@ -119,7 +101,7 @@ describe('phones', () => {
 
     it(`${path}: tap targets of at least 24 px (axe target-size) at 375 px`, async () => {
       const { page } = await open(path, 375);
-      expect(await axe(page, ['wcag22aa'])).toEqual([]);
+      expect(await axeFindings(page, ['wcag22aa'])).toEqual([]);
       await page.close();
     });
   }

@@ -1,5 +1,6 @@
 // Helpers for the real-browser tests: Debian's Chromium through playwright-core, a fixture registry
-// build in a temp folder, a second-origin embed page, and traps for anything a page executes by
+// build in a temp folder, a second-origin embed page, a page opened in its own context, axe-core's
+// findings, and traps for anything a page executes by
 // mistake (errors, dialogs, console errors). The server itself is started with tests/helpers/server.ts.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { requireTool } from '../../scripts/lib/system-tools.ts';
 
@@ -88,6 +90,36 @@ export function trapPage(page: Page): Trap {
     if (msg.type() === 'error') trap.consoleErrors.push(msg.text());
   });
   return trap;
+}
+
+/**
+ * Opens `url` in a context of its own at `width` × 800 in `colorScheme` (axe-core runs its frames
+ * through the page's own context), its trap set before it loads. Closing the page closes its context.
+ */
+export async function openPage(browser: Browser, url: string, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; trap: Trap }> {
+  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
+  const page = await context.newPage();
+  // The last context may still be closing when afterAll closes the browser, which rejects it: that
+  // is the end we want, not an error.
+  page.on('close', () => {
+    context.close().catch(() => undefined);
+  });
+  const trap = trapPage(page);
+  await page.goto(url);
+  return { page, trap };
+}
+
+/** The rules the site is held to: WCAG 2.1 A and AA, and axe's best practices. */
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** One axe-core finding: its rule, impact and first three targets. */
+export type AxeFinding = { id: string; impact: string | null | undefined; targets: string[] };
+
+/** The axe-core findings on `page` for `tags`, over the whole page or the part `include` selects. */
+export async function axeFindings(page: Page, tags: string[] = WCAG, include?: string): Promise<AxeFinding[]> {
+  const builder = new AxeBuilder({ page }).withTags(tags);
+  const result = await (include === undefined ? builder : builder.include(include)).analyze();
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
 }
 
 /** The average colour of a PNG screenshot's pixels in a rectangle, decoded by the browser itself. */

@@ -10,7 +10,7 @@ import { slugMoves } from '../../src/ingest/moves.ts';
 import { nameKey, slugify } from '../../src/ingest/normalise.ts';
 import { placeholderNote, placeholderStudios } from '../../src/ingest/placeholders.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
-import type { SourceFact } from '../../src/ingest/source.ts';
+import { sourceFact } from '../fixtures/facts.ts';
 
 describe('names', () => {
   it('lose ™, ®, © and the acute accent used as an apostrophe', () => {
@@ -100,25 +100,7 @@ describe('slug moves', () => {
 
 describe('placeholder-like studios', () => {
   const game = (provider: string, rtp: number, k: number, file = 'sources/slotcatalog.jsonl'): MergedGame => {
-    const f = {
-      file,
-      line: k,
-      tier: 'aggregator',
-      citesProviderPage: false,
-      providerName: provider,
-      provider,
-      name: `G${k}`,
-      stated_rtp: rtp,
-      variants: [{ rtp, kind: 'standard' }],
-      url: 'https://x.example',
-      page: null,
-      notes: '',
-      checked_at: null,
-      game_type: 'slot',
-      volatility: null,
-      max_win_x: null,
-      release_year: null,
-    } as SourceFact;
+    const f = sourceFact({ file, line: k, tier: 'aggregator', providerName: provider, provider, name: `G${k}`, stated_rtp: rtp, url: 'https://x.example' });
     return { provider, providerName: provider, name: f.name, slug: `g${k}`, winner: f, facts: [f], configurations: new Map(), disagree: false, note: '' };
   };
 

@@ -6,27 +6,19 @@ import { mergeFacts } from '../../src/ingest/merge.ts';
 import { providerTable } from '../../src/ingest/providers.ts';
 import { gameFileOf, providerFiles, variantsOf, viaPhrase } from '../../src/ingest/records.ts';
 import type { SourceFact } from '../../src/ingest/source.ts';
+import { sourceFact } from '../fixtures/facts.ts';
 
-const fact = (over: Partial<SourceFact>): SourceFact => ({
-  file: 'sources/x.jsonl',
-  line: 1,
-  tier: 'catalogue',
-  citesProviderPage: false,
-  providerName: 'Play’n GO',
-  provider: 'playngo',
-  name: 'Book of Dead',
-  stated_rtp: 96.21,
-  variants: [{ rtp: 96.21, kind: 'standard' }],
-  url: 'https://cat.example/bod',
-  page: null,
-  notes: '',
-  checked_at: null,
-  game_type: 'slot',
-  volatility: null,
-  max_win_x: null,
-  release_year: null,
-  ...over,
-});
+/** A catalogue line for Play'n GO's Book of Dead at 96.21 (tests/fixtures/facts.ts), overridden field by field. */
+const fact = (over: Partial<SourceFact>): SourceFact =>
+  sourceFact({
+    file: 'sources/x.jsonl',
+    providerName: 'Play’n GO',
+    provider: 'playngo',
+    name: 'Book of Dead',
+    stated_rtp: 96.21,
+    url: 'https://cat.example/bod',
+    ...over,
+  });
 const pinned = new Map([
   ['sources/x.jsonl', '2026-11-23T00:00:00Z'],
   ['sources/seed-games.csv', '2026-11-21T00:00:00Z'],
